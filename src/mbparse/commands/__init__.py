@@ -1,0 +1,1 @@
+"""Sub-commands of the ``mbparse`` command line, one module each."""

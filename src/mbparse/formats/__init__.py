@@ -1,0 +1,34 @@
+"""One reader per format, chosen by file suffix.
+
+A reader is a module with ``add_all_models(source, parent_model_name,
+workspace) -> list[int]`` and ``add_model(source, model_name,
+parent_model_name, workspace) -> int | None``; it may also have
+``merge_model(source, model_name, into_instance, workspace) -> str``.
+"""
+from __future__ import annotations
+
+import importlib
+
+# Suffix (lower case) → reader module, in the order the suffixes are tried.
+SUFFIXES = (
+    (".urdf", "urdf"),
+    (".sdf", "sdformat"),
+    (".xml", "mjcf"),
+    (".dmd.yaml", "dmd"),
+    (".obj", "obj"),
+)
+KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
+
+
+def format_of(filename: str) -> str | None:
+    """The format name for a file name, by suffix (case-insensitive)."""
+    lower = filename.lower()
+    for suffix, module in SUFFIXES:
+        if lower.endswith(suffix):
+            return module
+    return None
+
+
+def reader(fmt: str):
+    """The reader module for a format name (imported on first use)."""
+    return importlib.import_module(f"{__name__}.{fmt}")

@@ -1,0 +1,139 @@
+"""Meaning shared by the URDF and SDFormat readers: Drake's extension tags
+(proximity properties) and the rules both formats use for inertia and
+collision meshes. The readers find the values; this module decides what they
+mean, so the two formats agree."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Callable, Sequence
+
+from ..geometry import CoulombFriction, GeometryProperties, HydroelasticType, Mesh
+from ..spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
+
+ReadDouble = Callable[[str], "float | None"]
+Report = Callable[[str], None]
+
+PROXIMITY_TAGS = ("drake:compliant_hydroelastic", "drake:rigid_hydroelastic",
+                  "drake:hydroelastic_modulus", "drake:mesh_resolution_hint",
+                  "drake:hunt_crossley_dissipation", "drake:point_contact_stiffness",
+                  "drake:mu_dynamic", "drake:mu_static", "drake:relaxation_time",
+                  "drake:hydroelastic_margin")
+
+
+def proximity_properties(read_double: ReadDouble, is_rigid: bool, is_compliant: bool,
+                         warning: Report, error: Report) -> GeometryProperties:
+    """Proximity properties from ``drake:proximity_properties`` values.
+
+    ``read_double(tag)`` returns the tag's value or None when absent.
+    """
+    props = GeometryProperties()
+    if is_rigid:
+        props.add_property("hydroelastic", "compliance_type", HydroelasticType.RIGID)
+    elif is_compliant:
+        props.add_property("hydroelastic", "compliance_type", HydroelasticType.COMPLIANT)
+    hint = read_double("drake:mesh_resolution_hint")
+    if hint is not None:
+        props.add_property("hydroelastic", "resolution_hint", hint)
+    modulus = read_double("drake:hydroelastic_modulus")
+    if modulus is not None:
+        if is_rigid:
+            warning("Rigid geometries defined with the tag drake:rigid_hydroelastic should not "
+                    "contain the tag drake:hydroelastic_modulus. The specified value "
+                    f"({modulus:g}) will be ignored.")
+        else:
+            props.add_property("hydroelastic", "hydroelastic_modulus", modulus)
+    dissipation = read_double("drake:hunt_crossley_dissipation")
+    stiffness = read_double("drake:point_contact_stiffness")
+    mu_dynamic = read_double("drake:mu_dynamic")
+    mu_static = read_double("drake:mu_static")
+    if dissipation is not None:
+        if dissipation < 0:
+            error(f"The dissipation can't be negative; given {dissipation:g}")
+        props.add_property("material", "hunt_crossley_dissipation", dissipation)
+    if stiffness is not None:
+        if not (stiffness > 0):
+            error(f"The point_contact_stiffness must be strictly positive; given {stiffness:g}")
+        props.add_property("material", "point_contact_stiffness", stiffness)
+    friction = None
+    if mu_dynamic is not None and mu_static is not None:
+        friction = CoulombFriction(mu_static, mu_dynamic)
+    elif mu_dynamic is not None:
+        friction = CoulombFriction(mu_dynamic, mu_dynamic)
+    elif mu_static is not None:
+        friction = CoulombFriction(mu_static, mu_static)
+    if friction is not None:
+        why = friction.invalidity()
+        if why:
+            error(f"Invalid friction: {why}")
+        props.add_property("material", "coulomb_friction", friction)
+    relaxation = read_double("drake:relaxation_time")
+    if relaxation is not None:
+        if relaxation < 0:
+            error(f"The relaxation time can't be negative; given {relaxation:g}")
+        props.add_property("material", "relaxation_time", relaxation)
+    margin = read_double("drake:hydroelastic_margin")
+    if margin is not None:
+        if margin < 0:
+            error(f"The hydroelastic margin can't be negative; given {margin:g}")
+        props.add_property("hydroelastic", "margin", margin)
+    return props
+
+
+def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float],
+                    warning: Report) -> SpatialInertia:
+    """The spatial inertia of an ``<inertial>``: ``mass`` at the origin of
+    frame Bi, whose pose in the body is X_BBi, with ``inertia`` (Ixx, Iyy,
+    Izz, Ixy, Ixz, Iyz) about that point in Bi.
+
+    An inertia that cannot be physical is replaced, with a warning, by a
+    solid sphere of water of the same mass (or 1 kg) at the same place.
+    """
+    plausible_mass = mass if (math.isfinite(mass) and mass > 0) else 1.0
+    radius = (3.0 / (4.0 * math.pi) * plausible_mass / 1000.0) ** (1.0 / 3.0)
+    dummy = SpatialInertia.solid_sphere_with_density(1000.0, radius, X_BBi.p)
+    why = inertia_invalidity(inertia)
+    if why is not None:
+        warning(f"While parsing inertia matrix: the rotational inertia {list(inertia)} did not "
+                f"pass the test CouldBePhysicallyValid(): {why}. A plausible inertia (a solid "
+                "sphere of water) is used instead.")
+        return dummy
+    if mass == 0.0 and all(v == 0.0 for v in inertia):
+        return SpatialInertia(0.0, (0.0, 0.0, 0.0), (0.0,) * 6)
+    if not (mass > 0):
+        warning(f"While re-expressing as central inertia: the mass {mass:g} is not positive. "
+                "A plausible inertia (a solid sphere of water) is used instead.")
+        return dummy
+    I_cm_B = reexpress_inertia(inertia, X_BBi.R)
+    return SpatialInertia(mass, X_BBi.p, I_cm_B)
+
+
+CONVEX_HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")
+
+
+def collision_mesh_problem(shape: Mesh) -> str | None:
+    """Why Drake could not compute the convex hull that a mesh used for
+    contact needs, or None.
+
+    Drake reads the file only when it computes the hull; only the
+    extension and, for glTF, the presence of its buffer files are checked
+    here, which is what decides Drake's success for the files it supports.
+    """
+    ext = shape.extension()
+    if ext not in CONVEX_HULL_EXTENSIONS:
+        return (f"MakeConvexHull only applies to .obj, .vtk, and .gltf meshes; unsupported "
+                f"extension '{ext}' for geometry data: {shape.filename}.")
+    if ext == ".gltf":
+        try:
+            with open(shape.filename, "rb") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            return f"glTF '{shape.filename}' could not be read: {e}"
+        folder = os.path.dirname(shape.filename)
+        for buffer in doc.get("buffers", []) if isinstance(doc, dict) else []:
+            uri = buffer.get("uri") if isinstance(buffer, dict) else None
+            if uri and not uri.startswith("data:") and not os.path.exists(
+                    os.path.join(folder, uri)):
+                return f"glTF '{shape.filename}', named an inaccessible file: '{uri}'."
+    return None

@@ -1,0 +1,612 @@
+"""URDF reader (http://wiki.ros.org/urdf/XML) with Drake's extensions.
+
+Read in the order Drake reads: materials, links, collision filter groups,
+joints, mimic tags, transmissions, then frames, bushings, spring-dampers and
+constraints. Unsupported tags warn, or are ignored silently, as the reference
+lists them.
+"""
+from __future__ import annotations
+
+import math
+
+from ..plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
+                     LinearSpringDamper, PlanarJoint, PrismaticJoint, RevoluteJoint, ScrewJoint,
+                     UniversalJoint, WeldJoint)
+from ..spatial import RigidTransform, closest_rotation_from_unit_z, norm
+from ..workspace import DataSource, Workspace
+from . import drake_ext
+from .urdf_geometry import GeometryReader
+from .xml_tools import XmlDiagnostic, attr, children, first_child, load_xml, qname
+
+WORLD = "world"
+INF = math.inf
+
+# Children of <robot> this reader understands, or ignores on purpose.
+KNOWN_ROBOT_CHILDREN = {
+    "material", "link", "joint", "drake:joint", "transmission", "frame", "loop_joint",
+    "drake:collision_filter_group", "drake:linear_bushing_rpy", "drake:linear_spring_damper",
+    "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
+    "gazebo",  # ignored silently, as the reference says
+}
+KNOWN_LINK_CHILDREN = {"inertial", "visual", "collision", "drake:surface_velocity_axis"}
+STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
+CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
+
+
+def add_all_models(source: DataSource, parent_model_name: str | None,
+                   workspace: Workspace) -> list[int]:
+    index = add_model(source, "", parent_model_name, workspace)
+    return [] if index is None else [index]
+
+
+def add_model(source: DataSource, model_name: str, parent_model_name: str | None,
+              workspace: Workspace) -> int | None:
+    return UrdfReader(source, model_name, parent_model_name, workspace, None).parse()[0]
+
+
+def merge_model(source: DataSource, model_name: str, into_instance: int,
+                workspace: Workspace) -> str:
+    return UrdfReader(source, model_name, None, workspace, into_instance).parse()[1]
+
+
+class UrdfReader:
+    def __init__(self, source: DataSource, model_name: str, parent_model_name: str | None,
+                 workspace: Workspace, merge_into: int | None):
+        self.source = source
+        self.model_name = model_name
+        self.parent_model_name = parent_model_name
+        self.ws = workspace
+        self.plant = workspace.plant
+        self.merge_into = merge_into
+        self.diag = XmlDiagnostic(workspace.diagnostic, source.name())
+        self.geometry = GeometryReader(self.diag, workspace.package_map, source.root_dir())
+        self.instance = -1
+        self.effort_limits: dict[str, float] = {}
+
+    # ------------------------------------------------------------ robot
+    def parse(self) -> tuple[int | None, str]:
+        diag = self.diag
+        root = load_xml(self.source, diag, "file" if self.source.is_file() else "string")
+        if root.tag != "robot":
+            diag.error(root, "URDF does not contain a robot tag.")
+        diag.warn_unsupported_attribute(root, "version")
+        for child in children(root):
+            if qname(child) not in KNOWN_ROBOT_CHILDREN:
+                diag.warning(child, f"The tag '{qname(child)}' found as a child of 'robot' is "
+                                    "not part of URDF or of Drake's extensions; it is ignored.")
+        name = self.model_name or attr(root, "name")
+        if not name:
+            diag.error(root, "Your robot must have a name attribute or a model name must be "
+                             "specified.")
+        if self.merge_into is None:
+            name = self.ws.make_model_name(name, self.parent_model_name)
+            with diag.located(root):
+                self.instance = self.plant.add_model_instance(name)
+        else:
+            self.instance = self.merge_into
+
+        for el in children(root, "material"):
+            self.geometry.material(el, name_required=True)
+        for el in children(root, "link"):
+            self.link(el)
+        if self.plant.geometry_source_is_registered():
+            for el in children(root, "drake:collision_filter_group"):
+                self.collision_filter_group(el)
+        joint_elements = [el for el in children(root) if qname(el) in ("joint", "drake:joint")]
+        for el in joint_elements:
+            self.joint(el)
+        for el in joint_elements:
+            self.mimic(el)
+        for el in children(root, "transmission"):
+            self.transmission(el)
+        loop = first_child(root, "loop_joint")
+        if loop is not None:
+            diag.error(loop, "loop joints are not supported in MultibodyPlant")
+        for el in children(root, "frame"):
+            self.frame(el)
+        for el in children(root, "drake:linear_bushing_rpy"):
+            self.bushing(el)
+        for el in children(root, "drake:linear_spring_damper"):
+            self.linear_spring_damper(el)
+        for el in children(root, "drake:ball_constraint"):
+            self.ball_constraint(el)
+        for el in children(root, "drake:distance_constraint"):
+            self.distance_constraint(el)
+        for el in children(root, "drake:tendon_constraint"):
+            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet.")
+        return self.instance, name
+
+    # ------------------------------------------------------------ links
+    def link(self, el) -> None:
+        diag = self.diag
+        if attr(el, "drake_ignore") == "true":
+            return
+        diag.warn_unsupported_attribute(el, "type")
+        name = attr(el, "name")
+        if name is None:
+            diag.error(el, "link tag is missing name attribute.")
+        for child in children(el):
+            if qname(child) not in KNOWN_LINK_CHILDREN:
+                diag.warning(child, f"The tag '{qname(child)}' found as a child of 'link' is not "
+                                    "part of URDF or of Drake's extensions; it is ignored.")
+        inertial = first_child(el, "inertial")
+        if name == WORLD:
+            body = self.plant.world_body()
+            if inertial is not None:
+                diag.warning(el, "A URDF file declared the \"world\" link and then attempted to "
+                                 "assign mass properties (via the <inertial> tag). Only geometries,"
+                                 " <collision> and <visual>, can be assigned to the world link. "
+                                 "The <inertial> tag is being ignored.")
+        else:
+            M = self.spatial_inertia(inertial) if inertial is not None else None
+            with diag.located(el):
+                body = self.plant.add_rigid_body(name, self.instance, M)
+        if self.plant.geometry_source_is_registered():
+            used: set[str] = set()
+            for visual in children(el, "visual"):
+                instance = self.geometry.visual(visual, name, used)
+                if instance is not None:
+                    with diag.located(visual):
+                        self.plant.register_visual_geometry(body, instance)
+            used = set()
+            for collision in children(el, "collision"):
+                instance = self.geometry.collision(collision, name, used)
+                if instance is not None:
+                    with diag.located(collision):
+                        self.plant.register_collision_geometry(body, instance)
+        sv = first_child(el, "drake:surface_velocity_axis")
+        if sv is not None:
+            if body.is_world():
+                diag.warning(el, "A URDF file declared the \"world\" link and then attempted to "
+                                 "assign surface velocity (via the <drake:surface_velocity_axis> "
+                                 "tag). The tag is being ignored.")
+            elif diag.vector(sv, "axis", 3) is None:
+                diag.error(sv, "Failed to parse 'axis' attribute of "
+                               "<drake:surface_velocity_axis>; ignoring.")
+            else:
+                diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
+                                 "surface velocities are not part of its model.")
+
+    def spatial_inertia(self, el):
+        diag = self.diag
+        X = diag.origin(first_child(el, "origin"))
+        mass_el = first_child(el, "mass")
+        mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
+        values = [0.0] * 6
+        inertia_el = first_child(el, "inertia")
+        if inertia_el is not None:
+            for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
+                values[i] = diag.scalar(inertia_el, key, 0.0)
+        return drake_ext.spatial_inertia(X, mass, values, lambda m: diag.warning(el, m))
+
+    def body(self, element_name: str, link_name: str, el):
+        if link_name == WORLD:
+            return self.plant.world_body()
+        if not self.plant.has_body_named(link_name, self.instance):
+            self.diag.error(el, f"Could not find link named '{link_name}' with model instance "
+                                f"'{self.plant.get_model_instance_name(self.instance)}' for "
+                                f"element '{element_name}'.")
+        return self.plant.get_body_by_name(link_name, self.instance)
+
+    # ------------------------------------------------------------ joints
+    def joint(self, el) -> None:
+        diag = self.diag
+        if attr(el, "drake_ignore") == "true":
+            return
+        diag.warn_unsupported_element(el, "calibration")
+        diag.warn_unsupported_element(el, "safety_controller")
+        name = attr(el, "name")
+        if name is None:
+            diag.error(el, "joint tag is missing name attribute")
+        jtype = attr(el, "type")
+        if jtype is None:
+            diag.error(el, f"joint '{name}' is missing type attribute")
+        ends = []
+        for side in ("parent", "child"):
+            node = first_child(el, side)
+            if node is None:
+                diag.error(el, f"joint '{name}' doesn't have a {side} node!")
+            link = attr(node, "link")
+            if link is None:
+                diag.error(node, f"joint {name}'s {side} does not have a link attribute!")
+            ends.append((link, node))
+        parent = self.body(name, ends[0][0], ends[0][1])
+        child = self.body(name, ends[1][0], ends[1][1])
+        X_PB = diag.origin(first_child(el, "origin"))
+        axis = (1.0, 0.0, 0.0)
+        axis_el = first_child(el, "axis")
+        if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
+            axis = diag.vector(axis_el, "xyz", 3, axis)
+            if norm(axis) < 1e-8:
+                diag.error(axis_el, f"Joint '{name}' axis is zero.  Don't do that.")
+            n = norm(axis)
+            axis = (axis[0] / n, axis[1] / n, axis[2] / n)
+
+        custom = qname(el) == "drake:joint"
+        if jtype in CUSTOM_JOINT_TYPES and not custom:
+            diag.error(el, f"Joint {name} of type {jtype} is a custom joint type, and should be "
+                           "a <drake:joint>")
+        if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
+            diag.error(el, f"Joint {name} of type {jtype} is a standard joint type, and should "
+                           "be a <joint>")
+        X_PF = None if X_PB.is_exactly_identity() else X_PB
+        plant = self.plant
+        effort = INF
+        with diag.located(el):
+            if jtype in ("revolute", "continuous", "prismatic"):
+                lower, upper, velocity, accel, effort = self.limits(el)
+                damping = self.dynamics(el)
+                kind = PrismaticJoint if jtype == "prismatic" else RevoluteJoint
+                joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis, lower, upper,
+                                        damping)
+                joint.set_velocity_limits([-velocity], [velocity])
+                joint.set_acceleration_limits([-accel], [accel])
+            elif jtype == "fixed":
+                plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
+            elif jtype == "floating":
+                diag.warning(el, f"Joint '{name}' specified as type floating which is not "
+                                 f"supported by MultibodyPlant.  Leaving '{ends[1][0]}' as a free "
+                                 "body.")
+            elif jtype == "ball":
+                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None, self.dynamics(el))
+            elif jtype == "planar":
+                damping = (0.0, 0.0, 0.0)
+                dyn = first_child(el, "dynamics")
+                if dyn is not None:
+                    damping = diag.vector(dyn, "damping", 3, damping)
+                X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
+                X_PM = X_PB @ X_BM
+                X_PF = None if X_PM.is_exactly_identity() else X_PM
+                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
+            elif jtype == "screw":
+                damping = self.dynamics(el)
+                pitch_el = first_child(el, "drake:screw_thread_pitch")
+                if pitch_el is None:
+                    diag.error(el, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
+                pitch = diag.scalar(pitch_el, "value")
+                if pitch is None:
+                    diag.error(pitch_el, "A screw joint has a <drake:screw_thread_pitch> tag that "
+                                         "is missing the 'value' attribute.")
+                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
+            elif jtype == "universal":
+                plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
+                                self.dynamics(el))
+            elif jtype == "curvilinear":
+                self.curvilinear(el, name, parent, X_PF, child)
+            else:
+                diag.error(el, f"Joint '{name}' has unrecognized type: '{jtype}'")
+        self.effort_limits[name] = effort
+
+    def limits(self, el):
+        diag = self.diag
+        values = [-INF, INF, INF, INF, INF]
+        node = first_child(el, "limit")
+        if node is not None:
+            for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
+                                     "effort")):
+                values[i] = diag.scalar(node, key, values[i])
+        return values
+
+    def dynamics(self, el) -> float:
+        diag = self.diag
+        node = first_child(el, "dynamics")
+        if node is None:
+            return 0.0
+        damping = diag.scalar(node, "damping", 0.0)
+        friction = diag.scalar(node, "friction")
+        if friction is not None and friction != 0.0:
+            diag.warning(node, "A joint has specified a non-zero value for the 'friction' "
+                               "attribute of a joint/dynamics tag. MultibodyPlant does not "
+                               "currently support non-zero joint friction.")
+        if diag.scalar(node, "coulomb_window") is not None:
+            diag.warning(node, "A joint has specified a value for the 'coulomb_window' attribute "
+                               "of a <joint> tag. Drake no longer makes use of that attribute; "
+                               "all instances will be ignored.")
+        return damping
+
+    def curvilinear(self, el, name, parent, X_PF, child) -> None:
+        diag = self.diag
+        damping = self.dynamics(el)
+        tangent, normal = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+        node = first_child(el, "drake:initial_tangent")
+        if node is not None:
+            tangent = diag.vector(node, "xyz", 3, tangent)
+        node = first_child(el, "drake:plane_normal")
+        if node is not None:
+            normal = diag.vector(node, "xyz", 3, normal)
+        periodic = False
+        node = first_child(el, "drake:is_periodic")
+        if node is not None:
+            periodic = attr(node, "value") == "true"
+        curves = first_child(el, "drake:curves")
+        if curves is None:
+            diag.error(el, "A curvilinear joint is missing the <drake:curves> list.")
+        breaks, rates = [0.0], []
+        for curve in children(curves):
+            tag = qname(curve)
+            angle = 0.0
+            if tag == "drake:line_segment":
+                length = diag.scalar(curve, "length")
+                if length is None:
+                    diag.error(curve, "A curvilinear joint contains a <drake:line_segment> that "
+                                      "is missing the 'length' attribute.")
+                if length <= 0:
+                    diag.error(curve, "A curvilinear joint contains a <drake:line_segment> with "
+                                      "a zero or negative 'length' attribute.")
+            elif tag == "drake:circular_arc":
+                radius = diag.scalar(curve, "radius")
+                if radius is None:
+                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> that "
+                                      "is missing the 'radius' attribute.")
+                if radius <= 0:
+                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> with "
+                                      "a zero or negative 'radius' attribute.")
+                angle = diag.scalar(curve, "angle")
+                if angle is None:
+                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> that "
+                                      "is missing the 'angle' attribute.")
+                length = abs(angle) * radius
+            else:
+                diag.error(curves, f"A curvilinear joint contains an invalid curve node <{tag}>.")
+            breaks.append(breaks[-1] + length)
+            rates.append(angle / length)
+        if len(breaks) == 1:
+            diag.error(curves, "A curvilinear joint contains an empty curves list.")
+        self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
+                             tangent, normal, periodic, damping)
+
+    def mimic(self, el) -> None:
+        diag = self.diag
+        node = first_child(el, "mimic")
+        if node is None:
+            return
+        name = attr(el, "name")
+        plant = self.plant
+        if not plant.supports_constraints():
+            diag.warning(node, f"Joint '{name}' specifies a mimic element that will be ignored. "
+                               "Mimic elements are currently only supported by MultibodyPlant "
+                               "with a discrete time step and using DiscreteContactSolver::kSap, "
+                               "or by continuous time plants.")
+            return
+        target = attr(node, "joint")
+        if target is None:
+            diag.error(node, f"Joint '{name}' mimic element is missing the required 'joint' "
+                             "attribute.")
+        if not plant.has_joint_named(target, self.instance):
+            diag.error(node, f"Joint '{name}' mimic element specifies joint '{target}' which "
+                             "does not exist.")
+        if target == name:
+            diag.error(node, f"Joint '{name}' mimic element specifies joint '{target}'. Joints "
+                             "cannot mimic themselves.")
+        gear_ratio = diag.scalar(node, "multiplier", 1.0)
+        offset = diag.scalar(node, "offset", 0.0)
+        if not plant.has_joint_named(name, self.instance):
+            diag.warning(node, f"Drake only supports the mimic element for single-dof joints. "
+                               f"The mimic element in joint '{name}' will be ignored.")
+            return
+        joint0 = plant.get_joint_by_name(name, self.instance)
+        joint1 = plant.get_joint_by_name(target, self.instance)
+        if joint0.nv != joint1.nv:
+            diag.error(node, f"Joint '{name}' which has {joint0.nv} DOF cannot mimic joint "
+                             f"'{target}' which has {joint1.nv} DOF.")
+        if joint0.nv != 1:
+            diag.warning(node, f"Drake only supports the mimic element for single-dof joints. "
+                               f"The joint '{name}' (with {joint0.nv} dofs) is attempting to "
+                               f"mimic joint '{target}' (with {joint1.nv} dofs). The mimic "
+                               "element will be ignored.")
+            return
+        with diag.located(node):
+            plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
+
+    # ------------------------------------------------------------ transmissions
+    def mechanical_reduction(self, el) -> None:
+        child = first_child(el, "mechanicalReduction")
+        if child is None or child.text is None:
+            return
+        text = child.text
+        from ..spatial import parse_float_prefixes
+        values = parse_float_prefixes(text)
+        if len(values) == 1 and values[0] == 1:
+            return
+        self.diag.warning(child, f"A '{qname(el)}' element contains a mechanicalReduction "
+                                 f"element with a value '{text}' other than the default of 1. "
+                                 "MultibodyPlant does not currently support non-default "
+                                 "mechanical reductions.")
+
+    def transmission(self, el) -> None:
+        diag = self.diag
+        for tag in ("leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint",
+                    "passive_joint", "use_simulated_gripper_joint"):
+            diag.warn_unsupported_element(el, tag)
+        diag.warn_unsupported_attribute(el, "name")
+        self.mechanical_reduction(el)
+        type_el = first_child(el, "type")
+        if type_el is not None:
+            ttype = type_el.text or ""
+        else:
+            ttype = attr(el, "type")
+            if ttype is None:
+                diag.error(el, "Transmission element is missing a type.")
+        if "SimpleTransmission" not in ttype:
+            diag.warning(el, "A <transmission> has a type that isn't 'SimpleTransmission'. Drake "
+                             "only supports 'SimpleTransmission'; all other transmission types "
+                             "will be ignored.")
+            return
+        actuator_el = first_child(el, "actuator")
+        if actuator_el is None:
+            diag.error(el, "Transmission is missing an actuator element.")
+        self.mechanical_reduction(actuator_el)
+        actuator_name = attr(actuator_el, "name")
+        if actuator_name is None:
+            diag.error(actuator_el, "Transmission is missing an actuator name.")
+        joint_el = first_child(el, "joint")
+        if joint_el is None:
+            diag.error(el, "Transmission is missing a joint element.")
+        joint_name = attr(joint_el, "name")
+        if joint_name is None:
+            diag.error(joint_el, "Transmission is missing a joint name.")
+        plant = self.plant
+        if not plant.has_joint_named(joint_name, self.instance):
+            diag.error(joint_el, f"Transmission specifies joint '{joint_name}' which does not "
+                                 "exist.")
+        joint = plant.get_joint_by_name(joint_name, self.instance)
+        if joint.nq == 0:
+            diag.warning(joint_el, f"Skipping transmission since it's attached to a fixed joint "
+                                   f"\"{joint_name}\".")
+            return
+        effort = self.effort_limits.get(joint_name, INF)
+        if effort < 0:
+            diag.error(joint_el, f"Transmission specifies joint '{joint_name}' which has a "
+                                 "negative effort limit.")
+        if effort <= 0:
+            diag.warning(joint_el, f"Skipping transmission since it's attached to joint "
+                                   f"\"{joint_name}\" which has a zero effort limit {effort:g}.")
+            return
+        with diag.located(actuator_el):
+            actuator = plant.add_joint_actuator(actuator_name, joint, effort)
+        for tag, field_name in (("drake:rotor_inertia", "rotor_inertia"),
+                                ("drake:gear_ratio", "gear_ratio")):
+            node = first_child(actuator_el, tag)
+            if node is not None:
+                value = diag.scalar(node, "value")
+                if value is None:
+                    diag.error(node, f"joint actuator {actuator_name}'s {tag} does not have a "
+                                     "\"value\" attribute!")
+                setattr(actuator, field_name, value)
+        gains = first_child(actuator_el, "drake:controller_gains")
+        if gains is not None:
+            p, d = diag.scalar(gains, "p"), diag.scalar(gains, "d")
+            for key, value in (("p", p), ("d", d)):
+                if value is None:
+                    diag.error(gains, f"joint actuator {actuator_name}'s drake:controller_gains "
+                                      f"does not have a '{key}' attribute!")
+            with diag.located(gains):
+                plant.set_controller_gains(actuator, p, d)
+
+    # ------------------------------------------------------------ Drake extensions
+    def frame(self, el) -> None:
+        diag = self.diag
+        name = attr(el, "name")
+        if name is None:
+            diag.error(el, "parsing frame name.")
+        link = attr(el, "link")
+        if link is None:
+            diag.error(el, f"missing link name for frame {name}.")
+        body = self.body(name, link, el)
+        with diag.located(el):
+            self.plant.add_frame(name, body.body_frame, diag.origin(el), self.instance)
+
+    def _child_value(self, el, tag: str, kind: str):
+        """The ``value`` (vector of 3 or scalar) or ``name`` of a child tag."""
+        diag = self.diag
+        node = first_child(el, tag)
+        if node is None:
+            diag.error(el, f"Unable to find the <{tag}> tag")
+        key = "name" if kind == "name" else "value"
+        if kind == "vector":
+            value = diag.vector(node, key, 3)
+        elif kind == "scalar":
+            value = diag.scalar(node, key)
+        else:
+            value = attr(node, key)
+        if value is None:
+            diag.error(node, f"Unable to read the '{key}' attribute for the <{tag}> tag")
+        return value, node
+
+    def _named_body(self, el, tag: str):
+        name, node = self._child_value(el, tag, "name")
+        if not self.plant.has_body_named(name, self.instance):
+            self.diag.error(node, f"Body: {name} specified for <{tag}> does not exist in the "
+                                  "model.")
+        return self.plant.get_body_by_name(name, self.instance)
+
+    def bushing(self, el) -> None:
+        frames = []
+        for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
+            name, node = self._child_value(el, tag, "name")
+            if not self.plant.has_frame_named(name, self.instance):
+                self.diag.error(node, f"Frame: {name} specified for <{tag}> does not exist in "
+                                      "the model.")
+            frames.append(self.plant.get_frame_by_name(name, self.instance))
+        vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
+                   for k in ("torque_stiffness", "torque_damping", "force_stiffness",
+                             "force_damping")]
+        with self.diag.located(el):
+            self.plant.add_force_element(LinearBushingRollPitchYaw(frames[0], frames[1], *vectors))
+
+    def linear_spring_damper(self, el) -> None:
+        diag = self.diag
+        body_A = self._named_body(el, "drake:linear_spring_damper_body_A")
+        body_B = self._named_body(el, "drake:linear_spring_damper_body_B")
+        p_AP = self._child_value(el, "drake:linear_spring_damper_p_AP", "vector")[0]
+        p_BQ = self._child_value(el, "drake:linear_spring_damper_p_BQ", "vector")[0]
+        values = []
+        for key in ("free_length", "stiffness", "damping"):
+            tag = f"drake:linear_spring_damper_{key}"
+            value, node = self._child_value(el, tag, "scalar")
+            if key == "free_length" and value <= 0:
+                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be strictly "
+                                 "positive.")
+            if value < 0:
+                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be "
+                                 "non-negative.")
+            values.append(value)
+        self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
+
+    def ball_constraint(self, el) -> None:
+        body_A = self._named_body(el, "drake:ball_constraint_body_A")
+        body_B = self._named_body(el, "drake:ball_constraint_body_B")
+        p_AP = self._child_value(el, "drake:ball_constraint_p_AP", "vector")[0]
+        p_BQ = self._child_value(el, "drake:ball_constraint_p_BQ", "vector")[0]
+        with self.diag.located(el):
+            self.plant.add_ball_constraint(body_A, p_AP, body_B, p_BQ)
+
+    def distance_constraint(self, el) -> None:
+        diag = self.diag
+        body_A = self._named_body(el, "drake:distance_constraint_body_A")
+        body_B = self._named_body(el, "drake:distance_constraint_body_B")
+        p_AP = self._child_value(el, "drake:distance_constraint_p_AP", "vector")[0]
+        p_BQ = self._child_value(el, "drake:distance_constraint_p_BQ", "vector")[0]
+        values = []
+        for key in ("distance", "stiffness", "damping"):
+            tag = f"drake:distance_constraint_{key}"
+            value, node = self._child_value(el, tag, "scalar")
+            if key in ("distance", "stiffness") and value <= 0:
+                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be strictly "
+                                 "positive.")
+            if key == "damping" and value < 0:
+                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be "
+                                 "non-negative.")
+            values.append(value)
+        with diag.located(el):
+            self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
+
+    def collision_filter_group(self, el) -> None:
+        diag = self.diag
+        if attr(el, "ignore") is not None and attr(el, "ignore") == "true":
+            return
+        name = attr(el, "name")
+        if name is None:
+            diag.error(el, f"The tag <{qname(el)}> does not specify the required attribute "
+                           "\"name\".")
+        if not name:
+            return
+        members, groups = set(), set()
+        for tag, key, out in (("drake:member", "link", members),
+                              ("drake:member_group", "name", groups)):
+            for node in children(el, tag):
+                value = attr(node, key)
+                if value is None:
+                    diag.error(node, f"The tag <{tag}> does not specify the required attribute "
+                                     f"\"{key}\".")
+                if value:
+                    out.add(value)
+        resolver = self.ws.collision_resolver
+        resolver.add_group(lambda m: diag.error(el, m), name, members, groups, self.instance)
+        for node in children(el, "drake:ignored_collision_filter_group"):
+            target = attr(node, "name")
+            if target is None:
+                diag.error(node, "The tag <drake:ignored_collision_filter_group> does not specify "
+                                 "the required attribute \"name\".")
+            if target:
+                resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, self.instance)

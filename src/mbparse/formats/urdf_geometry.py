@@ -1,0 +1,309 @@
+"""URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
+from __future__ import annotations
+
+from ..geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, DEFAULT_FRICTION,
+                        Ellipsoid, GeometryInstance, GeometryProperties, Mesh, Rgba, Sphere)
+from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..package_map import resolve_uri
+from . import drake_ext
+from .xml_tools import XmlDiagnostic, attr, children, first_child, qname
+
+NAME_SUFFIX_LIMIT = 10000
+
+
+class UrdfMaterial:
+    __slots__ = ("rgba", "diffuse_map")
+
+    def __init__(self, rgba=None, diffuse_map=None):
+        self.rgba = rgba
+        self.diffuse_map = diffuse_map
+
+
+class GeometryReader:
+    """Reads geometry of one URDF file (resolving URIs against its folder)."""
+
+    def __init__(self, diag: XmlDiagnostic, package_map, root_dir: str):
+        self.diag = diag
+        self.package_map = package_map
+        self.root_dir = root_dir
+        self.materials: dict[str, UrdfMaterial] = {}
+
+    def resolve(self, el, uri: str) -> str:
+        path, problem = resolve_uri(uri, self.package_map, self.root_dir)
+        if problem:
+            self.diag.error(el, problem)
+        return path
+
+    # ------------------------------------------------------------ materials
+    def material(self, el, name_required: bool) -> UrdfMaterial:
+        diag = self.diag
+        name = attr(el, "name") or ""
+        if not name and name_required:
+            diag.error(el, "Material tag is missing a required name")
+        if first_child(el, "drake:diffuse_map") is not None:
+            diag.error(el, "<drake:diffuse_map> is not supported in URDF. Use the URDF "
+                           "<texture> element instead.")
+        texture = None
+        tex = first_child(el, "texture")
+        if tex is not None:
+            filename = attr(tex, "filename")
+            if filename:
+                texture = self.resolve(tex, filename)
+        rgba = None
+        color = first_child(el, "color")
+        if color is not None:
+            rgba = diag.vector(color, "rgba", 4)
+            if rgba is None:
+                diag.error(color, "Failed to parse 'rgba' attribute of <color>")
+        if rgba is None and texture is None and name and name not in self.materials:
+            diag.error(el, f"Material '{name}' not previously defined, but has no color or "
+                           "texture information.")
+        material = UrdfMaterial(rgba, texture)
+        if name:
+            material = self._remember(el, name, material, error_if_name_clash=name_required)
+        return material
+
+    def _remember(self, el, name: str, material: UrdfMaterial,
+                  error_if_name_clash: bool) -> UrdfMaterial:
+        cached = self.materials.get(name)
+        if cached is None:
+            if material.rgba is None:
+                material.rgba = (0.0, 0.0, 0.0, 0.0)  # transparent black
+            self.materials[name] = material
+            return material
+        error = error_if_name_clash
+        if not error:
+            error = (cached.diffuse_map != material.diffuse_map
+                     and not (cached.diffuse_map is not None and material.diffuse_map is None))
+        if not error:
+            if cached.rgba is not None and material.rgba is not None:
+                error = sum((a - b) ** 2 for a, b in zip(cached.rgba, material.rgba)) ** 0.5 > 1e-10
+            else:
+                error = cached.rgba is None and material.rgba is not None
+        if error:
+            def describe(m):
+                return (f"RGBA: {' '.join(f'{v:g}' for v in m.rgba) if m.rgba else 'None'}, "
+                        f"Diffuse map: {m.diffuse_map or 'None'}")
+            self.diag.error(el, f"Material '{name}' was previously defined.\n"
+                                f"  - existing definition: {describe(cached)}\n"
+                                f"  - new definition:      {describe(material)}")
+        return cached
+
+    # ------------------------------------------------------------ shapes
+    def shape(self, geometry_el, for_collision: bool):
+        diag = self.diag
+        el = first_child(geometry_el, "box")
+        if el is not None:
+            size = diag.vector(el, "size", 3)
+            if size is None:
+                diag.error(el, "Missing box attribute: size")
+            with diag.located(el):
+                return Box(*size)
+        for tag, kind in (("sphere", "sphere"), ("cylinder", "cylinder"), ("capsule", "capsule"),
+                          ("drake:capsule", "capsule")):
+            el = first_child(geometry_el, tag)
+            if el is None:
+                continue
+            radius = diag.scalar(el, "radius")
+            if radius is None:
+                diag.error(el, f"Missing {kind} attribute: radius")
+            if kind == "sphere":
+                with diag.located(el):
+                    return Sphere(radius)
+            length = diag.scalar(el, "length")
+            if length is None:
+                diag.error(el, f"Missing {kind} attribute: length")
+            with diag.located(el):
+                return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
+        el = first_child(geometry_el, "mesh")
+        if el is not None:
+            filename = attr(el, "filename")
+            if filename is None:
+                diag.error(el, "Mesh element has no filename tag")
+            path = self.resolve(el, filename)
+            scale = (1.0, 1.0, 1.0)
+            text = attr(el, "scale")
+            if text is not None:
+                if " " in text:
+                    scale = diag.vector(el, "scale", 3)
+                else:
+                    s = diag.scalar(el, "scale")
+                    scale = (s, s, s)
+            kind = Convex if first_child(el, "drake:declare_convex") is not None else Mesh
+            with diag.located(el):
+                shape = kind(path, tuple(scale))
+            if for_collision:
+                problem = drake_ext.collision_mesh_problem(shape)
+                if problem:
+                    diag.error(el, problem)
+            return shape
+        el = first_child(geometry_el, "drake:ellipsoid")
+        if el is not None:
+            axes = []
+            for name in ("a", "b", "c"):
+                v = diag.scalar(el, name)
+                if v is None:
+                    diag.error(el, f"Missing ellipsoid attribute: '{name}'")
+                axes.append(v)
+            with diag.located(el):
+                return Ellipsoid(*axes)
+        diag.error(geometry_el, "geometry element does not have a recognizable shape type")
+
+    def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
+        name = attr(el, "name")
+        explicit = name is not None
+        if not explicit:
+            name = shape.type_name
+        if name in used:
+            for i in range(1, NAME_SUFFIX_LIMIT + 1):
+                if i >= NAME_SUFFIX_LIMIT:
+                    self.diag.error(el, f"Too many geometries with identical name '{name}'")
+                guess = f"{name}_{i}"
+                if guess not in used:
+                    if explicit:
+                        self.diag.warning(el, f"{kind} name '{name}' has already been used, "
+                                              f"renaming to '{guess}' instead")
+                    name = guess
+                    break
+        used.add(name)
+        return name
+
+    # ------------------------------------------------------------ visual
+    def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
+        diag = self.diag
+        geometry_el = first_child(el, "geometry")
+        if geometry_el is None:
+            diag.error(el, f"Link {link_name} has a visual element without geometry.")
+        X_BG = diag.origin(first_child(el, "origin"))
+        shape = self.shape(geometry_el, for_collision=False)
+        enabled = {}
+        for role, tag in ((ILLUSTRATION, "drake:illustration_properties"),
+                          (PERCEPTION, "drake:perception_properties")):
+            enabled[role] = True
+            node = first_child(el, tag)
+            if node is not None:
+                value = attr(node, "enabled")
+                if value is not None:
+                    if value not in ("true", "false"):
+                        diag.error(node, f"Invalid value '{value}' for {tag} enabled attribute. "
+                                         "Expected 'true' or 'false'.")
+                    enabled[role] = value == "true"
+        if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
+            diag.warning(el, f"Visual geometry in link '{link_name}' has both illustration and "
+                             "perception properties disabled. This geometry will be ignored by "
+                             "Drake.")
+            return None
+        props = GeometryProperties()
+        material_el = first_child(el, "material")
+        if material_el is not None:
+            material = self.material(material_el, name_required=False)
+            if material.rgba is not None:
+                props.add_property("phong", "diffuse", Rgba(*material.rgba))
+            if material.diffuse_map is not None:
+                props.add_property("phong", "diffuse_map", material.diffuse_map)
+        accepting = None
+        for node in children(el, "drake:accepting_renderer"):
+            name = attr(node, "name")
+            if name is None:
+                diag.error(node, "<drake:accepting_renderer> tag given without any name")
+            if accepting is None:
+                accepting = set()
+            accepting.add(name)
+        name = self.geometry_name("visual", el, shape, used)
+        roles = {}
+        if enabled[ILLUSTRATION]:
+            roles[ILLUSTRATION] = props.copy()
+        if enabled[PERCEPTION]:
+            perception = props.copy()
+            if accepting is not None:
+                perception.add_property("renderer", "accepting", frozenset(accepting))
+            roles[PERCEPTION] = perception
+        return GeometryInstance(X_BG, shape, name, roles, (diag.file, el.sourceline))
+
+    # ------------------------------------------------------------ collision
+    def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
+        diag = self.diag
+        diag.warn_unsupported_element(el, "verbose")
+        geometry_el = first_child(el, "geometry")
+        if geometry_el is None:
+            diag.error(el, f"Link '{link_name}' has a collision element without geometry")
+        X_BG = diag.origin(first_child(el, "origin"))
+        if attr(el, "group") is not None:
+            diag.warning(el, "A link has specified the 'group' attribute on the <collision> tag. "
+                             "Drake doesn't make use of that attribute and all instances will "
+                             "be ignored.")
+        shape = self.shape(geometry_el, for_collision=True)
+        props = GeometryProperties()
+        drake_el = first_child(el, "drake:proximity_properties")
+        if drake_el is not None:
+            props = self._proximity(drake_el)
+        if not props.has_property("material", "coulomb_friction"):
+            props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
+        elif first_child(el, "drake_compliance") is not None:
+            diag.warning(el, "A link has specified collision properties using both "
+                             "<drake:proximity_properties> and <drake_compliance> tags. The "
+                             "<drake_compliance> tag is ignored in this case.")
+        name = self.geometry_name("collision", el, shape, used)
+        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
+
+    def _proximity(self, drake_el) -> GeometryProperties:
+        diag = self.diag
+
+        def read_double(tag: str):
+            node = first_child(drake_el, tag)
+            if node is None:
+                return None
+            value = diag.scalar(node, "value")
+            if value is None:
+                diag.error(node, f"Unable to read the 'value' attribute for the <{tag}> tag")
+            return value
+
+        rigid = first_child(drake_el, "drake:rigid_hydroelastic")
+        compliant = first_child(drake_el, "drake:compliant_hydroelastic")
+        old = first_child(drake_el, "drake:soft_hydroelastic")
+        if old is not None:
+            diag.error(old, "Collision geometry uses the tag <drake:soft_hydroelastic>, which is "
+                            "no longer supported. Please change it to "
+                            "<drake:compliant_hydroelastic>.")
+        if rigid is not None and compliant is not None:
+            diag.error(drake_el, "Collision geometry has defined mutually-exclusive tags "
+                                 "<drake:rigid_hydroelastic> and <drake:compliant_hydroelastic> "
+                                 f"on lines {rigid.sourceline} and {compliant.sourceline}, "
+                                 "respectively. Only one can be provided.")
+        for child in children(drake_el):
+            if qname(child) not in drake_ext.PROXIMITY_TAGS:
+                diag.warning(child, f"The tag '{qname(child)}' is not a proximity property "
+                                    "Drake knows; it is ignored.")
+        return drake_ext.proximity_properties(
+            read_double, rigid is not None, compliant is not None,
+            lambda m: diag.warning(drake_el, m), lambda m: diag.error(drake_el, m))
+
+    def _legacy_friction(self, el, link_name: str) -> CoulombFriction:
+        diag = self.diag
+        compliance = first_child(el, "drake_compliance")
+        if compliance is None:
+            return DEFAULT_FRICTION
+        for tag in ("youngs_modulus", "dissipation"):
+            if first_child(compliance, tag) is not None:
+                diag.warning(compliance, f"A link has specified the <{tag}> tag under the "
+                                         "<drake_compliance> tag. Drake no longer makes use of "
+                                         "that tag and all instances will be ignored.")
+        values = {}
+        for tag in ("static_friction", "dynamic_friction"):
+            node = first_child(compliance, tag)
+            if node is not None:
+                try:
+                    values[tag] = float((node.text or "").strip())
+                except ValueError:
+                    diag.error(node, f"Unable to parse {tag} for link {link_name}")
+        if len(values) == 1:
+            diag.error(compliance, f"Link '{link_name}': When specifying coefficient of "
+                                   "friction, both static and dynamic coefficients must be "
+                                   "defined")
+        if values:
+            friction = CoulombFriction(values["static_friction"], values["dynamic_friction"])
+            why = friction.invalidity()
+            if why:
+                diag.error(compliance, f"Invalid friction: {why}")
+            return friction
+        return DEFAULT_FRICTION

@@ -1,0 +1,187 @@
+"""Reading XML model files: lxml with line numbers, element and attribute
+access by prefixed name (``drake:joint``), and located diagnostics."""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Iterator
+
+from lxml import etree
+
+from ..diagnostics import DiagnosticPolicy
+from ..geometry import ShapeError
+from ..package_map import PackageMapError
+from ..plant import ModelError
+from ..spatial import RigidTransform, parse_float_prefixes
+from ..workspace import DataSource
+
+_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
+                          no_network=True, huge_tree=True)
+_UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
+
+
+def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> etree._Element:
+    """Parses the source; malformed XML is a located error.
+
+    Namespace prefixes used without a declaration (``drake:`` often is) are
+    accepted, as Drake's tinyxml2-based readers accept them.
+    """
+    data = source.read_bytes()
+    declared: list[str] = []
+    while True:
+        try:
+            return etree.fromstring(data, _PARSER)
+        except etree.XMLSyntaxError as e:
+            m = _UNDEFINED_PREFIX.search(str(e))
+            if m and m.group(1) not in declared and len(declared) < 32:
+                declared.append(m.group(1))
+                data = _declare_prefix(data, m.group(1))
+                if data is not None:
+                    continue
+            line = e.position[0] if e.position else None
+            msg = str(e.msg if hasattr(e, "msg") else e)
+            diag.policy.error(f"Failed to parse XML {kind}: {msg}", diag.file, line)
+
+
+def _declare_prefix(data: bytes, prefix: str) -> bytes | None:
+    """Adds ``xmlns:prefix`` to the root start tag, keeping line numbers."""
+    m = re.search(rb"<([A-Za-z_][\w.:-]*)", _skip_prolog(data))
+    if m is None:
+        return None
+    start = len(data) - len(_skip_prolog(data)) + m.end()
+    decl = f' xmlns:{prefix}="urn:mbparse:undeclared:{prefix}"'.encode()
+    return data[:start] + decl + data[start:]
+
+
+def _skip_prolog(data: bytes) -> bytes:
+    i = 0
+    while True:
+        m = re.match(rb"\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", data[i:], re.DOTALL)
+        if not m:
+            return data[i:]
+        i += m.end()
+
+
+def qname(el) -> str:
+    """The element's name as written: ``drake:joint`` or ``link``."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    if tag[0] == "{":
+        local = tag[tag.index("}") + 1:]
+        return f"{el.prefix}:{local}" if el.prefix else local
+    return tag
+
+
+def children(el, name: str | None = None) -> Iterator:
+    """Child elements, all or those named ``name``."""
+    for c in el:
+        if isinstance(c.tag, str) and (name is None or qname(c) == name):
+            yield c
+
+
+def first_child(el, name: str):
+    if ":" not in name:
+        for c in el:
+            if c.tag == name:
+                return c
+        return None
+    for c in el:
+        if isinstance(c.tag, str) and qname(c) == name:
+            return c
+    return None
+
+
+def attr(el, name: str) -> str | None:
+    """An attribute by its written name (``drake:acceleration`` works)."""
+    if ":" not in name:
+        return el.get(name)
+    prefix, local = name.split(":", 1)
+    ns = el.nsmap.get(prefix)
+    return el.get(f"{{{ns}}}{local}") if ns else el.get(name)
+
+
+def attr_names(el) -> list[str]:
+    out = []
+    for key in el.attrib:
+        if key[0] == "{":
+            ns, local = key[1:].split("}", 1)
+            prefix = next((p for p, u in el.nsmap.items() if u == ns), None)
+            out.append(f"{prefix}:{local}" if prefix else local)
+        else:
+            out.append(key)
+    return out
+
+
+class XmlDiagnostic:
+    """Reports problems at an element's line in one file."""
+
+    def __init__(self, policy: DiagnosticPolicy, file: str):
+        self.policy = policy
+        self.file = file
+
+    def error(self, el, message: str) -> None:
+        self.policy.error(message, self.file, _line(el), element=_name(el))
+
+    def warning(self, el, message: str) -> None:
+        self.policy.warning(message, self.file, _line(el), element=_name(el))
+
+    def warn_unsupported_element(self, el, tag: str) -> None:
+        sub = first_child(el, tag)
+        if sub is not None:
+            self.warning(sub, f"The tag '{tag}' found as a child of '{qname(el)}' is currently "
+                              "unsupported and will be ignored.")
+
+    def warn_unsupported_attribute(self, el, name: str) -> None:
+        if attr(el, name) is not None:
+            self.warning(el, f"The attribute '{name}' found in a '{qname(el)}' tag is currently "
+                             "unsupported and will be ignored.")
+
+    @contextmanager
+    def located(self, el):
+        """Turns the model's refusals inside the block into errors at ``el``."""
+        try:
+            yield
+        except (ModelError, ShapeError, PackageMapError) as e:
+            self.error(el, str(e))
+
+    # -- typed attributes
+    def scalar(self, el, name: str, default: float | None = None) -> float | None:
+        """A one-number attribute; absent gives ``default``; not one number
+        is an error."""
+        text = attr(el, name)
+        if text is None:
+            return default
+        vals = parse_float_prefixes(text)
+        if len(vals) != 1 or len(text.split()) != 1:
+            self.error(el, f"Expected single value for attribute '{name}' got '{text}'")
+        return vals[0]
+
+    def vector(self, el, name: str, n: int, default=None):
+        """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
+        text = attr(el, name)
+        if text is None:
+            return default
+        vals = parse_float_prefixes(text)
+        if len(vals) != n or len(text.split()) != n:
+            self.error(el, f"Expected {n} values for attribute '{name}' got '{text}'")
+        return tuple(vals)
+
+    def origin(self, el) -> RigidTransform:
+        """The pose of an ``<origin xyz rpy>`` element (identity when None)."""
+        if el is None:
+            return RigidTransform()
+        xyz = self.vector(el, "xyz", 3, (0.0, 0.0, 0.0))
+        rpy = self.vector(el, "rpy", 3, (0.0, 0.0, 0.0))
+        return RigidTransform.from_rpy_xyz(rpy, xyz)
+
+
+def _line(el) -> int | None:
+    return getattr(el, "sourceline", None)
+
+
+def _name(el) -> str | None:
+    try:
+        return qname(el)
+    except Exception:
+        return None

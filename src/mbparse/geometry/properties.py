@@ -1,0 +1,96 @@
+"""Geometry roles and their property sets, as SceneGraph keeps them."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+PROXIMITY = "proximity"
+ILLUSTRATION = "illustration"
+PERCEPTION = "perception"
+ROLES = (PROXIMITY, ILLUSTRATION, PERCEPTION)
+
+
+@dataclass(frozen=True)
+class Rgba:
+    r: float
+    g: float
+    b: float
+    a: float = 1.0
+
+    def to_list(self) -> list[float]:
+        return [self.r, self.g, self.b, self.a]
+
+
+@dataclass(frozen=True)
+class CoulombFriction:
+    """Static and dynamic friction coefficients (static ≥ dynamic ≥ 0)."""
+
+    static_friction: float
+    dynamic_friction: float
+
+    def invalidity(self) -> str | None:
+        if self.static_friction < 0 or self.dynamic_friction < 0:
+            return (f"friction coefficients must be non-negative; given static "
+                    f"{self.static_friction}, dynamic {self.dynamic_friction}")
+        if self.dynamic_friction > self.static_friction:
+            return (f"the dynamic friction ({self.dynamic_friction}) cannot be greater "
+                    f"than the static friction ({self.static_friction})")
+        return None
+
+
+class HydroelasticType(enum.Enum):
+    """Compliance of a geometry in the hydroelastic contact model."""
+
+    RIGID = "rigid"
+    COMPLIANT = "compliant"
+
+
+DEFAULT_FRICTION = CoulombFriction(1.0, 1.0)
+
+
+class GeometryProperties:
+    """Named values in named groups: ``props[("phong", "diffuse")]``."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: dict[tuple[str, str], Any] | None = None):
+        self._values: dict[tuple[str, str], Any] = dict(values or {})
+
+    def add_property(self, group: str, name: str, value: Any) -> None:
+        self._values[(group, name)] = value
+
+    def has_property(self, group: str, name: str) -> bool:
+        return (group, name) in self._values
+
+    def get_property(self, group: str, name: str, default: Any = None) -> Any:
+        return self._values.get((group, name), default)
+
+    def items(self):
+        return self._values.items()
+
+    def copy(self) -> "GeometryProperties":
+        return GeometryProperties(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{g}/{n}={v!r}" for (g, n), v in sorted(self._values.items()))
+        return f"GeometryProperties({inner})"
+
+
+def summarize_property_value(value: Any) -> Any:
+    """The summary form of a property value (see SUMMARY_SCHEMA.md)."""
+    import os
+    if isinstance(value, Rgba):
+        return value.to_list()
+    if isinstance(value, CoulombFriction):
+        return {"static": value.static_friction, "dynamic": value.dynamic_friction}
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        return os.path.basename(value) if "/" in value else value
+    return "<opaque>"

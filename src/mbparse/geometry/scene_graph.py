@@ -1,0 +1,123 @@
+"""The scene graph: geometries on bodies, their roles, and collision filters."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..spatial import RigidTransform
+from .properties import GeometryProperties, PROXIMITY
+from .shapes import Shape
+
+
+@dataclass
+class GeometryInstance:
+    """A shape at a pose in its body's frame, with a name and role properties."""
+
+    X_BG: RigidTransform
+    shape: Shape
+    name: str
+    properties: dict[str, GeometryProperties] = field(default_factory=dict)
+    source: tuple[str | None, int | None] = (None, None)  # file, line
+
+    @property
+    def roles(self) -> list[str]:
+        return list(self.properties)
+
+
+@dataclass
+class Geometry:
+    """A registered geometry: ``body`` is the plant's body index (0: world)."""
+
+    id: int
+    body: int
+    instance: GeometryInstance
+
+    @property
+    def name(self) -> str:
+        return self.instance.name
+
+    @property
+    def shape(self) -> Shape:
+        return self.instance.shape
+
+    @property
+    def X_BG(self) -> RigidTransform:
+        return self.instance.X_BG
+
+    def has_role(self, role: str) -> bool:
+        return role in self.instance.properties
+
+    def properties(self, role: str) -> GeometryProperties | None:
+        return self.instance.properties.get(role)
+
+
+class SceneGraph:
+    """Geometries registered by a plant, with body-level collision filters.
+
+    Filters are kept between bodies (frames): geometries on one body never
+    collide, and ``exclude_between`` / ``exclude_within`` add body pairs.
+    """
+
+    def __init__(self) -> None:
+        self._geometries: list[Geometry] = []
+        self._excluded: set[tuple[int, int]] = set()
+
+    # -- registration
+    def register_geometry(self, body: int, instance: GeometryInstance) -> Geometry:
+        g = Geometry(len(self._geometries), body, instance)
+        self._geometries.append(g)
+        return g
+
+    def geometries(self) -> list[Geometry]:
+        return self._geometries
+
+    def num_geometries(self) -> int:
+        return len(self._geometries)
+
+    def geometries_on_body(self, body: int) -> list[Geometry]:
+        return [g for g in self._geometries if g.body == body]
+
+    # -- collision filters
+    def exclude_between(self, bodies_a: Iterable[int], bodies_b: Iterable[int]) -> None:
+        """No collisions between any body of ``bodies_a`` and any of ``bodies_b``."""
+        bodies_b = list(bodies_b)
+        for a in bodies_a:
+            for b in bodies_b:
+                if a != b:
+                    self._excluded.add((a, b) if a < b else (b, a))
+
+    def exclude_within(self, bodies: Iterable[int]) -> None:
+        """No collisions between any two bodies of the set."""
+        bodies = sorted(set(bodies))
+        for i, a in enumerate(bodies):
+            for b in bodies[i + 1:]:
+                self._excluded.add((a, b))
+
+    def is_excluded(self, body_a: int, body_b: int) -> bool:
+        if body_a == body_b:
+            return True
+        return ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded
+
+    def collision_candidates(self) -> list[tuple[Geometry, Geometry]]:
+        """Pairs of proximity geometries on different bodies left unfiltered."""
+        prox = [g for g in self._geometries if g.has_role(PROXIMITY)]
+        out = []
+        for i, g in enumerate(prox):
+            for h in prox[i + 1:]:
+                if g.body == h.body or self.is_excluded(g.body, h.body):
+                    continue
+                out.append((g, h))
+        return out
+
+    def num_collision_candidates(self) -> int:
+        counts: dict[int, int] = {}
+        for g in self._geometries:
+            if g.has_role(PROXIMITY):
+                counts[g.body] = counts.get(g.body, 0) + 1
+        bodies = sorted(counts)
+        total = 0
+        for i, a in enumerate(bodies):
+            for b in bodies[i + 1:]:
+                if (a, b) not in self._excluded:
+                    total += counts[a] * counts[b]
+        return total

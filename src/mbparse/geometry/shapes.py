@@ -1,0 +1,141 @@
+"""Geometric shapes, validated on construction as SceneGraph's are."""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+
+class ShapeError(ValueError):
+    """A shape parameter that no shape can have (negative radius, ...)."""
+
+
+def _check_positive(kind: str, **values: float) -> None:
+    for name, v in values.items():
+        if not (v > 0) or math.isinf(v):
+            raise ShapeError(f"{kind} {name} should be a positive finite value; it was {v}")
+
+
+class Shape:
+    """Base class; ``type_name`` is Drake's shape name (Box, Sphere, ...)."""
+
+    type_name = "Shape"
+
+    def summary(self) -> dict:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Box(Shape):
+    width: float
+    depth: float
+    height: float
+    type_name = "Box"
+
+    def __post_init__(self):
+        _check_positive("Box", width=self.width, depth=self.depth, height=self.height)
+
+    def size(self) -> tuple[float, float, float]:
+        return (self.width, self.depth, self.height)
+
+    def summary(self) -> dict:
+        return {"type": "box", "size": [self.width, self.depth, self.height]}
+
+
+@dataclass(frozen=True)
+class Sphere(Shape):
+    radius: float
+    type_name = "Sphere"
+
+    def __post_init__(self):
+        if not (self.radius >= 0) or math.isinf(self.radius):
+            raise ShapeError(f"Sphere radius should be a non-negative finite value; it was "
+                             f"{self.radius}")
+
+    def summary(self) -> dict:
+        return {"type": "sphere", "radius": self.radius}
+
+
+@dataclass(frozen=True)
+class Cylinder(Shape):
+    radius: float
+    length: float
+    type_name = "Cylinder"
+
+    def __post_init__(self):
+        _check_positive("Cylinder", radius=self.radius, length=self.length)
+
+    def summary(self) -> dict:
+        return {"type": "cylinder", "radius": self.radius, "length": self.length}
+
+
+@dataclass(frozen=True)
+class Capsule(Shape):
+    radius: float
+    length: float
+    type_name = "Capsule"
+
+    def __post_init__(self):
+        _check_positive("Capsule", radius=self.radius, length=self.length)
+
+    def summary(self) -> dict:
+        return {"type": "capsule", "radius": self.radius, "length": self.length}
+
+
+@dataclass(frozen=True)
+class Ellipsoid(Shape):
+    a: float
+    b: float
+    c: float
+    type_name = "Ellipsoid"
+
+    def __post_init__(self):
+        _check_positive("Ellipsoid", a=self.a, b=self.b, c=self.c)
+
+    def summary(self) -> dict:
+        return {"type": "ellipsoid", "abc": [self.a, self.b, self.c]}
+
+
+@dataclass(frozen=True)
+class HalfSpace(Shape):
+    type_name = "HalfSpace"
+
+    def summary(self) -> dict:
+        return {"type": "halfspace"}
+
+
+@dataclass(frozen=True)
+class Mesh(Shape):
+    """A mesh file (path resolved, not read) with a per-axis scale."""
+
+    filename: str
+    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    type_name = "Mesh"
+
+    def __post_init__(self):
+        for s in self.scale:
+            if s == 0 or math.isnan(s) or math.isinf(s):
+                raise ShapeError(f"{self.type_name} |scale| cannot be < 1e-8; given {s}"
+                                 if s == 0 else f"{self.type_name} scale must be finite; "
+                                 f"given {s}")
+            if abs(s) < 1e-8:
+                raise ShapeError(f"{self.type_name} |scale| cannot be < 1e-8; given {s}")
+
+    def extension(self) -> str:
+        return os.path.splitext(self.filename)[1].lower()
+
+    def summary(self) -> dict:
+        return {"type": "mesh", "file": os.path.basename(self.filename),
+                "scale": list(self.scale)}
+
+
+@dataclass(frozen=True)
+class Convex(Mesh):
+    """The convex hull of a mesh file."""
+
+    type_name = "Convex"
+
+    def summary(self) -> dict:
+        d = super().summary()
+        d["type"] = "convex"
+        return d

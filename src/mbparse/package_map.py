@@ -1,0 +1,205 @@
+"""PackageMap: where ``package://NAME/...`` and ``model://NAME/...`` URLs point.
+
+Packages come from explicit ``add`` calls, from ``package.xml`` manifests
+(found one by one or by crawling folders), and from path-list environment
+variables. Nothing is ever fetched from a network.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from lxml import etree
+
+from .diagnostics import ParseError
+
+_URI = re.compile(r"^([a-z0-9+.-]+)://([^/]*)/+(.*)$", re.DOTALL)
+_STOP_MARKERS = ("AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE")
+
+
+class PackageMapError(ValueError):
+    """A package map request that cannot be met (missing folder, conflict)."""
+
+
+def _same_dir(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def read_package_xml(filename: str) -> tuple[str, str | None]:
+    """The package name in a ``package.xml`` and its deprecation message, if any."""
+    try:
+        root = etree.parse(filename).getroot()
+    except (OSError, etree.XMLSyntaxError) as e:
+        raise PackageMapError(f"Failed to parse XML in package manifest '{filename}': {e}") from None
+    if root.tag != "package":
+        raise PackageMapError(f"Package manifest '{filename}' does not contain a <package> element")
+    name_node = root.find("name")
+    if name_node is None or not (name_node.text or "").strip():
+        raise PackageMapError(f"<package> element of '{filename}' has no <name>")
+    deprecated = None
+    export = root.find("export")
+    if export is not None:
+        node = export.find("deprecated")
+        if node is not None:
+            deprecated = " ".join((node.text or "").split())
+    return name_node.text.strip(), deprecated
+
+
+class PackageMap:
+    """Maps package names to folders on this machine."""
+
+    def __init__(self) -> None:
+        self._paths: dict[str, str] = {}
+        self._deprecated: dict[str, str] = {}
+
+    @classmethod
+    def make_empty(cls) -> "PackageMap":
+        return cls()
+
+    def add(self, package_name: str, package_path: str) -> None:
+        """Adds a package; adding the same name again must name the same folder."""
+        package_path = os.fspath(package_path)
+        if not os.path.isdir(package_path):
+            raise PackageMapError(f"PackageMap.add cannot add '{package_name}' because "
+                                  f"directory '{package_path}' does not exist")
+        existing = self._paths.get(package_name)
+        if existing is not None and not _same_dir(existing, package_path):
+            raise PackageMapError(f"PackageMap already contains package '{package_name}' at "
+                                  f"'{existing}'; it cannot also be at '{package_path}'")
+        if existing is None:
+            self._paths[package_name] = package_path
+
+    def add_package_xml(self, filename: str) -> None:
+        """Adds the package that the manifest ``filename`` describes."""
+        name, deprecated = read_package_xml(os.fspath(filename))
+        self.add(name, os.path.dirname(os.path.abspath(filename)))
+        if deprecated is not None:
+            self._deprecated[name] = deprecated
+
+    def add_map(self, other: "PackageMap") -> None:
+        for name, path in other._paths.items():
+            self.add(name, path)
+        self._deprecated.update(other._deprecated)
+
+    def contains(self, package_name: str) -> bool:
+        return package_name in self._paths
+
+    def size(self) -> int:
+        return len(self._paths)
+
+    def remove(self, package_name: str) -> None:
+        if package_name not in self._paths:
+            raise PackageMapError(f"PackageMap does not contain package '{package_name}'")
+        del self._paths[package_name]
+        self._deprecated.pop(package_name, None)
+
+    def get_path(self, package_name: str) -> str:
+        try:
+            return self._paths[package_name]
+        except KeyError:
+            raise PackageMapError(f"PackageMap does not contain package '{package_name}'") from None
+
+    def get_deprecated(self, package_name: str) -> str | None:
+        return self._deprecated.get(package_name)
+
+    def set_deprecated(self, package_name: str, message: str | None) -> None:
+        if message is None:
+            self._deprecated.pop(package_name, None)
+        else:
+            self._deprecated[package_name] = message
+
+    def get_package_names(self) -> list[str]:
+        return sorted(self._paths)
+
+    def populate_from_folder(self, path: str) -> None:
+        """Adds every package whose ``package.xml`` lies in ``path`` or below."""
+        self._crawl(os.fspath(path), stop_at_package=False, stop_markers=())
+
+    def populate_from_environment(self, environment_variable: str) -> None:
+        """Crawls each folder of a ``:``-separated path list in the variable.
+
+        ``ROS_PACKAGE_PATH`` is crawled as ROS does: a folder with a package
+        is not searched further, and ``*_IGNORE`` markers stop the search.
+        """
+        value = os.environ.get(environment_variable)
+        if not value:
+            return
+        ros = environment_variable == "ROS_PACKAGE_PATH"
+        for path in value.split(":"):
+            if path:
+                self._crawl(path, stop_at_package=ros, stop_markers=_STOP_MARKERS if ros else ())
+
+    def populate_from_ros_package_path(self) -> None:
+        self.populate_from_environment("ROS_PACKAGE_PATH")
+
+    def _crawl(self, path: str, stop_at_package: bool, stop_markers) -> None:
+        path = os.path.normpath(path)
+        if any(os.path.exists(os.path.join(path, m)) for m in stop_markers):
+            return
+        manifest = os.path.join(path, "package.xml")
+        if os.path.isfile(manifest):
+            name, deprecated = read_package_xml(manifest)
+            if name not in self._paths:
+                self._paths[name] = path
+                if deprecated is not None:
+                    self._deprecated[name] = deprecated
+            if stop_at_package:
+                return
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir():
+                self._crawl(entry.path, stop_at_package, stop_markers)
+
+    def resolve_url(self, url: str) -> str:
+        """The local path a ``package://``, ``model://`` or ``file://`` URL names.
+
+        Raises :class:`PackageMapError` when the package is unknown, the
+        scheme is unsupported, or the file does not exist.
+        """
+        path, problem = resolve_uri(url, self, root_dir="")
+        if problem:
+            raise PackageMapError(problem)
+        return path
+
+    def __repr__(self) -> str:
+        return f"PackageMap({self._paths!r})"
+
+
+def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, str | None]:
+    """Resolves ``uri`` as Drake does; returns (path, problem or None).
+
+    Relative paths are taken from ``root_dir`` (the folder of the file being
+    read); an empty root_dir means the text came from a string, where
+    relative paths are invalid.
+    """
+    m = _URI.match(uri)
+    if m:
+        scheme, package, rest = m.groups()
+        if scheme == "file":
+            result = "/" + rest
+        elif scheme in ("model", "package"):
+            if not package_map.contains(package):
+                return "", f"URI '{uri}' refers to unknown package '{package}'"
+            result = os.path.join(package_map.get_path(package), rest)
+        else:
+            return "", (f"URI '{uri}' specifies an unsupported scheme; supported schemes are "
+                        "'file://', 'model://', and 'package://'.")
+    else:
+        if not root_dir:
+            return "", f"URI '{uri}' is invalid when parsing a string instead of a filename."
+        result = uri if os.path.isabs(uri) else os.path.join(root_dir, uri)
+    result = os.path.normpath(result)
+    if not os.path.exists(result):
+        return result, f"URI '{uri}' resolved to '{result}' which does not exist."
+    return result, None
+
+
+__all__ = ["PackageMap", "PackageMapError", "resolve_uri", "read_package_xml", "ParseError"]

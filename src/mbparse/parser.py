@@ -1,0 +1,125 @@
+"""Parser: reads model files into a MultibodyPlant (Drake's ``Parser``)."""
+from __future__ import annotations
+
+import os
+
+from . import formats
+from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
+from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
+from .geometry import SceneGraph, ShapeError
+from .package_map import PackageMap, PackageMapError, resolve_uri
+from .plant import ModelError, MultibodyPlant
+from .workspace import DataSource, ParsingOptions, Workspace
+
+
+class Parser:
+    """Adds the models described by files or strings to a plant.
+
+    ``Parser(plant)``, ``Parser(plant, scene_graph)``, ``Parser(plant,
+    "prefix")`` and ``Parser(plant, scene_graph, "prefix")`` all work, as in
+    Drake. With a scene graph, geometry is registered too.
+    """
+
+    def __init__(self, plant: MultibodyPlant, scene_graph: SceneGraph | str | None = None,
+                 model_name_prefix: str = ""):
+        if isinstance(scene_graph, str):
+            scene_graph, model_name_prefix = None, scene_graph
+        self._plant = plant
+        if scene_graph is not None and not plant.geometry_source_is_registered():
+            plant.register_as_source_for_scene_graph(scene_graph)
+        self._prefix = model_name_prefix or None
+        self._package_map = PackageMap()
+        self._policy = DiagnosticPolicy()
+        self._auto_renaming = False
+        self._groups = CollisionFilterGroups()
+
+    # ------------------------------------------------------------ settings
+    def plant(self) -> MultibodyPlant:
+        return self._plant
+
+    def scene_graph(self) -> SceneGraph | None:
+        return self._plant.scene_graph
+
+    def package_map(self) -> PackageMap:
+        return self._package_map
+
+    def set_strict_parsing(self) -> None:
+        """Every later parse treats warnings as errors."""
+        self._policy.strict = True
+
+    def diagnostic_policy(self) -> DiagnosticPolicy:
+        """The policy warnings go through; ``warnings_seen`` keeps them all."""
+        return self._policy
+
+    def set_auto_renaming(self, value: bool) -> None:
+        """With auto-renaming, a taken model name gets a ``_1``, ``_2``, ... subscript."""
+        self._auto_renaming = bool(value)
+
+    def get_auto_renaming(self) -> bool:
+        return self._auto_renaming
+
+    def get_collision_filter_groups(self) -> CollisionFilterGroups:
+        """Every collision filter group and exclusion pair seen so far,
+        with model-scoped names."""
+        return CollisionFilterGroups(self._groups.groups(), self._groups.exclusion_pairs())
+
+    # ------------------------------------------------------------ parsing
+    def add_models(self, file_name: str | os.PathLike) -> list[int]:
+        """Parses a file (format by suffix) and adds all its models.
+
+        Returns the indices of the new model instances, nested ones included.
+        """
+        file_name = os.fspath(file_name)
+        fmt = formats.format_of(file_name)
+        if fmt is None:
+            self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
+                        f"{formats.KNOWN_TYPES}", file_name)
+        if not os.path.isfile(file_name):
+            self._error(f"The file '{file_name}' does not exist or is not a file.", file_name)
+        return self._parse(fmt, DataSource(filename=file_name))
+
+    def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
+        """Parses text whose format is ``file_type`` (a suffix without the
+        dot: ``urdf``, ``sdf``, ``xml``, ``dmd.yaml``)."""
+        fmt = formats.format_of("." + file_type)
+        if fmt is None:
+            self._error(f"The file type '{file_type}' is not a recognized type. Known types "
+                        f"are: {formats.KNOWN_TYPES}", None)
+        if fmt == "obj":
+            self._error("add_models_from_string cannot be passed OBJ file contents yet; "
+                        "write the OBJ to a file and use add_models.", None)
+        return self._parse(fmt, DataSource(contents=file_contents))
+
+    def add_models_from_url(self, url: str) -> list[int]:
+        """Parses the file a ``file://``, ``package://`` or ``model://`` URL names."""
+        path, problem = resolve_uri(url, self._package_map, root_dir="")
+        if problem:
+            self._error(problem, None)
+        return self.add_models(path)
+
+    # ------------------------------------------------------------ internals
+    def _error(self, message: str, file: str | None) -> None:
+        raise ParseError(Diagnostic("error", message, file))
+
+    def make_workspace(self) -> Workspace:
+        """A fresh workspace for one parse (used by readers that compose)."""
+        return Workspace(ParsingOptions(self._auto_renaming), self._package_map, self._policy,
+                         self._plant, CollisionFilterGroupResolver(self._plant),
+                         select_reader=_select_reader)
+
+    def _parse(self, fmt: str, source: DataSource) -> list[int]:
+        workspace = self.make_workspace()
+        try:
+            instances = formats.reader(fmt).add_all_models(source, self._prefix, workspace)
+
+            def resolve_error(message: str) -> None:
+                self._policy.error(message, source.name())
+            self._groups.merge(workspace.collision_resolver.resolve(resolve_error))
+        except (ModelError, ShapeError, PackageMapError) as e:
+            raise ParseError(Diagnostic("error", str(e), source.name())) from None
+        return instances
+
+
+def _select_reader(filename: str):
+    fmt = formats.format_of(filename)
+    return formats.reader(fmt) if fmt else None

@@ -1,0 +1,196 @@
+"""The plant's elements other than joints: bodies, frames, actuators,
+constraints, force elements and sensors."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..spatial import RigidTransform, SpatialInertia, Vec3
+
+
+class ModelError(ValueError):
+    """A request the model refuses (duplicate name, invalid value, ...).
+
+    Readers turn it into a located ParseError.
+    """
+
+
+@dataclass(eq=False)
+class ModelInstance:
+    index: int
+    name: str
+    static: bool = False  # bodies are welded to the world at finalize
+
+
+@dataclass(eq=False)
+class RigidBody:
+    """A rigid body with its spatial inertia about its origin."""
+
+    index: int
+    name: str
+    model_instance: int
+    default_spatial_inertia: SpatialInertia
+    body_frame: "Frame" = field(default=None, repr=False)  # type: ignore[assignment]
+    is_floating_base_body: bool = False
+    default_free_body_pose: RigidTransform | None = None
+    gravity_enabled: bool = True
+
+    @property
+    def mass(self) -> float:
+        return self.default_spatial_inertia.mass
+
+    def is_world(self) -> bool:
+        return self.index == 0
+
+
+@dataclass(eq=False)
+class Frame:
+    """A frame fixed to a body: ``X_BF`` is its pose in the body frame."""
+
+    index: int
+    name: str
+    model_instance: int
+    body: RigidBody
+    X_BF: RigidTransform
+    is_body_frame: bool = False
+
+    def get_fixed_pose_in_body_frame(self) -> RigidTransform:
+        return self.X_BF
+
+
+@dataclass(eq=False)
+class PdControllerGains:
+    p: float
+    d: float
+
+
+@dataclass(eq=False)
+class JointActuator:
+    index: int
+    name: str
+    joint: Any  # Joint
+    effort_limit: float = math.inf
+    gear_ratio: float = 1.0
+    rotor_inertia: float = 0.0
+    controller_gains: PdControllerGains | None = None
+
+    @property
+    def model_instance(self) -> int:
+        return self.joint.model_instance
+
+    def has_controller(self) -> bool:
+        return self.controller_gains is not None
+
+
+@dataclass(eq=False)
+class CouplerConstraint:
+    """q0 = gear_ratio · q1 + offset."""
+
+    joint0: Any
+    joint1: Any
+    gear_ratio: float = 1.0
+    offset: float = 0.0
+    type: str = "coupler"
+
+
+@dataclass(eq=False)
+class BallConstraint:
+    """Point P on body A coincides with point Q on body B."""
+
+    body_A: RigidBody
+    p_AP: Vec3
+    body_B: RigidBody
+    p_BQ: Vec3 | None = None
+    type: str = "ball"
+
+
+@dataclass(eq=False)
+class DistanceConstraint:
+    body_A: RigidBody
+    p_AP: Vec3
+    body_B: RigidBody
+    p_BQ: Vec3
+    distance: float
+    stiffness: float = math.inf
+    damping: float = 0.0
+    type: str = "distance"
+
+
+@dataclass(eq=False)
+class WeldConstraint:
+    body_A: RigidBody
+    X_AP: RigidTransform
+    body_B: RigidBody
+    X_BQ: RigidTransform
+    type: str = "weld"
+
+
+@dataclass(eq=False)
+class LoopJointConstraint:
+    """Frames A and B keep their origins together and their axes aligned:
+    a revolute joint that closes a kinematic loop (URDF ``<loop_joint>``)."""
+
+    name: str
+    body_A: RigidBody
+    X_AF: RigidTransform
+    body_B: RigidBody
+    X_BM: RigidTransform
+    axis: Vec3
+    type: str = "loop_joint"
+
+
+@dataclass(eq=False)
+class LinearBushingRollPitchYaw:
+    frameA: Frame
+    frameC: Frame
+    torque_stiffness: Vec3
+    torque_damping: Vec3
+    force_stiffness: Vec3
+    force_damping: Vec3
+    type: str = "linear_bushing_rpy"
+
+
+@dataclass(eq=False)
+class RevoluteSpring:
+    joint: Any
+    nominal_angle: float
+    stiffness: float
+    type: str = "revolute_spring"
+
+
+@dataclass(eq=False)
+class LinearSpringDamper:
+    body_A: RigidBody
+    p_AP: Vec3
+    body_B: RigidBody
+    p_BQ: Vec3
+    free_length: float
+    stiffness: float
+    damping: float
+    type: str = "linear_spring_damper"
+
+
+@dataclass(eq=False)
+class GenericForceElement:
+    """A force element the plant stores but does not evaluate (a wing, a
+    thruster): its ``type`` and every parameter the model file gave."""
+
+    type: str
+    name: str
+    body: RigidBody
+    X_BF: RigidTransform
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Sensor:
+    """A sensor mounted on a body or a joint, with its pose in the parent link."""
+
+    name: str
+    type: str
+    parent: str  # link or joint name
+    parent_link: RigidBody
+    X_PS: RigidTransform
+    model_instance: int
+    parameters: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,512 @@
+"""MultibodyPlant: model instances, bodies, frames, joints, actuators,
+constraints, force elements and sensors, and the scene graph they register
+geometry with. Names and behaviour follow Drake's MultibodyPlant."""
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
+from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..spatial import IDENTITY, RigidTransform, SpatialInertia
+from . import topology
+from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
+                       JointActuator, ModelError, ModelInstance, PdControllerGains,
+                       RigidBody, Sensor, WeldConstraint)
+from .joints import Joint
+
+WORLD_MODEL_INSTANCE = 0
+DEFAULT_MODEL_INSTANCE = 1
+CONTACT_APPROXIMATIONS = ("tamsi", "sap", "similar", "lagged")
+
+
+class MultibodyPlant:
+    """A collection of rigid bodies connected by joints.
+
+    ``time_step`` > 0 makes a discrete plant; 0 a continuous one. As in Drake,
+    a discrete plant with the ``"tamsi"`` contact approximation cannot hold
+    coupler, ball, distance or weld constraints (the parsers then warn about
+    ``<mimic>``, or reject the constraint); ``"sap"``, ``"similar"``,
+    ``"lagged"`` and continuous plants can.
+    """
+
+    def __init__(self, time_step: float = 0.0, discrete_contact_approximation: str = "tamsi"):
+        if time_step < 0:
+            raise ValueError("time_step must be non-negative")
+        if discrete_contact_approximation not in CONTACT_APPROXIMATIONS:
+            raise ValueError(f"discrete_contact_approximation must be one of "
+                             f"{CONTACT_APPROXIMATIONS}")
+        self.time_step = float(time_step)
+        self.discrete_contact_approximation = discrete_contact_approximation
+        self._instances: list[ModelInstance] = []
+        self._instance_by_name: dict[str, int] = {}
+        self._bodies: list[RigidBody] = []
+        self._frames: list[Frame] = []
+        self._joints: list[Joint] = []
+        self._actuators: list[JointActuator] = []
+        self._constraints: list = []
+        self._force_elements: list = []
+        self._sensors: list[Sensor] = []
+        self._body_names: dict[tuple[int, str], RigidBody] = {}
+        self._frame_names: dict[tuple[int, str], Frame] = {}
+        self._joint_names: dict[tuple[int, str], Joint] = {}
+        self._actuator_names: dict[tuple[int, str], JointActuator] = {}
+        self._scene_graph: SceneGraph | None = None
+        self._finalized = False
+        self._adjacent_bodies_collision_filters = True
+        self.add_model_instance("WorldModelInstance")
+        self.add_model_instance("DefaultModelInstance")
+        world = RigidBody(0, "world", WORLD_MODEL_INSTANCE, SpatialInertia.zero())
+        self._add_body(world)
+
+    # ------------------------------------------------------------ state
+    def is_discrete(self) -> bool:
+        return self.time_step > 0
+
+    def supports_constraints(self) -> bool:
+        """False for a discrete plant using the TAMSI contact approximation."""
+        return not self.is_discrete() or self.discrete_contact_approximation != "tamsi"
+
+    def is_finalized(self) -> bool:
+        return self._finalized
+
+    def _throw_if_finalized(self) -> None:
+        if self._finalized:
+            raise ModelError("The plant is finalized; nothing more can be added to it")
+
+    # ------------------------------------------------------------ scene graph
+    def register_as_source_for_scene_graph(self, scene_graph: SceneGraph) -> None:
+        self._scene_graph = scene_graph
+
+    def geometry_source_is_registered(self) -> bool:
+        return self._scene_graph is not None
+
+    @property
+    def scene_graph(self) -> SceneGraph | None:
+        return self._scene_graph
+
+    # ------------------------------------------------------------ model instances
+    def add_model_instance(self, name: str) -> int:
+        self._throw_if_finalized()
+        if name in self._instance_by_name:
+            raise ModelError(f"This model already contains a model instance named '{name}'. "
+                             "Model instance names must be unique within a given model.")
+        index = len(self._instances)
+        self._instances.append(ModelInstance(index, name))
+        self._instance_by_name[name] = index
+        return index
+
+    def rename_model_instance(self, index: int, name: str) -> None:
+        if name in self._instance_by_name and self._instance_by_name[name] != index:
+            raise ModelError(f"This model already contains a model instance named '{name}'.")
+        old = self._instances[index].name
+        del self._instance_by_name[old]
+        self._instances[index].name = name
+        self._instance_by_name[name] = index
+
+    def num_model_instances(self) -> int:
+        return len(self._instances)
+
+    def has_model_instance_named(self, name: str) -> bool:
+        return name in self._instance_by_name
+
+    def get_model_instance_by_name(self, name: str) -> int:
+        try:
+            return self._instance_by_name[name]
+        except KeyError:
+            raise ModelError(f"There is no model instance named '{name}'") from None
+
+    def get_model_instance_name(self, index: int) -> str:
+        return self._instances[index].name
+
+    def model_instance(self, index: int) -> ModelInstance:
+        return self._instances[index]
+
+    def set_model_instance_static(self, index: int, static: bool = True) -> None:
+        """Bodies of a static model instance are welded to the world at finalize."""
+        self._instances[index].static = static
+
+    # ------------------------------------------------------------ bodies
+    def _add_body(self, body: RigidBody) -> RigidBody:
+        self._bodies.append(body)
+        self._body_names[(body.model_instance, body.name)] = body
+        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True)
+        body.body_frame = frame
+        self._frames.append(frame)
+        self._frame_names[(body.model_instance, body.name)] = frame
+        return body
+
+    def add_rigid_body(self, name: str, model_instance: int = DEFAULT_MODEL_INSTANCE,
+                       spatial_inertia: SpatialInertia | None = None) -> RigidBody:
+        """Adds a body; its inertia defaults to zero (a massless body)."""
+        self._throw_if_finalized()
+        self._check_instance(model_instance)
+        if (model_instance, name) in self._body_names:
+            raise ModelError(f"Model instance '{self.get_model_instance_name(model_instance)}' "
+                             f"already contains a body named '{name}'. Body names must be "
+                             "unique within a given model.")
+        if (model_instance, name) in self._frame_names:
+            raise ModelError(f"Model instance '{self.get_model_instance_name(model_instance)}' "
+                             f"already contains a frame named '{name}'. Frame names must be "
+                             "unique within a given model.")
+        M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
+        why = M.invalidity()
+        if why is not None:
+            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}")
+        return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
+
+    def world_body(self) -> RigidBody:
+        return self._bodies[0]
+
+    def world_frame(self) -> Frame:
+        return self._bodies[0].body_frame
+
+    def num_bodies(self) -> int:
+        return len(self._bodies)
+
+    def get_body(self, index: int) -> RigidBody:
+        return self._bodies[index]
+
+    def bodies(self) -> list[RigidBody]:
+        return list(self._bodies)
+
+    def has_body_named(self, name: str, model_instance: int | None = None) -> bool:
+        return self._find(self._body_names, name, model_instance, "body", quiet=True) is not None
+
+    def get_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
+        """The body named ``name`` (in ``model_instance``, or the only one anywhere)."""
+        return self._find(self._body_names, name, model_instance, "body")
+
+    def get_bodies_in_model_instance(self, model_instance: int) -> list[RigidBody]:
+        return [b for b in self._bodies if b.model_instance == model_instance]
+
+    def set_default_free_body_pose(self, body: RigidBody, X_WB: RigidTransform) -> None:
+        body.default_free_body_pose = X_WB
+
+    # ------------------------------------------------------------ frames
+    def add_frame(self, name: str, parent: Frame, X_PF: RigidTransform = IDENTITY,
+                  model_instance: int | None = None) -> Frame:
+        """Adds a frame fixed to ``parent`` at pose ``X_PF``."""
+        self._throw_if_finalized()
+        mi = parent.model_instance if model_instance is None else model_instance
+        if (mi, name) in self._frame_names:
+            raise ModelError(f"Model instance '{self.get_model_instance_name(mi)}' already "
+                             f"contains a frame named '{name}'. Frame names must be unique "
+                             "within a given model.")
+        X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
+        frame = Frame(len(self._frames), name, mi, parent.body, X_BF)
+        self._frames.append(frame)
+        self._frame_names[(mi, name)] = frame
+        return frame
+
+    def num_frames(self) -> int:
+        return len(self._frames)
+
+    def get_frame(self, index: int) -> Frame:
+        return self._frames[index]
+
+    def frames(self) -> list[Frame]:
+        return list(self._frames)
+
+    def has_frame_named(self, name: str, model_instance: int | None = None) -> bool:
+        return self._find(self._frame_names, name, model_instance, "frame", quiet=True) is not None
+
+    def get_frame_by_name(self, name: str, model_instance: int | None = None) -> Frame:
+        return self._find(self._frame_names, name, model_instance, "frame")
+
+    # ------------------------------------------------------------ joints
+    def _joint_frame(self, body: RigidBody, X: RigidTransform | None, instance: int,
+                     joint_name: str, side: str) -> Frame:
+        if X is None:
+            return body.body_frame
+        return self.add_frame(f"{joint_name}_{side}", body.body_frame, X, instance)
+
+    def add_joint(self, joint_type: type, name: str, parent: RigidBody,
+                  X_PF: RigidTransform | None, child: RigidBody,
+                  X_CM: RigidTransform | None, *args, **kwargs) -> Joint:
+        """Adds a joint of ``joint_type`` between ``parent`` and ``child``.
+
+        ``X_PF`` / ``X_CM`` place the joint frames in the parent / child body
+        frames; None means the body frame itself (no new frame is made).
+        Further arguments go to the joint's constructor.
+        """
+        self._throw_if_finalized()
+        instance = child.model_instance
+        if (instance, name) in self._joint_names:
+            raise ModelError(f"Model instance '{self.get_model_instance_name(instance)}' "
+                             f"already contains a joint named '{name}'. Joint names must be "
+                             "unique within a given model.")
+        if parent is child:
+            raise ModelError(f"Joint '{name}' would connect body '{parent.name}' to itself.")
+        # Construct first (it validates its arguments) so that a rejected
+        # joint leaves no frames behind.
+        probe_parent = parent.body_frame if X_PF is None else Frame(
+            -1, f"{name}_parent", instance, parent, X_PF)
+        probe_child = child.body_frame if X_CM is None else Frame(
+            -1, f"{name}_child", instance, child, X_CM)
+        joint = joint_type(name, probe_parent, probe_child, *args, **kwargs)
+        joint.frame_on_parent = self._joint_frame(parent, X_PF, instance, name, "parent")
+        joint.frame_on_child = self._joint_frame(child, X_CM, instance, name, "child")
+        joint.model_instance = instance
+        return self._register_joint(joint)
+
+    def _register_joint(self, joint: Joint) -> Joint:
+        joint.index = len(self._joints)
+        self._joints.append(joint)
+        self._joint_names[(joint.model_instance, joint.name)] = joint
+        return joint
+
+    def num_joints(self) -> int:
+        return len(self._joints)
+
+    def get_joint(self, index: int) -> Joint:
+        return self._joints[index]
+
+    def joints(self) -> list[Joint]:
+        return list(self._joints)
+
+    def has_joint_named(self, name: str, model_instance: int | None = None) -> bool:
+        return self._find(self._joint_names, name, model_instance, "joint", quiet=True) is not None
+
+    def get_joint_by_name(self, name: str, model_instance: int | None = None) -> Joint:
+        return self._find(self._joint_names, name, model_instance, "joint")
+
+    def num_positions(self) -> int:
+        return sum(j.nq for j in self._joints)
+
+    def num_velocities(self) -> int:
+        return sum(j.nv for j in self._joints)
+
+    # ------------------------------------------------------------ actuators
+    def add_joint_actuator(self, name: str, joint: Joint,
+                           effort_limit: float = math.inf) -> JointActuator:
+        self._throw_if_finalized()
+        if (joint.model_instance, name) in self._actuator_names:
+            raise ModelError(f"Model instance '{self.get_model_instance_name(joint.model_instance)}"
+                             f"' already contains a joint actuator named '{name}'. Joint actuator"
+                             " names must be unique within a given model.")
+        if not (effort_limit > 0):
+            raise ModelError(f"Actuator '{name}': the effort limit must be positive; given "
+                             f"{effort_limit}")
+        actuator = JointActuator(len(self._actuators), name, joint, float(effort_limit))
+        self._actuators.append(actuator)
+        self._actuator_names[(joint.model_instance, name)] = actuator
+        return actuator
+
+    def num_actuators(self) -> int:
+        return len(self._actuators)
+
+    def get_joint_actuator(self, index: int) -> JointActuator:
+        return self._actuators[index]
+
+    def actuators(self) -> list[JointActuator]:
+        return list(self._actuators)
+
+    def has_joint_actuator_named(self, name: str, model_instance: int | None = None) -> bool:
+        return self._find(self._actuator_names, name, model_instance, "actuator",
+                          quiet=True) is not None
+
+    def get_joint_actuator_by_name(self, name: str,
+                                   model_instance: int | None = None) -> JointActuator:
+        return self._find(self._actuator_names, name, model_instance, "actuator")
+
+    @staticmethod
+    def set_controller_gains(actuator: JointActuator, p: float, d: float) -> None:
+        if not (p > 0) or not (d >= 0):
+            raise ModelError(f"Actuator '{actuator.name}': PD gains need p > 0 and d >= 0; "
+                             f"given p={p}, d={d}")
+        actuator.controller_gains = PdControllerGains(float(p), float(d))
+
+    # ------------------------------------------------------------ constraints
+    def _check_constraints_supported(self, kind: str) -> None:
+        self._throw_if_finalized()
+        if not self.supports_constraints():
+            raise ModelError(
+                f"Currently this MultibodyPlant is set to use the TAMSI solver. TAMSI does not "
+                f"support {kind} constraints. Use a continuous plant or a discrete contact "
+                "approximation that uses the SAP solver (sap, similar or lagged).")
+
+    def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
+                               offset: float = 0.0) -> CouplerConstraint:
+        self._check_constraints_supported("coupler")
+        if joint0.nv != 1 or joint1.nv != 1:
+            raise ModelError(f"Coupler constraints can only be defined on single-DOF joints. "
+                             f"However joint '{joint0.name}' has {joint0.nv} DOFs and joint "
+                             f"'{joint1.name}' has {joint1.nv} DOFs.")
+        c = CouplerConstraint(joint0, joint1, float(gear_ratio), float(offset))
+        self._constraints.append(c)
+        return c
+
+    def add_ball_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody,
+                            p_BQ=None) -> BallConstraint:
+        self._check_constraints_supported("ball")
+        if body_A is body_B:
+            raise ModelError(f"Invalid set of bodies '{body_A.name}' and '{body_B.name}' for "
+                             "a ball constraint: they are the same body")
+        c = BallConstraint(body_A, tuple(p_AP), body_B,
+                           tuple(p_BQ) if p_BQ is not None else None)
+        self._constraints.append(c)
+        return c
+
+    def add_distance_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody, p_BQ,
+                                distance: float, stiffness: float = math.inf,
+                                damping: float = 0.0) -> DistanceConstraint:
+        self._check_constraints_supported("distance")
+        if body_A is body_B:
+            raise ModelError("A distance constraint needs two different bodies")
+        if not (distance > 0) or not (stiffness > 0) or not (damping >= 0):
+            raise ModelError("A distance constraint needs distance > 0, stiffness > 0 and "
+                             "damping >= 0")
+        c = DistanceConstraint(body_A, tuple(p_AP), body_B, tuple(p_BQ), float(distance),
+                               float(stiffness), float(damping))
+        self._constraints.append(c)
+        return c
+
+    def add_weld_constraint(self, body_A: RigidBody, X_AP: RigidTransform, body_B: RigidBody,
+                            X_BQ: RigidTransform) -> WeldConstraint:
+        self._check_constraints_supported("weld")
+        if body_A is body_B:
+            raise ModelError("A weld constraint needs two different bodies")
+        c = WeldConstraint(body_A, X_AP, body_B, X_BQ)
+        self._constraints.append(c)
+        return c
+
+    def add_constraint(self, constraint) -> None:
+        """Adds a constraint object that is not one of Drake's (a loop joint)."""
+        self._throw_if_finalized()
+        self._constraints.append(constraint)
+
+    def num_constraints(self) -> int:
+        return len(self._constraints)
+
+    def constraints(self) -> list:
+        return list(self._constraints)
+
+    # ------------------------------------------------------------ forces, sensors
+    def add_force_element(self, element):
+        self._throw_if_finalized()
+        self._force_elements.append(element)
+        return element
+
+    def num_force_elements(self) -> int:
+        return len(self._force_elements)
+
+    def force_elements(self) -> list:
+        return list(self._force_elements)
+
+    def add_sensor(self, sensor: Sensor) -> Sensor:
+        self._throw_if_finalized()
+        if any(s.name == sensor.name and s.model_instance == sensor.model_instance
+               for s in self._sensors):
+            raise ModelError(f"A sensor named '{sensor.name}' already exists in model instance "
+                             f"'{self.get_model_instance_name(sensor.model_instance)}'")
+        self._sensors.append(sensor)
+        return sensor
+
+    def sensors(self) -> list[Sensor]:
+        return list(self._sensors)
+
+    # ------------------------------------------------------------ geometry
+    def register_visual_geometry(self, body: RigidBody, instance: GeometryInstance):
+        """Registers a visual; it gets illustration and perception roles
+        unless ``instance`` already says which."""
+        sg = self._require_scene_graph()
+        if not instance.properties:
+            instance.properties[ILLUSTRATION] = GeometryProperties()
+            instance.properties[PERCEPTION] = GeometryProperties()
+        instance.name = self._scoped_name(body.model_instance, instance.name)
+        return sg.register_geometry(body.index, instance)
+
+    def register_collision_geometry(self, body: RigidBody, instance: GeometryInstance,
+                                    properties: GeometryProperties | None = None):
+        """Registers a collision geometry with proximity ``properties``
+        (Coulomb friction defaults to 1, 1 when absent)."""
+        sg = self._require_scene_graph()
+        props = properties if properties is not None else instance.properties.get(
+            PROXIMITY, GeometryProperties())
+        if not props.has_property("material", "coulomb_friction"):
+            props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
+        instance.properties = {PROXIMITY: props}
+        instance.name = self._scoped_name(body.model_instance, instance.name)
+        return sg.register_geometry(body.index, instance)
+
+    def _require_scene_graph(self) -> SceneGraph:
+        self._throw_if_finalized()
+        if self._scene_graph is None:
+            raise ModelError("No scene graph is registered with this plant")
+        return self._scene_graph
+
+    def _scoped_name(self, instance: int, name: str) -> str:
+        if instance in (WORLD_MODEL_INSTANCE, DEFAULT_MODEL_INSTANCE):
+            return name
+        return f"{self.get_model_instance_name(instance)}::{name}"
+
+    def get_collision_geometries_for_body(self, body: RigidBody):
+        if self._scene_graph is None:
+            return []
+        return [g for g in self._scene_graph.geometries_on_body(body.index)
+                if g.has_role(PROXIMITY)]
+
+    def get_visual_geometries_for_body(self, body: RigidBody):
+        if self._scene_graph is None:
+            return []
+        return [g for g in self._scene_graph.geometries_on_body(body.index)
+                if not g.has_role(PROXIMITY)]
+
+    def exclude_collisions_between(self, bodies_a: Iterable[RigidBody],
+                                   bodies_b: Iterable[RigidBody]) -> None:
+        if self._scene_graph is not None:
+            self._scene_graph.exclude_between([b.index for b in bodies_a],
+                                              [b.index for b in bodies_b])
+
+    def set_adjacent_bodies_collision_filters(self, value: bool) -> None:
+        self._adjacent_bodies_collision_filters = value
+
+    # ------------------------------------------------------------ finalize
+    def finalize(self) -> None:
+        """Completes the tree: every body gets a path to the world (free
+        bodies a floating joint), kinematic loops are rejected, default
+        collision filters are applied, and default poses become available."""
+        self._throw_if_finalized()
+        topology.finalize(self)
+        self._finalized = True
+
+    # ------------------------------------------------------------ kinematics
+    def calc_body_poses_in_world(self, positions: dict[str, Sequence[float]] | None = None
+                                 ) -> list[RigidTransform]:
+        """X_WB for every body (by index) at the default positions, with
+        ``positions`` overriding some joints ({scoped joint name: q})."""
+        if not self._finalized:
+            raise ModelError("Forward kinematics needs a finalized plant")
+        return topology.body_poses(self, positions or {})
+
+    def calc_frame_pose_in_world(self, frame: Frame,
+                                 positions: dict[str, Sequence[float]] | None = None
+                                 ) -> RigidTransform:
+        return self.calc_body_poses_in_world(positions)[frame.body.index] @ frame.X_BF
+
+    def scoped_name(self, element) -> str:
+        """``INSTANCE::name`` for a body, frame, joint or actuator."""
+        return f"{self.get_model_instance_name(element.model_instance)}::{element.name}"
+
+    # ------------------------------------------------------------ lookup
+    def _check_instance(self, index: int) -> None:
+        if not (0 <= index < len(self._instances)):
+            raise ModelError(f"Invalid model instance index {index}")
+
+    def _find(self, table: dict, name: str, model_instance: int | None, what: str,
+              quiet: bool = False):
+        if model_instance is not None:
+            found = table.get((model_instance, name))
+            if found is None and not quiet:
+                raise ModelError(f"There is no {what} named '{name}' in model instance "
+                                 f"'{self.get_model_instance_name(model_instance)}'")
+            return found
+        matches = [v for (mi, n), v in table.items() if n == name]
+        if len(matches) == 1:
+            return matches[0]
+        if quiet:
+            return matches[0] if matches else None
+        if not matches:
+            raise ModelError(f"There is no {what} named '{name}' anywhere in the model")
+        raise ModelError(f"The {what} name '{name}' is not unique: give a model instance")

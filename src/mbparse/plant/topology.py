@@ -1,0 +1,194 @@
+"""The plant's topology: spanning tree, free bodies, loops, default filters,
+and forward kinematics at default positions.
+
+Drake models the user's graph of bodies and joints as a spanning forest rooted
+at the world. A set of bodies connected among themselves but not to the world
+gets one floating joint on a base body chosen as Drake chooses it (the body
+that is a child of fewest joints, then a parent of most, then the lowest
+index); a lone body gets its own. A joint that would close a loop is an error.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Sequence
+
+from ..spatial import RigidTransform
+from .elements import ModelError
+from .joints import QuaternionFloatingJoint, WeldJoint
+
+if TYPE_CHECKING:
+    from .plant import MultibodyPlant
+
+LOOP_MESSAGE = ("The bodies and joints of this system form one or more loops in the system "
+                "graph. Drake currently does not support automatic modeling of such systems; "
+                "however, they can be modeled with some input changes. See "
+                "https://drake.mit.edu/troubleshooting.html#mbp-loops-in-graph for advice on "
+                "how to model systems with loops.")
+
+
+class _UnionFind:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, a: int, b: int) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return False
+        self.parent[rb] = ra
+        return True
+
+
+def _ephemeral_joint_name(plant: "MultibodyPlant", body) -> str:
+    name = body.name
+    while plant.has_joint_named(name, body.model_instance):
+        name = "_" + name
+    return name
+
+
+def _add_base_joint(plant: "MultibodyPlant", body) -> None:
+    name = _ephemeral_joint_name(plant, body)
+    world = plant.world_body().body_frame
+    if plant.model_instance(body.model_instance).static:
+        joint = WeldJoint(name, world, body.body_frame,
+                          body.default_free_body_pose or RigidTransform())
+    else:
+        joint = QuaternionFloatingJoint(name, world, body.body_frame)
+        body.is_floating_base_body = True
+        X = body.default_free_body_pose
+        if X is not None:
+            from ..spatial import matrix_to_quaternion
+            joint.default_positions = list(matrix_to_quaternion(X.R)) + list(X.p)
+    joint.is_ephemeral = True
+    plant._register_joint(joint)
+
+
+def finalize(plant: "MultibodyPlant") -> None:
+    bodies = plant._bodies
+    n = len(bodies)
+    uf = _UnionFind(n)
+    as_child = [0] * n
+    as_parent = [0] * n
+    jointed = [False] * n
+    for joint in plant._joints:
+        p, c = joint.parent_body.index, joint.child_body.index
+        if not uf.union(p, c):
+            raise ModelError(LOOP_MESSAGE + f" (joint '{joint.name}' closes a loop)")
+        as_child[c] += 1
+        as_parent[p] += 1
+        jointed[p] = jointed[c] = True
+
+    # Bodies of static model instances are welded to the world first.
+    for body in bodies[1:]:
+        if plant.model_instance(body.model_instance).static and uf.find(body.index) != uf.find(0):
+            if jointed[body.index]:
+                continue
+            _add_base_joint(plant, body)
+            uf.union(0, body.index)
+
+    # Trees of two or more bodies not yet connected to the world.
+    candidates = [b for b in bodies[1:] if jointed[b.index] and uf.find(b.index) != uf.find(0)]
+    candidates.sort(key=lambda b: (as_child[b.index], -as_parent[b.index], b.index))
+    for body in candidates:
+        if uf.find(body.index) == uf.find(0):
+            continue
+        _add_base_joint(plant, body)
+        uf.union(0, body.index)
+
+    # Lone bodies.
+    for body in bodies[1:]:
+        if uf.find(body.index) != uf.find(0):
+            _add_base_joint(plant, body)
+            uf.union(0, body.index)
+
+    _add_mobilizer_frames(plant)
+    _apply_default_collision_filters(plant)
+
+
+def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
+    """Adds the offset frames Drake makes when it models joints (a revolute
+    axis that is not +x, +y or +z; a weld with an offset), walking the tree
+    outward from the world so that reversed joints are known."""
+    n = plant.num_bodies()
+    adjacency: list[list] = [[] for _ in range(n)]
+    for joint in plant._joints:
+        adjacency[joint.parent_body.index].append(joint)
+        adjacency[joint.child_body.index].append(joint)
+    seen = [False] * n
+    seen[0] = True
+    level = [0]
+    while level:
+        following = []
+        for b in level:
+            for joint in adjacency[b]:
+                p, c = joint.parent_body.index, joint.child_body.index
+                other = c if p == b else p
+                if seen[other]:
+                    continue
+                seen[other] = True
+                following.append(other)
+                for frame, suffix, X in joint.mobilizer_frames(reversed_=(c == b)):
+                    name = f"{joint.name}_{frame.name}_{suffix}"
+                    while plant.has_frame_named(name, joint.model_instance):
+                        name = "_" + name
+                    plant.add_frame(name, frame, X, joint.model_instance)
+        level = following
+
+
+def _apply_default_collision_filters(plant: "MultibodyPlant") -> None:
+    sg = plant.scene_graph
+    if sg is None:
+        return
+    if plant._adjacent_bodies_collision_filters:
+        for joint in plant._joints:
+            parent, child = joint.parent_body, joint.child_body
+            if parent.index == 0 or joint.type_name == "quaternion_floating":
+                continue
+            sg.exclude_between([child.index], [parent.index])
+    for group in welded_subgraphs(plant):
+        if len(group) > 1:
+            sg.exclude_within(group)
+
+
+def welded_subgraphs(plant: "MultibodyPlant") -> list[set[int]]:
+    """Sets of body indices welded together (the world's set included)."""
+    uf = _UnionFind(plant.num_bodies())
+    for joint in plant._joints:
+        if joint.type_name == "weld":
+            uf.union(joint.parent_body.index, joint.child_body.index)
+    groups: dict[int, set[int]] = {}
+    for i in range(plant.num_bodies()):
+        groups.setdefault(uf.find(i), set()).add(i)
+    return list(groups.values())
+
+
+def body_poses(plant: "MultibodyPlant",
+               positions: dict[str, Sequence[float]]) -> list[RigidTransform]:
+    n = plant.num_bodies()
+    adjacency: list[list] = [[] for _ in range(n)]
+    for joint in plant._joints:
+        adjacency[joint.parent_body.index].append(joint)
+        adjacency[joint.child_body.index].append(joint)
+    poses: list[RigidTransform | None] = [None] * n
+    poses[0] = RigidTransform()
+    queue = deque([0])
+    while queue:
+        b = queue.popleft()
+        for joint in adjacency[b]:
+            q = positions.get(plant.scoped_name(joint), joint.default_positions)
+            X_PF = joint.frame_on_parent.X_BF
+            X_CM = joint.frame_on_child.X_BF
+            X_PC = X_PF @ joint.X_FM(q) @ X_CM.inverse()
+            p, c = joint.parent_body.index, joint.child_body.index
+            if p == b and poses[c] is None:
+                poses[c] = poses[b] @ X_PC
+                queue.append(c)
+            elif c == b and poses[p] is None:
+                poses[p] = poses[b] @ X_PC.inverse()
+                queue.append(p)
+    return [X if X is not None else RigidTransform() for X in poses]

@@ -1,0 +1,339 @@
+"""Rigid transforms, rotations and inertias.
+
+Small fixed-size linear algebra in plain Python: a model file holds hundreds of
+3x3 products, and at that size tuples of floats beat NumPy's per-call cost by
+an order of magnitude. ``matrix()`` methods hand NumPy arrays to callers that
+want them.
+
+Conventions follow Drake's monogram notation: ``X_AB`` is the pose of frame B
+in frame A, ``R_AB`` its rotation, ``p_AoBo_A`` its translation.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, Sequence
+
+Vec3 = tuple[float, float, float]
+Mat3 = tuple[Vec3, Vec3, Vec3]
+
+IDENTITY3: Mat3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+ZERO3: Vec3 = (0.0, 0.0, 0.0)
+
+
+def matmul(a: Mat3, b: Mat3) -> Mat3:
+    """The 3x3 product a·b."""
+    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = a
+    (b00, b01, b02), (b10, b11, b12), (b20, b21, b22) = b
+    return ((a00 * b00 + a01 * b10 + a02 * b20, a00 * b01 + a01 * b11 + a02 * b21,
+             a00 * b02 + a01 * b12 + a02 * b22),
+            (a10 * b00 + a11 * b10 + a12 * b20, a10 * b01 + a11 * b11 + a12 * b21,
+             a10 * b02 + a11 * b12 + a12 * b22),
+            (a20 * b00 + a21 * b10 + a22 * b20, a20 * b01 + a21 * b11 + a22 * b21,
+             a20 * b02 + a21 * b12 + a22 * b22))
+
+
+def matvec(a: Mat3, v: Sequence[float]) -> Vec3:
+    """The product a·v."""
+    x, y, z = v
+    return (a[0][0] * x + a[0][1] * y + a[0][2] * z,
+            a[1][0] * x + a[1][1] * y + a[1][2] * z,
+            a[2][0] * x + a[2][1] * y + a[2][2] * z)
+
+
+def transpose(a: Mat3) -> Mat3:
+    return ((a[0][0], a[1][0], a[2][0]), (a[0][1], a[1][1], a[2][1]),
+            (a[0][2], a[1][2], a[2][2]))
+
+
+def add(u: Sequence[float], v: Sequence[float]) -> Vec3:
+    return (u[0] + v[0], u[1] + v[1], u[2] + v[2])
+
+
+def sub(u: Sequence[float], v: Sequence[float]) -> Vec3:
+    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
+
+
+def scale(s: float, v: Sequence[float]) -> Vec3:
+    return (s * v[0], s * v[1], s * v[2])
+
+
+def dot(u: Sequence[float], v: Sequence[float]) -> float:
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+def cross(u: Sequence[float], v: Sequence[float]) -> Vec3:
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def norm(v: Sequence[float]) -> float:
+    return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+
+
+def normalized(v: Sequence[float]) -> Vec3:
+    n = norm(v)
+    return (v[0] / n, v[1] / n, v[2] / n)
+
+
+def rpy_to_matrix(rpy: Sequence[float]) -> Mat3:
+    """R = Rz(yaw)·Ry(pitch)·Rx(roll), the URDF and SDFormat convention."""
+    r, p, y = rpy
+    c0, s0 = math.cos(r), math.sin(r)
+    c1, s1 = math.cos(p), math.sin(p)
+    c2, s2 = math.cos(y), math.sin(y)
+    return ((c2 * c1, c2 * s1 * s0 - s2 * c0, c2 * s1 * c0 + s2 * s0),
+            (s2 * c1, s2 * s1 * s0 + c2 * c0, s2 * s1 * c0 - c2 * s0),
+            (-s1, c1 * s0, c1 * c0))
+
+
+def matrix_to_rpy(R: Mat3) -> Vec3:
+    """Roll-pitch-yaw angles of a rotation matrix (pitch in [-π/2, π/2])."""
+    pitch = math.atan2(-R[2][0], math.hypot(R[0][0], R[1][0]))
+    if abs(abs(pitch) - math.pi / 2) < 1e-12:
+        yaw = 0.0
+        roll = math.atan2(-R[1][2], R[1][1]) if pitch > 0 else math.atan2(-R[1][2], R[1][1])
+        return (roll, pitch, yaw)
+    roll = math.atan2(R[2][1], R[2][2])
+    yaw = math.atan2(R[1][0], R[0][0])
+    return (roll, pitch, yaw)
+
+
+def quaternion_to_matrix(q: Sequence[float]) -> Mat3:
+    """Rotation of the quaternion (w, x, y, z); normalised first."""
+    w, x, y, z = q
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    w, x, y, z = w / n, x / n, y / n, z / n
+    return ((1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+            (2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+            (2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)))
+
+
+def matrix_to_quaternion(R: Mat3) -> tuple[float, float, float, float]:
+    """The quaternion (w, x, y, z), w ≥ 0, of a rotation matrix."""
+    tr = R[0][0] + R[1][1] + R[2][2]
+    if tr > 0:
+        s = math.sqrt(tr + 1.0) * 2
+        q = (0.25 * s, (R[2][1] - R[1][2]) / s, (R[0][2] - R[2][0]) / s, (R[1][0] - R[0][1]) / s)
+    elif R[0][0] > R[1][1] and R[0][0] > R[2][2]:
+        s = math.sqrt(1.0 + R[0][0] - R[1][1] - R[2][2]) * 2
+        q = ((R[2][1] - R[1][2]) / s, 0.25 * s, (R[0][1] + R[1][0]) / s, (R[0][2] + R[2][0]) / s)
+    elif R[1][1] > R[2][2]:
+        s = math.sqrt(1.0 + R[1][1] - R[0][0] - R[2][2]) * 2
+        q = ((R[0][2] - R[2][0]) / s, (R[0][1] + R[1][0]) / s, 0.25 * s, (R[1][2] + R[2][1]) / s)
+    else:
+        s = math.sqrt(1.0 + R[2][2] - R[0][0] - R[1][1]) * 2
+        q = ((R[1][0] - R[0][1]) / s, (R[0][2] + R[2][0]) / s, (R[1][2] + R[2][1]) / s, 0.25 * s)
+    return q if q[0] >= 0 else (-q[0], -q[1], -q[2], -q[3])
+
+
+def axis_angle_to_matrix(axis: Sequence[float], angle: float) -> Mat3:
+    """Rotation by ``angle`` about the unit vector ``axis`` (Rodrigues)."""
+    x, y, z = axis
+    c, s = math.cos(angle), math.sin(angle)
+    t = 1.0 - c
+    return ((t * x * x + c, t * x * y - s * z, t * x * z + s * y),
+            (t * x * y + s * z, t * y * y + c, t * y * z - s * x),
+            (t * x * z - s * y, t * y * z + s * x, t * z * z + c))
+
+
+def closest_rotation_from_unit_z(z: Sequence[float]) -> Mat3:
+    """The rotation R_AB closest to identity whose Bz axis is the unit vector z."""
+    ux, uy, uz = z
+    # Rotate A's z axis onto u by the shortest arc.
+    if uz < -1.0 + 1e-15:  # antiparallel: a half turn about x
+        return ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0))
+    k = 1.0 / (1.0 + uz)
+    return ((1.0 - ux * ux * k, -ux * uy * k, ux),
+            (-ux * uy * k, 1.0 - uy * uy * k, uy),
+            (-ux, -uy, uz))
+
+
+def make_from_one_unit_vector(u: Sequence[float], axis_index: int) -> Mat3:
+    """A rotation whose column ``axis_index`` is the unit vector u (Drake's
+    RotationMatrix::MakeFromOneUnitVector, so the other two columns match)."""
+    absu = [abs(x) for x in u]
+    i = absu.index(min(absu))
+    j, k = (i + 1) % 3, (i + 2) % 3
+    mag = math.sqrt(1 - u[i] * u[i])
+    r = 1 / mag
+    s = -r * u[i]
+    v = [0.0, 0.0, 0.0]
+    w = [0.0, 0.0, 0.0]
+    v[j], v[k] = -r * u[k], r * u[j]
+    w[i], w[j], w[k] = mag, s * u[j], s * u[k]
+    cols = [None, None, None]
+    cols[axis_index] = tuple(u)
+    cols[(axis_index + 1) % 3] = v
+    cols[(axis_index + 2) % 3] = w
+    return tuple(tuple(cols[c][row] for c in range(3)) for row in range(3))  # type: ignore
+
+
+class RigidTransform:
+    """A pose: rotation ``R`` (3x3 tuple) and translation ``p``."""
+
+    __slots__ = ("R", "p")
+
+    def __init__(self, R: Mat3 = IDENTITY3, p: Sequence[float] = ZERO3):
+        self.R = R
+        self.p = (float(p[0]), float(p[1]), float(p[2]))
+
+    @classmethod
+    def from_rpy_xyz(cls, rpy: Sequence[float], xyz: Sequence[float]) -> "RigidTransform":
+        if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
+            return cls(IDENTITY3, xyz)
+        return cls(rpy_to_matrix(rpy), xyz)
+
+    def __matmul__(self, other: "RigidTransform") -> "RigidTransform":
+        if self.R is IDENTITY3:
+            return RigidTransform(other.R, add(self.p, other.p))
+        return RigidTransform(matmul(self.R, other.R), add(matvec(self.R, other.p), self.p))
+
+    def apply(self, v: Sequence[float]) -> Vec3:
+        """Transforms the point v: R·v + p."""
+        return add(matvec(self.R, v), self.p)
+
+    def inverse(self) -> "RigidTransform":
+        Rt = transpose(self.R)
+        return RigidTransform(Rt, scale(-1.0, matvec(Rt, self.p)))
+
+    def is_exactly_identity(self) -> bool:
+        return self.p == ZERO3 and (self.R is IDENTITY3 or self.R == IDENTITY3)
+
+    def rpy(self) -> Vec3:
+        return matrix_to_rpy(self.R)
+
+    def matrix(self):
+        """The 4x4 homogeneous matrix as a NumPy array."""
+        import numpy as np
+        m = np.eye(4)
+        m[:3, :3] = self.R
+        m[:3, 3] = self.p
+        return m
+
+    def __repr__(self) -> str:
+        return f"RigidTransform(p={list(self.p)}, rpy={list(self.rpy())})"
+
+
+IDENTITY = RigidTransform()
+
+
+# ---------------------------------------------------------------- inertia
+
+Inertia6 = tuple[float, float, float, float, float, float]  # Ixx Iyy Izz Ixy Ixz Iyz
+
+
+def inertia_matrix(I: Sequence[float]) -> Mat3:
+    ixx, iyy, izz, ixy, ixz, iyz = I
+    return ((ixx, ixy, ixz), (ixy, iyy, iyz), (ixz, iyz, izz))
+
+
+def inertia_from_matrix(m: Mat3) -> Inertia6:
+    return (m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2])
+
+
+def reexpress_inertia(I: Sequence[float], R_AE: Mat3) -> Inertia6:
+    """I expressed in E, re-expressed in A: R·I·Rᵀ."""
+    if R_AE is IDENTITY3 or R_AE == IDENTITY3:
+        return tuple(float(v) for v in I)  # type: ignore[return-value]
+    return inertia_from_matrix(matmul(matmul(R_AE, inertia_matrix(I)), transpose(R_AE)))
+
+
+def point_mass_inertia(mass: float, p: Sequence[float]) -> Inertia6:
+    """Inertia about the origin of a point mass at p: m(|p|²·1 − p·pᵀ)."""
+    x, y, z = p
+    return (mass * (y * y + z * z), mass * (x * x + z * z), mass * (x * x + y * y),
+            -mass * x * y, -mass * x * z, -mass * y * z)
+
+
+def principal_moments(I: Sequence[float]) -> Vec3:
+    """Eigenvalues of the inertia matrix, ascending."""
+    ixx, iyy, izz, ixy, ixz, iyz = I
+    if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
+        return tuple(sorted((ixx, iyy, izz)))  # type: ignore[return-value]
+    import numpy as np
+    return tuple(float(v) for v in np.linalg.eigvalsh(np.array(inertia_matrix(I))))  # type: ignore[return-value]
+
+
+def inertia_invalidity(I: Sequence[float]) -> str | None:
+    """Why a rotational inertia cannot be physical, or None when it could be.
+
+    The test is Drake's: no NaN, principal moments not below −ε and satisfying
+    the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
+    """
+    if any(math.isnan(v) for v in I):
+        return "it has a NaN entry"
+    if any(math.isinf(v) for v in I):
+        return "it has an infinite entry"
+    eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(I[0] + I[1] + I[2]))
+    a, b, c = principal_moments(I)
+    if a < -eps or b < -eps or c < -eps:
+        return (f"its principal moments {a:g} {b:g} {c:g} are invalid since at least one "
+                "is negative")
+    if not (a + b + eps >= c):
+        return f"its principal moments {a:g} {b:g} {c:g} do not satisfy the triangle inequality"
+    return None
+
+
+class SpatialInertia:
+    """Mass, center of mass ``com`` (from Bo, in B) and inertia about Bcm in B."""
+
+    __slots__ = ("mass", "com", "I_cm")
+
+    def __init__(self, mass: float, com: Sequence[float] = ZERO3,
+                 I_cm: Sequence[float] = (0.0,) * 6):
+        self.mass = float(mass)
+        self.com = (float(com[0]), float(com[1]), float(com[2]))
+        self.I_cm = tuple(float(v) for v in I_cm)
+
+    @classmethod
+    def zero(cls) -> "SpatialInertia":
+        return cls(0.0)
+
+    @classmethod
+    def solid_sphere_with_density(cls, density: float, radius: float,
+                                  com: Sequence[float] = ZERO3) -> "SpatialInertia":
+        mass = density * 4.0 / 3.0 * math.pi * radius ** 3
+        i = 0.4 * mass * radius * radius
+        return cls(mass, com, (i, i, i, 0.0, 0.0, 0.0))
+
+    def inertia_about_origin(self) -> Inertia6:
+        """Rotational inertia about the body origin Bo, expressed in B."""
+        shift = point_mass_inertia(self.mass, self.com)
+        return tuple(a + b for a, b in zip(self.I_cm, shift))  # type: ignore[return-value]
+
+    def invalidity(self) -> str | None:
+        """Why this cannot be a physical spatial inertia, or None."""
+        if math.isnan(self.mass):
+            return "the mass is NaN"
+        if self.mass < 0:
+            return f"the mass {self.mass:g} is negative"
+        return inertia_invalidity(self.I_cm)
+
+    def __repr__(self) -> str:
+        return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"
+
+
+_FLOAT_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
+
+
+def parse_float_prefixes(text: str) -> list[float]:
+    """Numbers of a whitespace-separated list, read the way C++ streams do.
+
+    Reading stops at the first token that does not begin with a number; a
+    token such as ``1.5abc`` yields 1.5 and then stops. ``inf`` and ``nan``
+    are not numbers here, as for a C++ stream.
+    """
+    out: list[float] = []
+    match = _FLOAT_PREFIX.match
+    for tok in text.split():
+        m = match(tok)
+        if m is None:
+            break
+        out.append(float(m.group()))
+        if m.end() != len(tok):
+            break
+    return out
+
+
+def vectors_close(a: Iterable[float], b: Iterable[float], tol: float = 1e-12) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b))

@@ -1,0 +1,147 @@
+"""The ``mbsummary/1`` JSON summary of a parsed model (see docs/SUMMARY_SCHEMA.md)."""
+from __future__ import annotations
+
+import math
+
+from .geometry.properties import ROLES, summarize_property_value
+from .parser import Parser
+from .plant import MultibodyPlant
+from .spatial import RigidTransform
+
+SCHEMA = "mbsummary/1"
+
+
+def num(v: float):
+    v = float(v)
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if math.isnan(v):
+        return "nan"
+    return v
+
+
+def vec(values) -> list:
+    return [num(v) for v in values]
+
+
+def pose(X: RigidTransform) -> dict:
+    return {"p": vec(X.p), "R": [vec(row) for row in X.R]}
+
+
+def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
+    """Summary of a finalized plant that ``parser`` filled."""
+    name = plant.scoped_name
+    out: dict = {"schema": SCHEMA}
+    out["model_instances"] = [plant.get_model_instance_name(i) for i in instances]
+    poses = plant.calc_body_poses_in_world()
+    bodies = {}
+    for body in plant.bodies()[1:]:
+        M = body.default_spatial_inertia
+        bodies[name(body)] = {"mass": num(M.mass), "com": vec(M.com),
+                              "inertia": vec(M.inertia_about_origin()),
+                              "X_WB": pose(poses[body.index]),
+                              "floating": body.is_floating_base_body}
+    out["bodies"] = bodies
+    out["frames"] = {name(f): {"body": name(f.body), "X_BF": pose(f.X_BF)}
+                     for f in plant.frames() if not f.is_body_frame}
+    joints = {}
+    for j in plant.joints():
+        d = {"type": j.type_name, "parent": name(j.parent_body), "child": name(j.child_body),
+             "X_PF": pose(j.frame_on_parent.X_BF), "X_CM": pose(j.frame_on_child.X_BF),
+             "pos_lower": vec(j.pos_lower), "pos_upper": vec(j.pos_upper),
+             "vel_lower": vec(j.vel_lower), "vel_upper": vec(j.vel_upper),
+             "acc_lower": vec(j.acc_lower), "acc_upper": vec(j.acc_upper),
+             "damping": vec(j.damping), "default_positions": vec(j.default_positions)}
+        for k, v in j.extra_summary().items():
+            d[k] = vec(v) if isinstance(v, (list, tuple)) else num(v)
+        joints[name(j)] = d
+    out["joints"] = joints
+    actuators = {}
+    for a in plant.actuators():
+        d = {"joint": name(a.joint), "effort_limit": num(a.effort_limit),
+             "gear_ratio": num(a.gear_ratio), "rotor_inertia": num(a.rotor_inertia)}
+        if a.controller_gains is not None:
+            d["pd_gains"] = [num(a.controller_gains.p), num(a.controller_gains.d)]
+        actuators[name(a)] = d
+    out["actuators"] = actuators
+    geometries = []
+    sg = plant.scene_graph
+    if sg is not None:
+        for g in sorted(sg.geometries(), key=lambda g: g.body):
+            body = plant.get_body(g.body)
+            roles = [r for r in ROLES if g.has_role(r)]
+            geometries.append({
+                "body": "world" if body.is_world() else name(body),
+                "name": g.name, "roles": roles, "shape": g.shape.summary(),
+                "X_BG": pose(g.X_BG),
+                "props": {r: {f"{grp}/{key}": summarize_property_value(v)
+                              for (grp, key), v in sorted(g.properties(r).items())}
+                          for r in roles}})
+    out["geometries"] = geometries
+    out["collision_candidates"] = sg.num_collision_candidates() if sg is not None else 0
+    groups = parser.get_collision_filter_groups()
+    out["collision_filter_groups"] = {
+        "groups": {k: sorted(v) for k, v in sorted(groups.groups().items())},
+        "exclusion_pairs": sorted([list(p) for p in groups.exclusion_pairs()])}
+    out["constraints"] = [_constraint(plant, c) for c in plant.constraints()]
+    out["force_elements"] = [_force(plant, f) for f in plant.force_elements()]
+    if plant.sensors():
+        out["sensors"] = [_sensor(plant, s) for s in plant.sensors()]
+    return out
+
+
+def _constraint(plant: MultibodyPlant, c) -> dict:
+    name = plant.scoped_name
+    if c.type == "coupler":
+        return {"type": "coupler", "joint0": name(c.joint0), "joint1": name(c.joint1),
+                "gear_ratio": num(c.gear_ratio), "offset": num(c.offset)}
+    if c.type == "ball":
+        return {"type": "ball", "body_A": name(c.body_A), "body_B": name(c.body_B),
+                "p_AP": vec(c.p_AP), "p_BQ": vec(c.p_BQ) if c.p_BQ is not None else None}
+    if c.type == "distance":
+        return {"type": "distance", "body_A": name(c.body_A), "body_B": name(c.body_B),
+                "p_AP": vec(c.p_AP), "p_BQ": vec(c.p_BQ)}
+    if c.type == "weld":
+        return {"type": "weld", "body_A": name(c.body_A), "body_B": name(c.body_B),
+                "X_AP": pose(c.X_AP), "X_BQ": pose(c.X_BQ)}
+    if c.type == "loop_joint":
+        return {"type": "loop_joint", "name": c.name, "body_A": name(c.body_A),
+                "body_B": name(c.body_B), "X_AF": pose(c.X_AF), "X_BM": pose(c.X_BM),
+                "axis": vec(c.axis)}
+    return {"type": c.type}
+
+
+def _force(plant: MultibodyPlant, f) -> dict:
+    name = plant.scoped_name
+    if f.type == "linear_bushing_rpy":
+        return {"type": f.type, "frameA": name(f.frameA), "frameC": name(f.frameC),
+                "torque_stiffness": vec(f.torque_stiffness),
+                "torque_damping": vec(f.torque_damping),
+                "force_stiffness": vec(f.force_stiffness), "force_damping": vec(f.force_damping)}
+    if f.type == "revolute_spring":
+        return {"type": f.type, "joint": name(f.joint), "nominal_angle": num(f.nominal_angle),
+                "stiffness": num(f.stiffness)}
+    if f.type == "linear_spring_damper":
+        return {"type": f.type, "body_A": name(f.body_A), "body_B": name(f.body_B),
+                "p_AP": vec(f.p_AP), "p_BQ": vec(f.p_BQ), "free_length": num(f.free_length),
+                "stiffness": num(f.stiffness), "damping": num(f.damping)}
+    d = {"type": f.type, "name": f.name, "body": name(f.body), "X_BF": pose(f.X_BF)}
+    d.update({k: _plain(v) for k, v in f.parameters.items()})
+    return d
+
+
+def _sensor(plant: MultibodyPlant, s) -> dict:
+    d = {"name": s.name, "type": s.type, "parent": s.parent,
+         "parent_link": plant.scoped_name(s.parent_link), "X_PS": pose(s.X_PS)}
+    d.update({k: _plain(v) for k, v in s.parameters.items()})
+    return d
+
+
+def _plain(v):
+    if isinstance(v, float):
+        return num(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, RigidTransform):
+        return pose(v)
+    return v

@@ -1,0 +1,83 @@
+"""What every reader is handed: where the text comes from, the options, the
+package map, the diagnostic policy, the plant and the collision-filter
+resolver. The workspace owns none of them."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from .collision_filter_groups import CollisionFilterGroupResolver
+from .diagnostics import DiagnosticPolicy
+from .package_map import PackageMap
+
+if TYPE_CHECKING:
+    from .plant import MultibodyPlant
+
+CONTENTS_PSEUDO_STEM = "<literal-string>"
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """A model's text: either a file name or the contents themselves."""
+
+    filename: str | None = None
+    contents: str | None = None
+    # How the contents should be named in diagnostics.
+    display_name: str | None = None
+
+    def is_file(self) -> bool:
+        return self.filename is not None
+
+    def name(self) -> str:
+        if self.display_name:
+            return self.display_name
+        return self.filename if self.filename is not None else "<string>"
+
+    def root_dir(self) -> str:
+        """Folder that relative URIs are resolved against ('' for strings)."""
+        if self.filename is None:
+            return ""
+        return os.path.dirname(os.path.abspath(self.filename))
+
+    def stem(self) -> str:
+        if self.filename is None:
+            return CONTENTS_PSEUDO_STEM
+        base = os.path.basename(self.filename)
+        return base.rsplit(".", 1)[0] if "." in base else base
+
+    def read_bytes(self) -> bytes:
+        if self.filename is not None:
+            with open(self.filename, "rb") as f:
+                return f.read()
+        return (self.contents or "").encode("utf-8")
+
+
+@dataclass
+class ParsingOptions:
+    enable_auto_renaming: bool = False
+
+
+@dataclass
+class Workspace:
+    options: ParsingOptions
+    package_map: PackageMap
+    diagnostic: DiagnosticPolicy
+    plant: "MultibodyPlant"
+    collision_resolver: CollisionFilterGroupResolver
+    # select_reader(filename) -> reader module; lets readers parse includes.
+    select_reader: Callable[[str], object] = field(default=None)  # type: ignore[assignment]
+    # Files being read right now (to refuse include cycles).
+    open_files: list[str] = field(default_factory=list)
+
+    def make_model_name(self, candidate: str, parent_model_name: str | None) -> str:
+        """``parent::candidate``, renamed with a ``_N`` subscript when
+        auto-renaming is on and the name is taken."""
+        name = f"{parent_model_name}::{candidate}" if parent_model_name else candidate
+        plant = self.plant
+        if self.options.enable_auto_renaming and plant.has_model_instance_named(name):
+            k = 1
+            while plant.has_model_instance_named(f"{name}_{k}"):
+                k += 1
+            name = f"{name}_{k}"
+        return name
