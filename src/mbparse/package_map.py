@@ -63,8 +63,8 @@ class PackageMap:
         """Adds a package; adding the same name again must name the same folder."""
         package_path = os.fspath(package_path)
         if not os.path.isdir(package_path):
-            raise PackageMapError(f"PackageMap.add cannot add '{package_name}' because "
-                                  f"directory '{package_path}' does not exist")
+            raise PackageMapError(f"package '{package_name}' cannot be added: folder "
+                                  f"'{package_path}' does not exist")
         existing = self._paths.get(package_name)
         if existing is not None and not _same_dir(existing, package_path):
             raise PackageMapError(f"PackageMap already contains package '{package_name}' at "
@@ -187,18 +187,19 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             result = "/" + rest
         elif scheme in ("model", "package"):
             if not package_map.contains(package):
-                return "", f"URI '{uri}' refers to unknown package '{package}'"
+                return "", f"URI '{uri}' names package '{package}', which the package map does not have"
             result = os.path.join(package_map.get_path(package), rest)
         else:
-            return "", (f"URI '{uri}' specifies an unsupported scheme; supported schemes are "
-                        "'file://', 'model://', and 'package://'.")
+            return "", (f"URI '{uri}' has scheme '{scheme}://', which is not read here (no "
+                        "network access); use file://, package:// or model://")
     else:
         if not root_dir:
-            return "", f"URI '{uri}' is invalid when parsing a string instead of a filename."
+            return "", (f"relative URI '{uri}' cannot be resolved in a model read from a "
+                    "string (there is no folder to resolve it against)")
         result = uri if os.path.isabs(uri) else os.path.join(root_dir, uri)
     result = os.path.normpath(result)
     if not os.path.exists(result):
-        return result, f"URI '{uri}' resolved to '{result}' which does not exist."
+        return result, f"URI '{uri}' names '{result}', which does not exist"
     return result, None
 
 

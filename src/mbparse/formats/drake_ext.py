@@ -39,9 +39,8 @@ def proximity_properties(read_double: ReadDouble, is_rigid: bool, is_compliant: 
     modulus = read_double("drake:hydroelastic_modulus")
     if modulus is not None:
         if is_rigid:
-            warning("Rigid geometries defined with the tag drake:rigid_hydroelastic should not "
-                    "contain the tag drake:hydroelastic_modulus. The specified value "
-                    f"({modulus:g}) will be ignored.")
+            warning(f"a rigid hydroelastic geometry has no modulus; drake:hydroelastic_modulus "
+                    f"({modulus:g}) is ignored")
         else:
             props.add_property("hydroelastic", "hydroelastic_modulus", modulus)
     dissipation = read_double("drake:hunt_crossley_dissipation")
@@ -50,11 +49,11 @@ def proximity_properties(read_double: ReadDouble, is_rigid: bool, is_compliant: 
     mu_static = read_double("drake:mu_static")
     if dissipation is not None:
         if dissipation < 0:
-            error(f"The dissipation can't be negative; given {dissipation:g}")
+            error(f"drake:hunt_crossley_dissipation must not be negative; it is {dissipation:g}")
         props.add_property("material", "hunt_crossley_dissipation", dissipation)
     if stiffness is not None:
         if not (stiffness > 0):
-            error(f"The point_contact_stiffness must be strictly positive; given {stiffness:g}")
+            error(f"drake:point_contact_stiffness must be positive; it is {stiffness:g}")
         props.add_property("material", "point_contact_stiffness", stiffness)
     friction = None
     if mu_dynamic is not None and mu_static is not None:
@@ -71,12 +70,12 @@ def proximity_properties(read_double: ReadDouble, is_rigid: bool, is_compliant: 
     relaxation = read_double("drake:relaxation_time")
     if relaxation is not None:
         if relaxation < 0:
-            error(f"The relaxation time can't be negative; given {relaxation:g}")
+            error(f"drake:relaxation_time must not be negative; it is {relaxation:g}")
         props.add_property("material", "relaxation_time", relaxation)
     margin = read_double("drake:hydroelastic_margin")
     if margin is not None:
         if margin < 0:
-            error(f"The hydroelastic margin can't be negative; given {margin:g}")
+            error(f"drake:hydroelastic_margin must not be negative; it is {margin:g}")
         props.add_property("hydroelastic", "margin", margin)
     return props
 
@@ -122,8 +121,8 @@ def collision_mesh_problem(shape: Mesh) -> str | None:
     """
     ext = shape.extension()
     if ext not in CONVEX_HULL_EXTENSIONS:
-        return (f"MakeConvexHull only applies to .obj, .vtk, and .gltf meshes; unsupported "
-                f"extension '{ext}' for geometry data: {shape.filename}.")
+        return (f"mesh '{shape.filename}' is used for contact, which needs its convex hull, "
+                f"and hulls are computed only for .obj, .vtk and .gltf files, not '{ext}'")
     if ext == ".gltf":
         try:
             with open(shape.filename, "rb") as f:
@@ -135,5 +134,6 @@ def collision_mesh_problem(shape: Mesh) -> str | None:
             uri = buffer.get("uri") if isinstance(buffer, dict) else None
             if uri and not uri.startswith("data:") and not os.path.exists(
                     os.path.join(folder, uri)):
-                return f"glTF '{shape.filename}', named an inaccessible file: '{uri}'."
+                return (f"glTF '{shape.filename}' refers to buffer '{uri}', which does not exist; "
+                        "its convex hull (needed for contact) cannot be computed")
     return None

@@ -68,16 +68,16 @@ class UrdfReader:
         diag = self.diag
         root = load_xml(self.source, diag, "file" if self.source.is_file() else "string")
         if root.tag != "robot":
-            diag.error(root, "URDF does not contain a robot tag.")
+            diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file")
         diag.warn_unsupported_attribute(root, "version")
         for child in children(root):
             if qname(child) not in KNOWN_ROBOT_CHILDREN:
-                diag.warning(child, f"The tag '{qname(child)}' found as a child of 'robot' is "
-                                    "not part of URDF or of Drake's extensions; it is ignored.")
+                diag.warning(child, f"<{qname(child)}> is not part of URDF or of Drake's "
+                                    "extensions; it is ignored")
         name = self.model_name or attr(root, "name")
         if not name:
-            diag.error(root, "Your robot must have a name attribute or a model name must be "
-                             "specified.")
+            diag.error(root, "<robot> has no name attribute and no model name was given; "
+                             "name the robot")
         if self.merge_into is None:
             name = self.ws.make_model_name(name, self.parent_model_name)
             with diag.located(root):
@@ -101,7 +101,7 @@ class UrdfReader:
             self.transmission(el)
         loop = first_child(root, "loop_joint")
         if loop is not None:
-            diag.error(loop, "loop joints are not supported in MultibodyPlant")
+            diag.error(loop, "<loop_joint> closes a kinematic loop; loop joints are not read here")
         for el in children(root, "frame"):
             self.frame(el)
         for el in children(root, "drake:linear_bushing_rpy"):
@@ -113,7 +113,7 @@ class UrdfReader:
         for el in children(root, "drake:distance_constraint"):
             self.distance_constraint(el)
         for el in children(root, "drake:tendon_constraint"):
-            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet.")
+            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the model would be incomplete")
         return self.instance, name
 
     # ------------------------------------------------------------ links
@@ -124,19 +124,17 @@ class UrdfReader:
         diag.warn_unsupported_attribute(el, "type")
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "link tag is missing name attribute.")
+            diag.error(el, "<link> has no name attribute")
         for child in children(el):
             if qname(child) not in KNOWN_LINK_CHILDREN:
-                diag.warning(child, f"The tag '{qname(child)}' found as a child of 'link' is not "
-                                    "part of URDF or of Drake's extensions; it is ignored.")
+                diag.warning(child, f"<{qname(child)}> is not a child <link> may have; it is "
+                                    "ignored")
         inertial = first_child(el, "inertial")
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
-                diag.warning(el, "A URDF file declared the \"world\" link and then attempted to "
-                                 "assign mass properties (via the <inertial> tag). Only geometries,"
-                                 " <collision> and <visual>, can be assigned to the world link. "
-                                 "The <inertial> tag is being ignored.")
+                diag.warning(el, "the world link cannot have mass properties; its <inertial> is "
+                                 "ignored (only <visual> and <collision> may be given to it)")
         else:
             M = self.spatial_inertia(inertial) if inertial is not None else None
             with diag.located(el):
@@ -157,12 +155,10 @@ class UrdfReader:
         sv = first_child(el, "drake:surface_velocity_axis")
         if sv is not None:
             if body.is_world():
-                diag.warning(el, "A URDF file declared the \"world\" link and then attempted to "
-                                 "assign surface velocity (via the <drake:surface_velocity_axis> "
-                                 "tag). The tag is being ignored.")
+                diag.warning(el, "the world link cannot have a surface velocity; its "
+                                 "<drake:surface_velocity_axis> is ignored")
             elif diag.vector(sv, "axis", 3) is None:
-                diag.error(sv, "Failed to parse 'axis' attribute of "
-                               "<drake:surface_velocity_axis>; ignoring.")
+                diag.error(sv, "<drake:surface_velocity_axis> needs an 'axis' attribute of three numbers")
             else:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                                  "surface velocities are not part of its model.")
@@ -183,9 +179,9 @@ class UrdfReader:
         if link_name == WORLD:
             return self.plant.world_body()
         if not self.plant.has_body_named(link_name, self.instance):
-            self.diag.error(el, f"Could not find link named '{link_name}' with model instance "
-                                f"'{self.plant.get_model_instance_name(self.instance)}' for "
-                                f"element '{element_name}'.")
+            self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
+                                f"'{self.plant.get_model_instance_name(self.instance)}' does not "
+                                "have")
         return self.plant.get_body_by_name(link_name, self.instance)
 
     # ------------------------------------------------------------ joints
@@ -197,18 +193,18 @@ class UrdfReader:
         diag.warn_unsupported_element(el, "safety_controller")
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "joint tag is missing name attribute")
+            diag.error(el, "<joint> has no name attribute")
         jtype = attr(el, "type")
         if jtype is None:
-            diag.error(el, f"joint '{name}' is missing type attribute")
+            diag.error(el, f"joint '{name}' has no type attribute")
         ends = []
         for side in ("parent", "child"):
             node = first_child(el, side)
             if node is None:
-                diag.error(el, f"joint '{name}' doesn't have a {side} node!")
+                diag.error(el, f"joint '{name}' has no <{side}> element")
             link = attr(node, "link")
             if link is None:
-                diag.error(node, f"joint {name}'s {side} does not have a link attribute!")
+                diag.error(node, f"<{side}> of joint '{name}' has no link attribute")
             ends.append((link, node))
         parent = self.body(name, ends[0][0], ends[0][1])
         child = self.body(name, ends[1][0], ends[1][1])
@@ -218,17 +214,17 @@ class UrdfReader:
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             if norm(axis) < 1e-8:
-                diag.error(axis_el, f"Joint '{name}' axis is zero.  Don't do that.")
+                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
             n = norm(axis)
             axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
         custom = qname(el) == "drake:joint"
         if jtype in CUSTOM_JOINT_TYPES and not custom:
-            diag.error(el, f"Joint {name} of type {jtype} is a custom joint type, and should be "
-                           "a <drake:joint>")
+            diag.error(el, f"joint '{name}' has type '{jtype}', which only <drake:joint> may "
+                           "declare; write it as <drake:joint>")
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
-            diag.error(el, f"Joint {name} of type {jtype} is a standard joint type, and should "
-                           "be a <joint>")
+            diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
+                           "plain <joint>, not <drake:joint>")
         X_PF = None if X_PB.is_exactly_identity() else X_PB
         plant = self.plant
         effort = INF
@@ -244,9 +240,8 @@ class UrdfReader:
             elif jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
-                diag.warning(el, f"Joint '{name}' specified as type floating which is not "
-                                 f"supported by MultibodyPlant.  Leaving '{ends[1][0]}' as a free "
-                                 "body.")
+                diag.warning(el, f"joint '{name}' has type floating, which is not a joint here: "
+                                 f"'{ends[1][0]}' is left a free body")
             elif jtype == "ball":
                 plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None, self.dynamics(el))
             elif jtype == "planar":
@@ -262,11 +257,10 @@ class UrdfReader:
                 damping = self.dynamics(el)
                 pitch_el = first_child(el, "drake:screw_thread_pitch")
                 if pitch_el is None:
-                    diag.error(el, "A screw joint is missing the <drake:screw_thread_pitch> tag.")
+                    diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found")
                 pitch = diag.scalar(pitch_el, "value")
                 if pitch is None:
-                    diag.error(pitch_el, "A screw joint has a <drake:screw_thread_pitch> tag that "
-                                         "is missing the 'value' attribute.")
+                    diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute")
                 plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
@@ -274,7 +268,7 @@ class UrdfReader:
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
-                diag.error(el, f"Joint '{name}' has unrecognized type: '{jtype}'")
+                diag.error(el, f"joint '{name}' has the unknown type '{jtype}'")
         self.effort_limits[name] = effort
 
     def limits(self, el):
@@ -295,13 +289,10 @@ class UrdfReader:
         damping = diag.scalar(node, "damping", 0.0)
         friction = diag.scalar(node, "friction")
         if friction is not None and friction != 0.0:
-            diag.warning(node, "A joint has specified a non-zero value for the 'friction' "
-                               "attribute of a joint/dynamics tag. MultibodyPlant does not "
-                               "currently support non-zero joint friction.")
+            diag.warning(node, f"joint friction {friction:g} is not modelled; the 'friction' "
+                               "attribute is ignored")
         if diag.scalar(node, "coulomb_window") is not None:
-            diag.warning(node, "A joint has specified a value for the 'coulomb_window' attribute "
-                               "of a <joint> tag. Drake no longer makes use of that attribute; "
-                               "all instances will be ignored.")
+            diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored")
         return damping
 
     def curvilinear(self, el, name, parent, X_PF, child) -> None:
@@ -320,7 +311,7 @@ class UrdfReader:
             periodic = attr(node, "value") == "true"
         curves = first_child(el, "drake:curves")
         if curves is None:
-            diag.error(el, "A curvilinear joint is missing the <drake:curves> list.")
+            diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found")
         breaks, rates = [0.0], []
         for curve in children(curves):
             tag = qname(curve)
@@ -328,30 +319,26 @@ class UrdfReader:
             if tag == "drake:line_segment":
                 length = diag.scalar(curve, "length")
                 if length is None:
-                    diag.error(curve, "A curvilinear joint contains a <drake:line_segment> that "
-                                      "is missing the 'length' attribute.")
+                    diag.error(curve, "<drake:line_segment> has no 'length' attribute")
                 if length <= 0:
-                    diag.error(curve, "A curvilinear joint contains a <drake:line_segment> with "
-                                      "a zero or negative 'length' attribute.")
+                    diag.error(curve, f"<drake:line_segment> length must be positive; it is {length:g}")
             elif tag == "drake:circular_arc":
                 radius = diag.scalar(curve, "radius")
                 if radius is None:
-                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> that "
-                                      "is missing the 'radius' attribute.")
+                    diag.error(curve, "<drake:circular_arc> has no 'radius' attribute")
                 if radius <= 0:
-                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> with "
-                                      "a zero or negative 'radius' attribute.")
+                    diag.error(curve, f"<drake:circular_arc> radius must be positive; it is {radius:g}")
                 angle = diag.scalar(curve, "angle")
                 if angle is None:
-                    diag.error(curve, "A curvilinear joint contains a <drake:circular_arc> that "
-                                      "is missing the 'angle' attribute.")
+                    diag.error(curve, "<drake:circular_arc> has no 'angle' attribute")
                 length = abs(angle) * radius
             else:
-                diag.error(curves, f"A curvilinear joint contains an invalid curve node <{tag}>.")
+                diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
+                               "and <drake:circular_arc>")
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         if len(breaks) == 1:
-            diag.error(curves, "A curvilinear joint contains an empty curves list.")
+            diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one")
         self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
                              tangent, normal, periodic, damping)
 
@@ -363,37 +350,32 @@ class UrdfReader:
         name = attr(el, "name")
         plant = self.plant
         if not plant.supports_constraints():
-            diag.warning(node, f"Joint '{name}' specifies a mimic element that will be ignored. "
-                               "Mimic elements are currently only supported by MultibodyPlant "
-                               "with a discrete time step and using DiscreteContactSolver::kSap, "
-                               "or by continuous time plants.")
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
+                               "the TAMSI contact approximation holds no coupler constraints (use "
+                               "a continuous plant or the sap/similar/lagged approximation)")
             return
         target = attr(node, "joint")
         if target is None:
-            diag.error(node, f"Joint '{name}' mimic element is missing the required 'joint' "
-                             "attribute.")
+            diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute")
         if not plant.has_joint_named(target, self.instance):
-            diag.error(node, f"Joint '{name}' mimic element specifies joint '{target}' which "
-                             "does not exist.")
+            diag.error(node, f"<mimic> of joint '{name}' names joint '{target}', which this "
+                             "model does not have")
         if target == name:
-            diag.error(node, f"Joint '{name}' mimic element specifies joint '{target}'. Joints "
-                             "cannot mimic themselves.")
+            diag.error(node, f"joint '{name}' cannot mimic itself")
         gear_ratio = diag.scalar(node, "multiplier", 1.0)
         offset = diag.scalar(node, "offset", 0.0)
         if not plant.has_joint_named(name, self.instance):
-            diag.warning(node, f"Drake only supports the mimic element for single-dof joints. "
-                               f"The mimic element in joint '{name}' will be ignored.")
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: the joint was not added "
+                               "to the model (only single-dof joints can mimic)")
             return
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
-            diag.error(node, f"Joint '{name}' which has {joint0.nv} DOF cannot mimic joint "
-                             f"'{target}' which has {joint1.nv} DOF.")
+            diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
+                             f"'{target}' ({joint1.nv} dofs)")
         if joint0.nv != 1:
-            diag.warning(node, f"Drake only supports the mimic element for single-dof joints. "
-                               f"The joint '{name}' (with {joint0.nv} dofs) is attempting to "
-                               f"mimic joint '{target}' (with {joint1.nv} dofs). The mimic "
-                               "element will be ignored.")
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
+                               f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
@@ -408,10 +390,8 @@ class UrdfReader:
         values = parse_float_prefixes(text)
         if len(values) == 1 and values[0] == 1:
             return
-        self.diag.warning(child, f"A '{qname(el)}' element contains a mechanicalReduction "
-                                 f"element with a value '{text}' other than the default of 1. "
-                                 "MultibodyPlant does not currently support non-default "
-                                 "mechanical reductions.")
+        self.diag.warning(child, f"mechanicalReduction '{text.strip()}' in <{qname(el)}> is "
+                                 "ignored: only a reduction of 1 is modelled")
 
     def transmission(self, el) -> None:
         diag = self.diag
@@ -426,41 +406,40 @@ class UrdfReader:
         else:
             ttype = attr(el, "type")
             if ttype is None:
-                diag.error(el, "Transmission element is missing a type.")
+                diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)")
         if "SimpleTransmission" not in ttype:
-            diag.warning(el, "A <transmission> has a type that isn't 'SimpleTransmission'. Drake "
-                             "only supports 'SimpleTransmission'; all other transmission types "
-                             "will be ignored.")
+            diag.warning(el, f"transmission type '{ttype.strip()}' is not a SimpleTransmission; "
+                             "the transmission is ignored (no actuator is made)")
             return
         actuator_el = first_child(el, "actuator")
         if actuator_el is None:
-            diag.error(el, "Transmission is missing an actuator element.")
+            diag.error(el, "<transmission> has no <actuator>")
         self.mechanical_reduction(actuator_el)
         actuator_name = attr(actuator_el, "name")
         if actuator_name is None:
-            diag.error(actuator_el, "Transmission is missing an actuator name.")
+            diag.error(actuator_el, "<actuator> of a transmission has no name attribute")
         joint_el = first_child(el, "joint")
         if joint_el is None:
-            diag.error(el, "Transmission is missing a joint element.")
+            diag.error(el, "<transmission> has no <joint>")
         joint_name = attr(joint_el, "name")
         if joint_name is None:
-            diag.error(joint_el, "Transmission is missing a joint name.")
+            diag.error(joint_el, "<joint> of a transmission has no name attribute")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
-            diag.error(joint_el, f"Transmission specifies joint '{joint_name}' which does not "
-                                 "exist.")
+            diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
+                                 "not have")
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
-            diag.warning(joint_el, f"Skipping transmission since it's attached to a fixed joint "
-                                   f"\"{joint_name}\".")
+            diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
+                                   "joint cannot be actuated")
             return
         effort = self.effort_limits.get(joint_name, INF)
         if effort < 0:
-            diag.error(joint_el, f"Transmission specifies joint '{joint_name}' which has a "
-                                 "negative effort limit.")
+            diag.error(joint_el, f"transmission is on joint '{joint_name}', whose effort limit is "
+                                 "negative")
         if effort <= 0:
-            diag.warning(joint_el, f"Skipping transmission since it's attached to joint "
-                                   f"\"{joint_name}\" which has a zero effort limit {effort:g}.")
+            diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
+                                   "effort limit is zero, so no actuator is made")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
@@ -470,16 +449,15 @@ class UrdfReader:
             if node is not None:
                 value = diag.scalar(node, "value")
                 if value is None:
-                    diag.error(node, f"joint actuator {actuator_name}'s {tag} does not have a "
-                                     "\"value\" attribute!")
+                    diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute")
                 setattr(actuator, field_name, value)
         gains = first_child(actuator_el, "drake:controller_gains")
         if gains is not None:
             p, d = diag.scalar(gains, "p"), diag.scalar(gains, "d")
             for key, value in (("p", p), ("d", d)):
                 if value is None:
-                    diag.error(gains, f"joint actuator {actuator_name}'s drake:controller_gains "
-                                      f"does not have a '{key}' attribute!")
+                    diag.error(gains, f"<drake:controller_gains> of actuator '{actuator_name}' has no "
+                                      f"'{key}' attribute")
             with diag.located(gains):
                 plant.set_controller_gains(actuator, p, d)
 
@@ -488,10 +466,10 @@ class UrdfReader:
         diag = self.diag
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "parsing frame name.")
+            diag.error(el, "<frame> has no name attribute")
         link = attr(el, "link")
         if link is None:
-            diag.error(el, f"missing link name for frame {name}.")
+            diag.error(el, f"<frame> '{name}' has no link attribute")
         body = self.body(name, link, el)
         with diag.located(el):
             self.plant.add_frame(name, body.body_frame, diag.origin(el), self.instance)
@@ -501,7 +479,7 @@ class UrdfReader:
         diag = self.diag
         node = first_child(el, tag)
         if node is None:
-            diag.error(el, f"Unable to find the <{tag}> tag")
+            diag.error(el, f"<{qname(el)}> needs a <{tag}> child; none was found")
         key = "name" if kind == "name" else "value"
         if kind == "vector":
             value = diag.vector(node, key, 3)
@@ -510,14 +488,13 @@ class UrdfReader:
         else:
             value = attr(node, key)
         if value is None:
-            diag.error(node, f"Unable to read the '{key}' attribute for the <{tag}> tag")
+            diag.error(node, f"<{tag}> needs a '{key}' attribute")
         return value, node
 
     def _named_body(self, el, tag: str):
         name, node = self._child_value(el, tag, "name")
         if not self.plant.has_body_named(name, self.instance):
-            self.diag.error(node, f"Body: {name} specified for <{tag}> does not exist in the "
-                                  "model.")
+            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have")
         return self.plant.get_body_by_name(name, self.instance)
 
     def bushing(self, el) -> None:
@@ -525,8 +502,7 @@ class UrdfReader:
         for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
             name, node = self._child_value(el, tag, "name")
             if not self.plant.has_frame_named(name, self.instance):
-                self.diag.error(node, f"Frame: {name} specified for <{tag}> does not exist in "
-                                      "the model.")
+                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have")
             frames.append(self.plant.get_frame_by_name(name, self.instance))
         vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
                    for k in ("torque_stiffness", "torque_damping", "force_stiffness",
@@ -545,11 +521,9 @@ class UrdfReader:
             tag = f"drake:linear_spring_damper_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key == "free_length" and value <= 0:
-                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be strictly "
-                                 "positive.")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}")
             if value < 0:
-                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be "
-                                 "non-negative.")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}")
             values.append(value)
         self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
 
@@ -572,11 +546,9 @@ class UrdfReader:
             tag = f"drake:distance_constraint_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key in ("distance", "stiffness") and value <= 0:
-                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be strictly "
-                                 "positive.")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}")
             if key == "damping" and value < 0:
-                diag.error(node, f"The 'value' attribute for the <{tag}> tag must be "
-                                 "non-negative.")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}")
             values.append(value)
         with diag.located(el):
             self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
@@ -587,8 +559,7 @@ class UrdfReader:
             return
         name = attr(el, "name")
         if name is None:
-            diag.error(el, f"The tag <{qname(el)}> does not specify the required attribute "
-                           "\"name\".")
+            diag.error(el, f"<{qname(el)}> has no name attribute")
         if not name:
             return
         members, groups = set(), set()
@@ -597,8 +568,7 @@ class UrdfReader:
             for node in children(el, tag):
                 value = attr(node, key)
                 if value is None:
-                    diag.error(node, f"The tag <{tag}> does not specify the required attribute "
-                                     f"\"{key}\".")
+                    diag.error(node, f"<{tag}> has no {key} attribute")
                 if value:
                     out.add(value)
         resolver = self.ws.collision_resolver
@@ -606,7 +576,6 @@ class UrdfReader:
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = attr(node, "name")
             if target is None:
-                diag.error(node, "The tag <drake:ignored_collision_filter_group> does not specify "
-                                 "the required attribute \"name\".")
+                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute")
             if target:
                 resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, self.instance)

@@ -39,10 +39,9 @@ class GeometryReader:
         diag = self.diag
         name = attr(el, "name") or ""
         if not name and name_required:
-            diag.error(el, "Material tag is missing a required name")
+            diag.error(el, "a <material> directly under <robot> needs a name")
         if first_child(el, "drake:diffuse_map") is not None:
-            diag.error(el, "<drake:diffuse_map> is not supported in URDF. Use the URDF "
-                           "<texture> element instead.")
+            diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>")
         texture = None
         tex = first_child(el, "texture")
         if tex is not None:
@@ -54,10 +53,10 @@ class GeometryReader:
         if color is not None:
             rgba = diag.vector(color, "rgba", 4)
             if rgba is None:
-                diag.error(color, "Failed to parse 'rgba' attribute of <color>")
+                diag.error(color, "<color> needs an rgba attribute of four numbers")
         if rgba is None and texture is None and name and name not in self.materials:
-            diag.error(el, f"Material '{name}' not previously defined, but has no color or "
-                           "texture information.")
+            diag.error(el, f"material '{name}' has no color or texture and no earlier "
+                           "definition to refer to")
         material = UrdfMaterial(rgba, texture)
         if name:
             material = self._remember(el, name, material, error_if_name_clash=name_required)
@@ -84,9 +83,9 @@ class GeometryReader:
             def describe(m):
                 return (f"RGBA: {' '.join(f'{v:g}' for v in m.rgba) if m.rgba else 'None'}, "
                         f"Diffuse map: {m.diffuse_map or 'None'}")
-            self.diag.error(el, f"Material '{name}' was previously defined.\n"
-                                f"  - existing definition: {describe(cached)}\n"
-                                f"  - new definition:      {describe(material)}")
+            self.diag.error(el, f"material '{name}' is defined twice, differently:\n"
+                                f"  first:  {describe(cached)}\n"
+                                f"  here:   {describe(material)}")
         return cached
 
     # ------------------------------------------------------------ shapes
@@ -96,7 +95,7 @@ class GeometryReader:
         if el is not None:
             size = diag.vector(el, "size", 3)
             if size is None:
-                diag.error(el, "Missing box attribute: size")
+                diag.error(el, "<box> has no size attribute")
             with diag.located(el):
                 return Box(*size)
         for tag, kind in (("sphere", "sphere"), ("cylinder", "cylinder"), ("capsule", "capsule"),
@@ -106,20 +105,20 @@ class GeometryReader:
                 continue
             radius = diag.scalar(el, "radius")
             if radius is None:
-                diag.error(el, f"Missing {kind} attribute: radius")
+                diag.error(el, f"<{tag}> has no radius attribute")
             if kind == "sphere":
                 with diag.located(el):
                     return Sphere(radius)
             length = diag.scalar(el, "length")
             if length is None:
-                diag.error(el, f"Missing {kind} attribute: length")
+                diag.error(el, f"<{tag}> has no length attribute")
             with diag.located(el):
                 return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
         el = first_child(geometry_el, "mesh")
         if el is not None:
             filename = attr(el, "filename")
             if filename is None:
-                diag.error(el, "Mesh element has no filename tag")
+                diag.error(el, "<mesh> has no filename attribute")
             path = self.resolve(el, filename)
             scale = (1.0, 1.0, 1.0)
             text = attr(el, "scale")
@@ -143,11 +142,12 @@ class GeometryReader:
             for name in ("a", "b", "c"):
                 v = diag.scalar(el, name)
                 if v is None:
-                    diag.error(el, f"Missing ellipsoid attribute: '{name}'")
+                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute")
                 axes.append(v)
             with diag.located(el):
                 return Ellipsoid(*axes)
-        diag.error(geometry_el, "geometry element does not have a recognizable shape type")
+        diag.error(geometry_el, "<geometry> holds no shape this reader knows (box, sphere, "
+                                "cylinder, capsule, mesh, drake:ellipsoid)")
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = attr(el, "name")
@@ -157,12 +157,12 @@ class GeometryReader:
         if name in used:
             for i in range(1, NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
-                    self.diag.error(el, f"Too many geometries with identical name '{name}'")
+                    self.diag.error(el, f"too many geometries named '{name}' on one link")
                 guess = f"{name}_{i}"
                 if guess not in used:
                     if explicit:
-                        self.diag.warning(el, f"{kind} name '{name}' has already been used, "
-                                              f"renaming to '{guess}' instead")
+                        self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
+                                              f"this one is renamed '{guess}'")
                     name = guess
                     break
         used.add(name)
@@ -173,7 +173,7 @@ class GeometryReader:
         diag = self.diag
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"Link {link_name} has a visual element without geometry.")
+            diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>")
         X_BG = diag.origin(first_child(el, "origin"))
         shape = self.shape(geometry_el, for_collision=False)
         enabled = {}
@@ -185,13 +185,11 @@ class GeometryReader:
                 value = attr(node, "enabled")
                 if value is not None:
                     if value not in ("true", "false"):
-                        diag.error(node, f"Invalid value '{value}' for {tag} enabled attribute. "
-                                         "Expected 'true' or 'false'.")
+                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'")
                     enabled[role] = value == "true"
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
-            diag.warning(el, f"Visual geometry in link '{link_name}' has both illustration and "
-                             "perception properties disabled. This geometry will be ignored by "
-                             "Drake.")
+            diag.warning(el, f"a <visual> of link '{link_name}' disables both illustration "
+                             "and perception, so it has no role left; it is ignored")
             return None
         props = GeometryProperties()
         material_el = first_child(el, "material")
@@ -205,7 +203,7 @@ class GeometryReader:
         for node in children(el, "drake:accepting_renderer"):
             name = attr(node, "name")
             if name is None:
-                diag.error(node, "<drake:accepting_renderer> tag given without any name")
+                diag.error(node, "<drake:accepting_renderer> has no name attribute")
             if accepting is None:
                 accepting = set()
             accepting.add(name)
@@ -226,12 +224,11 @@ class GeometryReader:
         diag.warn_unsupported_element(el, "verbose")
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"Link '{link_name}' has a collision element without geometry")
+            diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>")
         X_BG = diag.origin(first_child(el, "origin"))
         if attr(el, "group") is not None:
-            diag.warning(el, "A link has specified the 'group' attribute on the <collision> tag. "
-                             "Drake doesn't make use of that attribute and all instances will "
-                             "be ignored.")
+            diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
+                             "ignored")
         shape = self.shape(geometry_el, for_collision=True)
         props = GeometryProperties()
         drake_el = first_child(el, "drake:proximity_properties")
@@ -240,9 +237,8 @@ class GeometryReader:
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
         elif first_child(el, "drake_compliance") is not None:
-            diag.warning(el, "A link has specified collision properties using both "
-                             "<drake:proximity_properties> and <drake_compliance> tags. The "
-                             "<drake_compliance> tag is ignored in this case.")
+            diag.warning(el, "<drake_compliance> is ignored because "
+                             "<drake:proximity_properties> gives the friction")
         name = self.geometry_name("collision", el, shape, used)
         return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
 
@@ -255,25 +251,24 @@ class GeometryReader:
                 return None
             value = diag.scalar(node, "value")
             if value is None:
-                diag.error(node, f"Unable to read the 'value' attribute for the <{tag}> tag")
+                diag.error(node, f"<{tag}> has no value attribute")
             return value
 
         rigid = first_child(drake_el, "drake:rigid_hydroelastic")
         compliant = first_child(drake_el, "drake:compliant_hydroelastic")
         old = first_child(drake_el, "drake:soft_hydroelastic")
         if old is not None:
-            diag.error(old, "Collision geometry uses the tag <drake:soft_hydroelastic>, which is "
-                            "no longer supported. Please change it to "
-                            "<drake:compliant_hydroelastic>.")
+            diag.error(old, "<drake:soft_hydroelastic> was renamed "
+                            "<drake:compliant_hydroelastic>; use the new name")
         if rigid is not None and compliant is not None:
-            diag.error(drake_el, "Collision geometry has defined mutually-exclusive tags "
-                                 "<drake:rigid_hydroelastic> and <drake:compliant_hydroelastic> "
-                                 f"on lines {rigid.sourceline} and {compliant.sourceline}, "
-                                 "respectively. Only one can be provided.")
+            diag.error(drake_el, "a geometry is either rigid or compliant: "
+                                 f"<drake:rigid_hydroelastic> (line {rigid.sourceline}) and "
+                                 f"<drake:compliant_hydroelastic> (line {compliant.sourceline}) "
+                                 "cannot both be given")
         for child in children(drake_el):
             if qname(child) not in drake_ext.PROXIMITY_TAGS:
-                diag.warning(child, f"The tag '{qname(child)}' is not a proximity property "
-                                    "Drake knows; it is ignored.")
+                diag.warning(child, f"<{qname(child)}> is not a proximity property; it is "
+                                    "ignored")
         return drake_ext.proximity_properties(
             read_double, rigid is not None, compliant is not None,
             lambda m: diag.warning(drake_el, m), lambda m: diag.error(drake_el, m))
@@ -285,9 +280,8 @@ class GeometryReader:
             return DEFAULT_FRICTION
         for tag in ("youngs_modulus", "dissipation"):
             if first_child(compliance, tag) is not None:
-                diag.warning(compliance, f"A link has specified the <{tag}> tag under the "
-                                         "<drake_compliance> tag. Drake no longer makes use of "
-                                         "that tag and all instances will be ignored.")
+                diag.warning(compliance, f"<{tag}> in <drake_compliance> is obsolete; it is "
+                                         "ignored")
         values = {}
         for tag in ("static_friction", "dynamic_friction"):
             node = first_child(compliance, tag)
@@ -295,11 +289,11 @@ class GeometryReader:
                 try:
                     values[tag] = float((node.text or "").strip())
                 except ValueError:
-                    diag.error(node, f"Unable to parse {tag} for link {link_name}")
+                    diag.error(node, f"<{tag}> of link '{link_name}' is not a number")
         if len(values) == 1:
-            diag.error(compliance, f"Link '{link_name}': When specifying coefficient of "
-                                   "friction, both static and dynamic coefficients must be "
-                                   "defined")
+            diag.error(compliance, f"link '{link_name}' gives one friction coefficient; "
+                                   "<drake_compliance> needs both static_friction and "
+                                   "dynamic_friction")
         if values:
             friction = CoulombFriction(values["static_friction"], values["dynamic_friction"])
             why = friction.invalidity()

@@ -40,7 +40,7 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
                     continue
             line = e.position[0] if e.position else None
             msg = str(e.msg if hasattr(e, "msg") else e)
-            diag.policy.error(f"Failed to parse XML {kind}: {msg}", diag.file, line)
+            diag.policy.error(f"the {kind} is not well-formed XML: {msg}", diag.file, line)
 
 
 def _declare_prefix(data: bytes, prefix: str) -> bytes | None:
@@ -129,13 +129,12 @@ class XmlDiagnostic:
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
         if sub is not None:
-            self.warning(sub, f"The tag '{tag}' found as a child of '{qname(el)}' is currently "
-                              "unsupported and will be ignored.")
+            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored")
 
     def warn_unsupported_attribute(self, el, name: str) -> None:
         if attr(el, name) is not None:
-            self.warning(el, f"The attribute '{name}' found in a '{qname(el)}' tag is currently "
-                             "unsupported and will be ignored.")
+            self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
+                             "ignored")
 
     @contextmanager
     def located(self, el):
@@ -154,7 +153,8 @@ class XmlDiagnostic:
             return default
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
-            self.error(el, f"Expected single value for attribute '{name}' got '{text}'")
+            self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
+                           f"'{text}'")
         return vals[0]
 
     def vector(self, el, name: str, n: int, default=None):
@@ -164,7 +164,8 @@ class XmlDiagnostic:
             return default
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
-            self.error(el, f"Expected {n} values for attribute '{name}' got '{text}'")
+            self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
+                           f"'{text}'")
         return tuple(vals)
 
     def origin(self, el) -> RigidTransform:

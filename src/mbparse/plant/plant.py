@@ -89,8 +89,8 @@ class MultibodyPlant:
     def add_model_instance(self, name: str) -> int:
         self._throw_if_finalized()
         if name in self._instance_by_name:
-            raise ModelError(f"This model already contains a model instance named '{name}'. "
-                             "Model instance names must be unique within a given model.")
+            raise ModelError(f"a model instance named '{name}' already exists; model instance "
+                             "names must be unique (auto-renaming or a name prefix avoids this)")
         index = len(self._instances)
         self._instances.append(ModelInstance(index, name))
         self._instance_by_name[name] = index
@@ -142,13 +142,11 @@ class MultibodyPlant:
         self._throw_if_finalized()
         self._check_instance(model_instance)
         if (model_instance, name) in self._body_names:
-            raise ModelError(f"Model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already contains a body named '{name}'. Body names must be "
-                             "unique within a given model.")
+            raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
+                             f"already has a body named '{name}'")
         if (model_instance, name) in self._frame_names:
-            raise ModelError(f"Model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already contains a frame named '{name}'. Frame names must be "
-                             "unique within a given model.")
+            raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
+                             f"already has a frame named '{name}'")
         M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
         why = M.invalidity()
         if why is not None:
@@ -190,9 +188,8 @@ class MultibodyPlant:
         self._throw_if_finalized()
         mi = parent.model_instance if model_instance is None else model_instance
         if (mi, name) in self._frame_names:
-            raise ModelError(f"Model instance '{self.get_model_instance_name(mi)}' already "
-                             f"contains a frame named '{name}'. Frame names must be unique "
-                             "within a given model.")
+            raise ModelError(f"model instance '{self.get_model_instance_name(mi)}' already has a "
+                             f"frame named '{name}'")
         X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
         frame = Frame(len(self._frames), name, mi, parent.body, X_BF)
         self._frames.append(frame)
@@ -233,11 +230,10 @@ class MultibodyPlant:
         self._throw_if_finalized()
         instance = child.model_instance
         if (instance, name) in self._joint_names:
-            raise ModelError(f"Model instance '{self.get_model_instance_name(instance)}' "
-                             f"already contains a joint named '{name}'. Joint names must be "
-                             "unique within a given model.")
+            raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
+                             f"already has a joint named '{name}'")
         if parent is child:
-            raise ModelError(f"Joint '{name}' would connect body '{parent.name}' to itself.")
+            raise ModelError(f"joint '{name}' has body '{parent.name}' as both parent and child")
         # Construct first (it validates its arguments) so that a rejected
         # joint leaves no frames behind.
         probe_parent = parent.body_frame if X_PF is None else Frame(
@@ -282,9 +278,8 @@ class MultibodyPlant:
                            effort_limit: float = math.inf) -> JointActuator:
         self._throw_if_finalized()
         if (joint.model_instance, name) in self._actuator_names:
-            raise ModelError(f"Model instance '{self.get_model_instance_name(joint.model_instance)}"
-                             f"' already contains a joint actuator named '{name}'. Joint actuator"
-                             " names must be unique within a given model.")
+            raise ModelError(f"model instance '{self.get_model_instance_name(joint.model_instance)}"
+                             f"' already has an actuator named '{name}'")
         if not (effort_limit > 0):
             raise ModelError(f"Actuator '{name}': the effort limit must be positive; given "
                              f"{effort_limit}")
@@ -322,17 +317,16 @@ class MultibodyPlant:
         self._throw_if_finalized()
         if not self.supports_constraints():
             raise ModelError(
-                f"Currently this MultibodyPlant is set to use the TAMSI solver. TAMSI does not "
-                f"support {kind} constraints. Use a continuous plant or a discrete contact "
-                "approximation that uses the SAP solver (sap, similar or lagged).")
+                f"a {kind} constraint needs a continuous plant or a discrete one using the sap, "
+                "similar or lagged contact approximation; this plant is discrete with the tamsi "
+                "approximation (Drake's default), which holds no constraints")
 
     def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
                                offset: float = 0.0) -> CouplerConstraint:
         self._check_constraints_supported("coupler")
         if joint0.nv != 1 or joint1.nv != 1:
-            raise ModelError(f"Coupler constraints can only be defined on single-DOF joints. "
-                             f"However joint '{joint0.name}' has {joint0.nv} DOFs and joint "
-                             f"'{joint1.name}' has {joint1.nv} DOFs.")
+            raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "
+                             f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}")
         c = CouplerConstraint(joint0, joint1, float(gear_ratio), float(offset))
         self._constraints.append(c)
         return c
@@ -341,8 +335,8 @@ class MultibodyPlant:
                             p_BQ=None) -> BallConstraint:
         self._check_constraints_supported("ball")
         if body_A is body_B:
-            raise ModelError(f"Invalid set of bodies '{body_A.name}' and '{body_B.name}' for "
-                             "a ball constraint: they are the same body")
+            raise ModelError(f"a ball constraint needs two different bodies; both are "
+                             f"'{body_A.name}'")
         c = BallConstraint(body_A, tuple(p_AP), body_B,
                            tuple(p_BQ) if p_BQ is not None else None)
         self._constraints.append(c)

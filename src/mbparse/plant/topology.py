@@ -19,11 +19,9 @@ from .joints import QuaternionFloatingJoint, WeldJoint
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 
-LOOP_MESSAGE = ("The bodies and joints of this system form one or more loops in the system "
-                "graph. Drake currently does not support automatic modeling of such systems; "
-                "however, they can be modeled with some input changes. See "
-                "https://drake.mit.edu/troubleshooting.html#mbp-loops-in-graph for advice on "
-                "how to model systems with loops.")
+LOOP_MESSAGE = ("the joints form a closed kinematic loop, which a tree of joints cannot "
+                "model; break the loop (remove a joint, or replace it by a constraint such as "
+                "a ball or weld constraint)")
 
 
 class _UnionFind:
@@ -78,7 +76,7 @@ def finalize(plant: "MultibodyPlant") -> None:
     for joint in plant._joints:
         p, c = joint.parent_body.index, joint.child_body.index
         if not uf.union(p, c):
-            raise ModelError(LOOP_MESSAGE + f" (joint '{joint.name}' closes a loop)")
+            raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE)
         as_child[c] += 1
         as_parent[p] += 1
         jointed[p] = jointed[c] = True
