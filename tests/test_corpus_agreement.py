@@ -1,0 +1,63 @@
+"""Every corpus file of a format gives the summary Drake 1.51 gives (or is
+rejected when Drake rejects it), compared with the oracle's own comparison."""
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CORPUS = SHARED / "corpus"
+REFS = SHARED / "corpus_reference"
+
+pytestmark = pytest.mark.skipif(not REFS.is_dir(), reason="../shared/corpus_reference absent")
+
+# Files where we knowingly differ from the reference, with the reason.
+KNOWN_DIFFERENCES: dict[str, str] = {}
+
+
+def _corpus_files(suffix: str) -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob(f"*{suffix}")
+                  if (REFS / (str(p.relative_to(CORPUS)).replace("/", "__") + ".json")).exists())
+
+
+def _summary(path: Path) -> dict:
+    import argparse
+    from mbparse.commands.loading import load
+    from mbparse.diagnostics import ParseError
+    from mbparse.summary import summarize
+    args = argparse.Namespace(package=[f"drake={CORPUS / 'drake'}",
+                                       f"drake_models={CORPUS / 'drake_models'}"],
+                              time_step=0.001, contact_approximation="tamsi", strict=False)
+    try:
+        loaded = load(str(path), args)
+    except ParseError as e:
+        return {"error": str(e)}
+    return summarize(loaded.plant, loaded.parser, loaded.instances)
+
+
+def _diffs(rel: str, summary: dict) -> list[str]:
+    sys.path.insert(0, str(SHARED / "oracle"))
+    try:
+        from compare_summaries import diffs
+    finally:
+        sys.path.pop(0)
+    ref = json.loads((REFS / (rel.replace("/", "__") + ".json")).read_text())
+    return diffs(ref, summary)
+
+
+@pytest.mark.parametrize("path", _corpus_files(".urdf"),
+                         ids=lambda p: str(p.relative_to(CORPUS)))
+def test_corpus_urdf_matches_drake(path: Path):
+    rel = str(path.relative_to(CORPUS))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = _diffs(rel, _summary(path))
+    if rel in KNOWN_DIFFERENCES:
+        pytest.xfail(KNOWN_DIFFERENCES[rel])
+    assert d == [], "\n".join(d[:20])
