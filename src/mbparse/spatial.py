@@ -316,6 +316,9 @@ class SpatialInertia:
 _FLOAT_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
 
 
+_PLAIN_NUMBERS = re.compile(r"[\s0-9eE.+-]*")
+
+
 def parse_float_prefixes(text: str) -> list[float]:
     """Numbers of a whitespace-separated list, read the way C++ streams do.
 
@@ -323,9 +326,15 @@ def parse_float_prefixes(text: str) -> list[float]:
     token such as ``1.5abc`` yields 1.5 and then stops. ``inf`` and ``nan``
     are not numbers here, as for a C++ stream.
     """
+    tokens = text.split()
+    if _PLAIN_NUMBERS.fullmatch(text) is not None:
+        try:
+            return [float(t) for t in tokens]
+        except ValueError:
+            pass
     out: list[float] = []
     match = _FLOAT_PREFIX.match
-    for tok in text.split():
+    for tok in tokens:
         m = match(tok)
         if m is None:
             break

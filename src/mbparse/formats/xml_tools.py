@@ -75,9 +75,18 @@ def qname(el) -> str:
 
 def children(el, name: str | None = None) -> Iterator:
     """Child elements, all or those named ``name``."""
-    for c in el:
-        if isinstance(c.tag, str) and (name is None or qname(c) == name):
-            yield c
+    if name is None:
+        for c in el:
+            if isinstance(c.tag, str):
+                yield c
+    elif ":" not in name:
+        for c in el:
+            if c.tag == name:
+                yield c
+    else:
+        for c in el:
+            if isinstance(c.tag, str) and qname(c) == name:
+                yield c
 
 
 def first_child(el, name: str):
