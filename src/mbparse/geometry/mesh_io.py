@@ -1,0 +1,286 @@
+"""Reading Wavefront OBJ meshes and the mass properties of a closed mesh.
+
+The reader follows what Drake sees through tinyobjloader: every ``v`` line
+is a vertex (a fourth or more number is a weight or a color and is
+ignored), every ``f`` line a polygon whose corners are ``i``, ``i/j``,
+``i//k`` or ``i/j/k`` with 1-based or negative (relative) vertex indices.
+Polygons are split into triangles the way tinyobjloader does for Drake:
+a quadrilateral along its shorter diagonal, larger polygons as a fan from
+their first corner (the same split for the planar, convex faces that mesh
+files carry). ``o NAME`` lines give object names; all objects' faces form
+one mesh.
+
+Mass properties use the divergence theorem over the triangles (each
+triangle and the origin span a signed tetrahedron), as Drake's
+``CalcSpatialInertia`` of a surface mesh does.
+"""
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+
+Vec3 = tuple[float, float, float]
+Inertia6 = tuple[float, float, float, float, float, float]
+
+# A mesh whose enclosed volume is at most this is refused (Drake's bound).
+MIN_VOLUME = 1e-14
+
+_NUMBER_PREFIX = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+
+
+class ObjError(ValueError):
+    """An OBJ file that cannot be read as a mesh; ``line`` is 1-based or None."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class ObjMesh:
+    """Vertices, triangles (indices into ``vertices``) and object names."""
+
+    vertices: list[Vec3] = field(default_factory=list)
+    faces: list[tuple[int, int, int]] = field(default_factory=list)
+    object_names: list[str] = field(default_factory=list)
+    # Problems that did not stop the reading (degenerate faces, ...).
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def object_name(self) -> str:
+        """The last object name in the file ('' when there is none), which
+        is the name Drake gives a model made from the file."""
+        return self.object_names[-1] if self.object_names else ""
+
+
+def _real(token: str) -> float | None:
+    """A number as C's strtod reads a token (a numeric prefix counts);
+    None when the token does not start with a finite number."""
+    try:
+        value = float(token)
+    except ValueError:
+        m = _NUMBER_PREFIX.match(token)
+        if m is None:
+            return None
+        value = float(m.group())
+    return value if math.isfinite(value) else None
+
+
+def _index(text: str) -> int:
+    """An index as C's atoi reads it (0 when there are no digits)."""
+    try:
+        return int(text)
+    except ValueError:
+        m = _INT_PREFIX.match(text)
+        return int(m.group()) if m else 0
+
+
+def read_obj(path: str) -> ObjMesh:
+    """Reads an OBJ file; raises ObjError (with a line) when it cannot.
+
+    A file without any face is an error: it holds no object to make a
+    mesh of.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    return parse_obj(data.decode("utf-8", errors="replace"))
+
+
+def parse_obj(text: str) -> ObjMesh:
+    """Parses OBJ text; see ``read_obj``."""
+    mesh = ObjMesh()
+    vertices = mesh.vertices
+    faces = mesh.faces
+    polygons: list[list[int]] = []
+    greatest = -1
+    for line_number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.lstrip(" \t")
+        if not line or line[0] == "#":
+            continue
+        head = line[:2]
+        if head == "v " or head == "v\t":
+            parts = line[2:].split(None, 3)
+            xyz = []
+            for k in range(3):
+                value = _real(parts[k]) if k < len(parts) else None
+                xyz.append(0.0 if value is None else value)
+            vertices.append((xyz[0], xyz[1], xyz[2]))
+        elif head == "f " or head == "f\t":
+            corners = []
+            count = len(vertices)
+            for token in line[2:].split():
+                i = _index(token.split("/", 1)[0])
+                if i > 0:
+                    i -= 1
+                elif i < 0 and count + i >= 0:
+                    i += count
+                else:
+                    raise ObjError(f"face corner '{token}' does not name a vertex "
+                                   f"(indices start at 1; negative ones count back "
+                                   f"from the last vertex read)", line_number)
+                corners.append(i)
+            if len(corners) < 3:
+                mesh.warnings.append(f"line {line_number}: a face with fewer than three "
+                                     f"corners was skipped")
+                continue
+            greatest = max(greatest, max(corners))
+            polygons.append(corners)
+        elif head == "o " or head == "o\t":
+            mesh.object_names.append(line[2:])
+    if greatest >= len(vertices):
+        raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
+                       f"{len(vertices)} vertices")
+    if not polygons:
+        raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
+                       "of (the data may be empty, corrupt or not OBJ)")
+    for corners in polygons:
+        n = len(corners)
+        if n == 3:
+            faces.append((corners[0], corners[1], corners[2]))
+        elif n == 4:
+            _split_quad(vertices, corners, faces)
+        else:
+            _clip_ears(vertices, corners, faces)
+    return mesh
+
+
+def _split_quad(vertices: list[Vec3], c: list[int],
+                faces: list[tuple[int, int, int]]) -> None:
+    """Two triangles from a quadrilateral, cut along its shorter diagonal
+    (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
+    v0, v1, v2, v3 = (vertices[i] for i in c)
+    d02 = sum((v2[k] - v0[k]) ** 2 for k in range(3))
+    d13 = sum((v3[k] - v1[k]) ** 2 for k in range(3))
+    if d02 < d13:
+        faces.append((c[0], c[1], c[2]))
+        faces.append((c[0], c[2], c[3]))
+    else:
+        faces.append((c[0], c[1], c[3]))
+        faces.append((c[1], c[2], c[3]))
+
+
+def _projection_axes(vertices: list[Vec3], c: list[int]) -> tuple[int, int]:
+    """The two coordinate axes a polygon is flattened onto for ear clipping:
+    the plane most nearly facing the first corner that is not straight."""
+    n = len(c)
+    eps = sys.float_info.epsilon
+    for k in range(n):
+        a, b, d = vertices[c[k]], vertices[c[(k + 1) % n]], vertices[c[(k + 2) % n]]
+        e0 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        e1 = (d[0] - b[0], d[1] - b[1], d[2] - b[2])
+        cx = abs(e0[1] * e1[2] - e0[2] * e1[1])
+        cy = abs(e0[2] * e1[0] - e0[0] * e1[2])
+        cz = abs(e0[0] * e1[1] - e0[1] * e1[0])
+        if cx > eps or cy > eps or cz > eps:
+            if cx > cy and cx > cz:
+                return (1, 2)
+            return (0, 1) if (cz > cx and cz > cy) else (0, 2)
+    return (1, 2)
+
+
+def _inside(xs: list[float], ys: list[float], tx: float, ty: float) -> bool:
+    """Whether (tx, ty) is inside a polygon, by counting edge crossings."""
+    inside = False
+    j = len(xs) - 1
+    for i in range(len(xs)):
+        if (ys[i] > ty) != (ys[j] > ty) and \
+                tx < (xs[j] - xs[i]) * (ty - ys[i]) / (ys[j] - ys[i]) + xs[i]:
+            inside = not inside
+        j = i
+    return inside
+
+
+def _clip_ears(vertices: list[Vec3], corners: list[int],
+               faces: list[tuple[int, int, int]]) -> None:
+    """Triangles from a polygon of five or more corners by the ear clipping
+    tinyobjloader (as built for Drake) does, so that non-planar polygons
+    are split the same way."""
+    ax, ay = _projection_axes(vertices, corners)
+    remaining = list(corners)
+    guess = 0
+    tries = len(corners)
+    previous = len(remaining)
+    while len(remaining) > 3 and tries > 0:
+        n = len(remaining)
+        if guess >= n:
+            guess -= n
+        if previous != n:
+            previous = n
+            tries = n
+        else:
+            tries -= 1
+        tri = [remaining[(guess + k) % n] for k in range(3)]
+        xs = [vertices[i][ax] for i in tri]
+        ys = [vertices[i][ay] for i in tri]
+        cross = (xs[1] - xs[0]) * (ys[2] - ys[1]) - (ys[1] - ys[0]) * (xs[2] - xs[1])
+        # tinyobjloader compares the turn with this quantity, not the area.
+        area = (xs[0] * ys[1] - ys[0] * xs[1]) * 0.5
+        if cross * area < 0.0:
+            guess += 1
+            continue
+        overlap = False
+        for other in range(3, n):
+            v = vertices[remaining[(guess + other) % n]]
+            if _inside(xs, ys, v[ax], v[ay]):
+                overlap = True
+                break
+        if overlap:
+            guess += 1
+            continue
+        faces.append((tri[0], tri[1], tri[2]))
+        del remaining[(guess + 1) % n]
+    if len(remaining) == 3:
+        faces.append((remaining[0], remaining[1], remaining[2]))
+
+
+class MeshVolumeError(ValueError):
+    """The mesh does not enclose a positive volume (open, or wound inward)."""
+
+    def __init__(self, volume: float):
+        super().__init__(
+            f"the mesh encloses a volume of {volume:g} m³, but a positive volume of at "
+            f"least {MIN_VOLUME:g} is needed to compute its mass properties; the mesh "
+            f"may be open, or some faces may be wound so that their normals point "
+            f"inward")
+        self.volume = volume
+
+
+def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
+                    density: float) -> tuple[float, Vec3, Inertia6]:
+    """Mass, center of mass and inertia about the center of mass (Ixx, Iyy,
+    Izz, Ixy, Ixz, Iyz) of the solid a closed triangle mesh encloses, at a
+    uniform ``density``. Raises MeshVolumeError when the enclosed volume is
+    not positive.
+    """
+    import numpy as np
+
+    V = np.asarray(vertices, dtype=float).reshape(-1, 3)
+    F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    p, q, r = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    six_vol = np.einsum("ij,ij->i", np.cross(p, q), r)   # 6 × signed tet volume
+    volume = float(six_vol.sum()) / 6.0
+    if not volume > MIN_VOLUME:
+        raise MeshVolumeError(volume)
+    s = p + q + r
+    com = (s * six_vol[:, None]).sum(axis=0) / (4.0 * float(six_vol.sum()))
+    # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
+    # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices.
+    C = np.empty((3, 3))
+    for i in range(3):
+        for j in range(i, 3):
+            moment = p[:, i] * p[:, j] + q[:, i] * q[:, j] + r[:, i] * r[:, j] \
+                + s[:, i] * s[:, j]
+            C[i, j] = C[j, i] = float(six_vol @ moment) / 120.0
+    C = C / volume                                        # per unit mass
+    trace = C[0, 0] + C[1, 1] + C[2, 2]
+    # Unit inertia about the origin, then scaled by the mass.
+    mass = density * volume
+    I_o = (trace - C[0, 0], trace - C[1, 1], trace - C[2, 2], -C[1, 0], -C[2, 0], -C[2, 1])
+    cx, cy, cz = (float(x) for x in com)
+    shift = (cy * cy + cz * cz, cx * cx + cz * cz, cx * cx + cy * cy,
+             -cx * cy, -cx * cz, -cy * cz)
+    I_cm = tuple(float(mass * (a - b)) for a, b in zip(I_o, shift))
+    return float(mass), (cx, cy, cz), I_cm  # type: ignore[return-value]
