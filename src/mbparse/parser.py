@@ -31,7 +31,9 @@ class Parser:
         self._package_map = PackageMap()
         self._policy = DiagnosticPolicy()
         self._auto_renaming = False
-        self._groups = CollisionFilterGroups()
+        # Per parse: the groups seen, and the instances' names at that time
+        # (so that the groups can follow later renames of model instances).
+        self._groups: list[tuple[CollisionFilterGroups, dict[str, int]]] = []
 
     # ------------------------------------------------------------ settings
     def plant(self) -> MultibodyPlant:
@@ -60,8 +62,21 @@ class Parser:
 
     def get_collision_filter_groups(self) -> CollisionFilterGroups:
         """Every collision filter group and exclusion pair seen so far,
-        with model-scoped names."""
-        return CollisionFilterGroups(self._groups.groups(), self._groups.exclusion_pairs())
+        with model-scoped names; the model instance names are the plant's
+        current ones (see ``MultibodyPlant.rename_model_instance``)."""
+        result = CollisionFilterGroups()
+        for groups, instances_then in self._groups:
+            def now(scoped: str) -> str:
+                namespace, sep, local = scoped.rpartition("::")
+                index = instances_then.get(namespace) if sep else None
+                if index is None:
+                    return scoped
+                return f"{self._plant.get_model_instance_name(index)}::{local}"
+            for name, members in groups.groups().items():
+                result.add_group(now(name), {now(m) for m in members})
+            for a, b in groups.exclusion_pairs():
+                result.add_exclusion_pair(now(a), now(b))
+        return result
 
     # ------------------------------------------------------------ parsing
     def add_models(self, file_name: str | os.PathLike) -> list[int]:
@@ -114,7 +129,12 @@ class Parser:
 
             def resolve_error(message: str) -> None:
                 self._policy.error(message, source.name())
-            self._groups.merge(workspace.collision_resolver.resolve(resolve_error))
+            groups = workspace.collision_resolver.resolve(resolve_error)
+            if not groups.empty():
+                plant = self._plant
+                names = {plant.get_model_instance_name(i): i
+                         for i in range(plant.num_model_instances())}
+                self._groups.append((groups, names))
         except (ModelError, ShapeError, PackageMapError) as e:
             raise ParseError(Diagnostic("error", str(e), source.name())) from None
         return instances
