@@ -1,0 +1,92 @@
+"""A Wavefront OBJ file as a model: one free body shaped like the mesh.
+
+Following Drake's mesh parser: the model (and its one body) is named by the
+model name the caller gives, else by the last object name (``o NAME``) in
+the file, else by the file's base name. The body's mass properties are those
+of the solid the mesh encloses at the density of water (1000 kg/m³), taken
+about the body origin, which is the mesh's own origin. The mesh serves as
+the body's collision geometry ("collision") and its visual geometry
+("visual", for illustration and perception). All objects in a file form the
+one mesh; a mesh that encloses no positive volume (an open mesh, or one with
+faces wound inward) is an error. OBJ text cannot be parsed from a string:
+the geometry has to name a file.
+"""
+from __future__ import annotations
+
+import os
+
+from ..diagnostics import Diagnostic, ParseError
+from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
+from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
+from ..plant import ModelError
+from ..spatial import RigidTransform, SpatialInertia
+from ..workspace import DataSource, Workspace
+
+WATER_DENSITY = 1000.0  # kg/m³
+
+
+def add_all_models(source: DataSource, parent_model_name: str | None,
+                   workspace: Workspace) -> list[int]:
+    """Adds the one model an OBJ file holds; returns its instance index."""
+    index = add_model(source, "", parent_model_name, workspace)
+    return [] if index is None else [index]
+
+
+def add_model(source: DataSource, model_name: str, parent_model_name: str | None,
+              workspace: Workspace) -> int | None:
+    """Adds the OBJ file's body under ``model_name`` (or the name the file
+    gives, see the module docstring); returns the new instance's index."""
+    if not source.is_file():
+        raise ParseError(Diagnostic(
+            "error", "OBJ data cannot be parsed from a string: a model made from a mesh "
+                     "needs the mesh as a file; write the OBJ to a file and add that",
+            source.name()))
+    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
+    diagnostic = workspace.diagnostic
+
+    def fail(message: str, line: int | None = None) -> None:
+        diagnostic.error(message, source.name(), line)
+
+    if not os.path.isfile(filename):
+        fail(f"cannot open the OBJ file '{filename}'")
+    try:
+        mesh = read_obj(filename)
+    except OSError as e:
+        fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
+    except ObjError as e:
+        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
+    for warning in mesh.warnings:
+        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name())
+
+    name = model_name or mesh.object_name or _stem(filename)
+    plant = workspace.plant
+    instance_name = workspace.make_model_name(name, parent_model_name)
+    try:
+        instance = plant.add_model_instance(instance_name)
+    except ModelError as e:
+        fail(str(e))
+    try:
+        mass, com, I_cm = mass_properties(mesh.vertices, mesh.faces, WATER_DENSITY)
+    except MeshVolumeError as e:
+        fail(f"the OBJ mesh cannot give the body its mass properties: {e}")
+    try:
+        body = plant.add_rigid_body(name, instance, SpatialInertia(mass, com, I_cm))
+    except ModelError as e:
+        fail(f"the mass properties of the enclosed volume are not physical: {e}")
+    if plant.geometry_source_is_registered():
+        shape = Mesh(filename)
+        collision = GeometryInstance(RigidTransform(), shape, "collision",
+                                     source=(source.name(), None))
+        geometry = plant.register_collision_geometry(body, collision, GeometryProperties())
+        # Drake hands the scene graph empty proximity properties here (no
+        # friction), so the plant's default friction is taken back out.
+        geometry.instance.properties[PROXIMITY] = GeometryProperties()
+        visual = GeometryInstance(RigidTransform(), shape, "visual",
+                                  source=(source.name(), None))
+        plant.register_visual_geometry(body, visual)
+    return instance
+
+
+def _stem(filename: str) -> str:
+    """The file's name without its folder and its last extension."""
+    return os.path.splitext(os.path.basename(filename))[0]
