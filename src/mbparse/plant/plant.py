@@ -246,6 +246,24 @@ class MultibodyPlant:
         joint.model_instance = instance
         return self._register_joint(joint)
 
+    def add_joint_between_frames(self, joint_type: type, name: str, frame_on_parent: Frame,
+                                 frame_on_child: Frame, *args, **kwargs) -> Joint:
+        """Adds a joint of ``joint_type`` that connects two existing frames
+        (Drake's ``AddJoint`` with frames, as ``WeldFrames`` uses); the
+        joint belongs to the child frame's model instance. Further arguments
+        go to the joint's constructor."""
+        self._throw_if_finalized()
+        instance = frame_on_child.model_instance
+        if (instance, name) in self._joint_names:
+            raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
+                             f"already has a joint named '{name}'")
+        if frame_on_parent.body is frame_on_child.body:
+            raise ModelError(f"joint '{name}' has body '{frame_on_parent.body.name}' as both "
+                             f"parent and child")
+        joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
+        joint.model_instance = instance
+        return self._register_joint(joint)
+
     def _register_joint(self, joint: Joint) -> Joint:
         joint.index = len(self._joints)
         self._joints.append(joint)
