@@ -1,0 +1,269 @@
+"""Reading a Drake Model Directives YAML document into typed directives.
+
+The YAML is composed into nodes with PyYAML's safe loader (so no tag can
+ever construct an object) and then read against the directive schema, field
+by field, the way Drake's YAML archive reads it: scalars take the type of
+the field they fill, unknown keys are errors, and the only tags accepted are
+the rotation variants ``!Rpy``, ``!AngleAxis`` and ``!Identity``. Drake's
+random distributions (``!Uniform``, ``!Gaussian``, ...) are refused, as a
+directive needs a fixed pose. Every value remembers the line it came from.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
+
+_STANDARD_TAG = "tag:yaml.org,2002:"
+ROTATION_TAGS = ("!Rpy", "!AngleAxis", "!Identity")
+DISTRIBUTION_TAGS = ("!Uniform", "!UniformVector", "!Gaussian", "!GaussianVector",
+                     "!UniformDiscrete", "!Deterministic", "!DeterministicVector")
+_NULLS = ("", "~", "null", "Null", "NULL")
+
+
+class DmdSyntaxError(ValueError):
+    """The document does not follow the directive schema; ``line`` is 1-based."""
+
+    def __init__(self, message: str, line: int | None):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class Pose:
+    """A schema transform: an optional base frame and a fixed pose."""
+
+    X: RigidTransform
+    base_frame: str | None
+    line: int
+
+
+@dataclass
+class Directive:
+    """One directive: its kind (``add_model``, ...), its fields, its line."""
+
+    kind: str
+    fields: dict
+    line: int
+
+
+@dataclass
+class Document:
+    directives: list[Directive] = field(default_factory=list)
+
+
+def line_of(node: Node) -> int:
+    return node.start_mark.line + 1
+
+
+def _check_tag(node: Node, where: str, allowed: tuple[str, ...] = ()) -> None:
+    tag = node.tag or ""
+    if tag.startswith(_STANDARD_TAG) or tag in allowed:
+        return
+    if tag in DISTRIBUTION_TAGS:
+        raise DmdSyntaxError(f"{where} is given as a random distribution ({tag}); model "
+                             f"directives need fixed values", line_of(node))
+    raise DmdSyntaxError(f"{where} carries the YAML tag '{tag}', which model directives do "
+                         f"not accept (the only tags allowed are {', '.join(ROTATION_TAGS)} "
+                         f"on a rotation)", line_of(node))
+
+
+def _mapping(node: Node, where: str, keys: tuple[str, ...],
+             allowed_tags: tuple[str, ...] = ()) -> dict[str, Node]:
+    """The entries of a mapping node, refusing keys the schema lacks."""
+    _check_tag(node, where, allowed_tags)
+    if isinstance(node, ScalarNode) and node.value in _NULLS and node.style is None:
+        return {}
+    if not isinstance(node, MappingNode):
+        raise DmdSyntaxError(f"{where} must be a mapping (key: value entries)", line_of(node))
+    out: dict[str, Node] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, ScalarNode):
+            raise DmdSyntaxError(f"{where} has a key that is not a plain name", line_of(key_node))
+        key = key_node.value
+        if keys and key not in keys:
+            raise DmdSyntaxError(f"{where} has the key '{key}', which it cannot have (it takes "
+                                 f"{', '.join(keys)})", line_of(key_node))
+        if key in out:
+            raise DmdSyntaxError(f"{where} has the key '{key}' twice", line_of(key_node))
+        out[key] = value_node
+    return out
+
+
+def _string(node: Node, where: str) -> str:
+    _check_tag(node, where)
+    if not isinstance(node, ScalarNode):
+        raise DmdSyntaxError(f"{where} must be a single text value", line_of(node))
+    return node.value
+
+
+def _optional_string(node: Node | None, where: str) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS:
+        return None
+    return _string(node, where)
+
+
+def _number(node: Node, where: str) -> float:
+    _check_tag(node, where)
+    if isinstance(node, ScalarNode):
+        text = node.value.strip()
+        special = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
+        if text.lower() in special:
+            return special[text.lower()]
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    raise DmdSyntaxError(f"{where} must be a number", line_of(node))
+
+
+def _numbers(node: Node, where: str, size: int | None = None) -> list[float]:
+    _check_tag(node, where)
+    if not isinstance(node, SequenceNode):
+        raise DmdSyntaxError(f"{where} must be a list of numbers", line_of(node))
+    values = [_number(item, f"an entry of {where}") for item in node.value]
+    if size is not None and len(values) != size:
+        raise DmdSyntaxError(f"{where} must have {size} numbers, not {len(values)}",
+                             line_of(node))
+    return values
+
+
+def _strings(node: Node, where: str) -> list[str]:
+    _check_tag(node, where)
+    if isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS:
+        return []
+    if not isinstance(node, SequenceNode):
+        raise DmdSyntaxError(f"{where} must be a list of names", line_of(node))
+    return [_string(item, f"an entry of {where}") for item in node.value]
+
+
+def _rotation(node: Node, where: str):
+    tag = node.tag or ""
+    if tag == "!Rpy":
+        entries = _mapping(node, f"the !Rpy {where}", ("deg",), ("!Rpy",))
+        deg = _numbers(entries["deg"], "'deg'", 3) if "deg" in entries else [0.0, 0.0, 0.0]
+        return rpy_to_matrix([math.radians(d) for d in deg])
+    if tag == "!AngleAxis":
+        entries = _mapping(node, f"the !AngleAxis {where}", ("angle_deg", "axis"),
+                           ("!AngleAxis",))
+        angle = _number(entries["angle_deg"], "'angle_deg'") if "angle_deg" in entries else 0.0
+        axis = _numbers(entries["axis"], "'axis'", 3) if "axis" in entries else [0.0, 0.0, 1.0]
+        if not any(axis):
+            raise DmdSyntaxError(f"the !AngleAxis {where} has a zero axis", line_of(node))
+        return axis_angle_to_matrix(normalized(axis), math.radians(angle))
+    # Untagged (or !Identity): the identity, which takes no fields.
+    if _mapping(node, where, (), ("!Identity",)):
+        raise DmdSyntaxError(f"{where} has no tag, so it is the identity, which takes no "
+                             f"values; tag it !Rpy or !AngleAxis to give angles", line_of(node))
+    return None
+
+
+def read_pose(node: Node, where: str) -> Pose:
+    """A schema transform: ``base_frame``, ``translation``, ``rotation``."""
+    entries = _mapping(node, where, ("base_frame", "translation", "rotation"))
+    base = _optional_string(entries.get("base_frame"), f"'base_frame' of {where}")
+    p = (_numbers(entries["translation"], f"'translation' of {where}", 3)
+         if "translation" in entries else [0.0, 0.0, 0.0])
+    R = _rotation(entries["rotation"], f"'rotation' of {where}") if "rotation" in entries \
+        else None
+    X = RigidTransform(R, p) if R is not None else RigidTransform(p=p)
+    return Pose(X, base, line_of(node))
+
+
+def _add_model(e: dict[str, Node]) -> dict:
+    positions = {}
+    if "default_joint_positions" in e:
+        for key, value in _mapping(e["default_joint_positions"],
+                                   "'default_joint_positions'", ()).items():
+            positions[key] = (_numbers(value, f"the positions of joint '{key}'"), line_of(value))
+    poses = {}
+    if "default_free_body_pose" in e:
+        for key, value in _mapping(e["default_free_body_pose"],
+                                   "'default_free_body_pose'", ()).items():
+            poses[key] = read_pose(value, f"the default pose of '{key}'")
+    return {"file": _string(e["file"], "'file'") if "file" in e else "",
+            "name": _string(e["name"], "'name'") if "name" in e else "",
+            "default_joint_positions": positions, "default_free_body_pose": poses}
+
+
+def _add_frame(e: dict[str, Node]) -> dict:
+    return {"name": _string(e["name"], "'name'") if "name" in e else "",
+            "X_PF": read_pose(e["X_PF"], "'X_PF'") if "X_PF" in e else None}
+
+
+def _add_weld(e: dict[str, Node]) -> dict:
+    return {"parent": _string(e["parent"], "'parent'") if "parent" in e else "",
+            "child": _string(e["child"], "'child'") if "child" in e else "",
+            "X_PC": read_pose(e["X_PC"], "'X_PC'") if "X_PC" in e else None}
+
+
+def _add_collision_filter_group(e: dict[str, Node]) -> dict:
+    return {"name": _string(e["name"], "'name'") if "name" in e else "",
+            "model_namespace": _optional_string(e.get("model_namespace"), "'model_namespace'"),
+            "members": _strings(e["members"], "'members'") if "members" in e else [],
+            "member_groups": (_strings(e["member_groups"], "'member_groups'")
+                              if "member_groups" in e else []),
+            "ignored_collision_filter_groups": (
+                _strings(e["ignored_collision_filter_groups"],
+                         "'ignored_collision_filter_groups'")
+                if "ignored_collision_filter_groups" in e else [])}
+
+
+def _add_directives(e: dict[str, Node]) -> dict:
+    return {"file": _string(e["file"], "'file'") if "file" in e else "",
+            "model_namespace": _optional_string(e.get("model_namespace"), "'model_namespace'")}
+
+
+# Directive kind → (its keys, its reader).
+KINDS = {
+    "add_model": (("file", "name", "default_joint_positions", "default_free_body_pose"),
+                  _add_model),
+    "add_model_instance": (("name",), lambda e: {"name": _string(e["name"], "'name'")
+                                                 if "name" in e else ""}),
+    "add_frame": (("name", "X_PF"), _add_frame),
+    "add_weld": (("parent", "child", "X_PC"), _add_weld),
+    "add_collision_filter_group": (("name", "model_namespace", "members", "member_groups",
+                                    "ignored_collision_filter_groups"),
+                                   _add_collision_filter_group),
+    "add_directives": (("file", "model_namespace"), _add_directives),
+}
+
+
+def load_document(text: str) -> Document:
+    """Reads a model directives document; raises DmdSyntaxError (with a
+    line) for YAML that is malformed or does not fit the schema."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        problem = getattr(e, "problem", None) or str(e)
+        raise DmdSyntaxError(f"the text is not valid YAML: {problem}",
+                             mark.line + 1 if mark else None) from None
+    if root is None:
+        raise DmdSyntaxError("the document is empty; a model directives file needs a "
+                             "top-level 'directives:' list", None)
+    top = _mapping(root, "the document", ("directives",))
+    doc = Document()
+    node = top.get("directives")
+    if node is None or (isinstance(node, ScalarNode) and node.value in _NULLS):
+        return doc
+    _check_tag(node, "'directives'")
+    if not isinstance(node, SequenceNode):
+        raise DmdSyntaxError("'directives' must be a list of directives", line_of(node))
+    for item in node.value:
+        entries = _mapping(item, "a directive", tuple(KINDS))
+        if len(entries) != 1:
+            raise DmdSyntaxError("a directive must hold exactly one of "
+                                 f"{', '.join(KINDS)}; this one has "
+                                 f"{len(entries) or 'none'}", line_of(item))
+        (kind, body), = entries.items()
+        keys, reader = KINDS[kind]
+        fields = reader(_mapping(body, kind, keys))
+        doc.directives.append(Directive(kind, fields, line_of(item)))
+    return doc
