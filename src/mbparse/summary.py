@@ -122,9 +122,12 @@ def _force(plant: MultibodyPlant, f) -> dict:
         return {"type": f.type, "joint": name(f.joint), "nominal_angle": num(f.nominal_angle),
                 "stiffness": num(f.stiffness)}
     if f.type == "linear_spring_damper":
-        return {"type": f.type, "body_A": name(f.body_A), "body_B": name(f.body_B),
-                "p_AP": vec(f.p_AP), "p_BQ": vec(f.p_BQ), "free_length": num(f.free_length),
-                "stiffness": num(f.stiffness), "damping": num(f.damping)}
+        d = {"type": f.type, "body_A": name(f.body_A), "body_B": name(f.body_B),
+             "p_AP": vec(f.p_AP), "p_BQ": vec(f.p_BQ), "free_length": num(f.free_length),
+             "stiffness": num(f.stiffness), "damping": num(f.damping)}
+        if getattr(f, "name", None):  # only a URDF <force_element> names one
+            d["name"] = f.name
+        return d
     d = {"type": f.type, "name": f.name, "body": name(f.body), "X_BF": pose(f.X_BF)}
     d.update({k: _plain(v) for k, v in f.parameters.items()})
     return d

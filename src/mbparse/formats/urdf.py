@@ -14,7 +14,7 @@ from ..plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
                      UniversalJoint, WeldJoint)
 from ..spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ..workspace import DataSource, Workspace
-from . import drake_ext
+from . import drake_ext, urdf_extensions
 from .urdf_geometry import GeometryReader
 from .xml_tools import XmlDiagnostic, attr, children, first_child, load_xml, qname
 
@@ -24,6 +24,7 @@ INF = math.inf
 # Children of <robot> this reader understands, or ignores on purpose.
 KNOWN_ROBOT_CHILDREN = {
     "material", "link", "joint", "drake:joint", "transmission", "frame", "loop_joint",
+    "force_element", "sensor",  # read by urdf_extensions (not Drake's)
     "drake:collision_filter_group", "drake:linear_bushing_rpy", "drake:linear_spring_damper",
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
@@ -99,9 +100,8 @@ class UrdfReader:
             self.mimic(el)
         for el in children(root, "transmission"):
             self.transmission(el)
-        loop = first_child(root, "loop_joint")
-        if loop is not None:
-            diag.error(loop, "<loop_joint> closes a kinematic loop; loop joints are not read here")
+        for el in children(root, "loop_joint"):
+            urdf_extensions.read_loop_joint(self, el)
         for el in children(root, "frame"):
             self.frame(el)
         for el in children(root, "drake:linear_bushing_rpy"):
@@ -112,6 +112,9 @@ class UrdfReader:
             self.ball_constraint(el)
         for el in children(root, "drake:distance_constraint"):
             self.distance_constraint(el)
+        for el in children(root, "force_element"):
+            urdf_extensions.read_force_element(self, el)
+        urdf_extensions.read_sensors(self, root)
         for el in children(root, "drake:tendon_constraint"):
             diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the model would be incomplete")
         return self.instance, name

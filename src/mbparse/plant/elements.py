@@ -169,6 +169,7 @@ class LinearSpringDamper:
     stiffness: float
     damping: float
     type: str = "linear_spring_damper"
+    name: str | None = None  # a name the model file gave it (URDF <force_element>)
 
 
 @dataclass(eq=False)
