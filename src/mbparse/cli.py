@@ -8,6 +8,7 @@ import sys
 # name → (module in mbparse.commands, one-line help)
 COMMANDS = {
     "inspect": ("inspect", "print what a model file contains (text or mbsummary/1 JSON)"),
+    "check": ("check", "lint model files: parse problems and modelling mistakes (text, JSON, SARIF)"),
 }
 
 

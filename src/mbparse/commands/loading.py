@@ -80,7 +80,12 @@ def load(path: str, args: argparse.Namespace, finalize: bool = True) -> Loaded:
             raise ParseError(str(e)) from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        instances = parser.add_models(path)
+        try:
+            instances = parser.add_models(path)
+        except ParseError as e:
+            # The warnings issued before the error, for tools that list them all.
+            e.warnings_seen = list(parser.diagnostic_policy().warnings_seen)
+            raise
         if finalize:
             try:
                 plant.finalize()

@@ -1,0 +1,324 @@
+"""Checks on a loaded model that catch real modelling mistakes.
+
+Each check takes a :class:`ModelContext` and yields findings. They look at
+what the model holds after parsing (masses, inertias, limits, the tree,
+names, mesh files, magnitudes), so they work the same for every format.
+"""
+from __future__ import annotations
+
+import math
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..geometry.properties import PERCEPTION
+from ..geometry.shapes import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+from ..plant import MultibodyPlant
+from ..plant.topology import welded_subgraphs
+from ..spatial import norm, principal_moments, sub
+from .findings import Finding, rule_finding
+from .locator import Locator
+
+# Magnitudes beyond which a value probably has the wrong units.
+MAX_MASS = 1e4            # kg: more than ten tonnes on a moving body → grams?
+MIN_MASS = 1e-6           # kg: under a milligram → tonnes, or a typo
+MAX_OFFSET = 100.0        # m: a joint or COM that far away → millimetres?
+MAX_MOVING_SIZE = 100.0   # m: a moving part that large → millimetres?
+MAX_SIZE = 1e4            # m: anything that large
+MIN_SIZE = 1e-5           # m: smaller than ten micrometres → metres given as km?
+MAX_GYRATION = 10.0       # m: radius of gyration √(I/m) → kg·mm² or g·cm²?
+MAX_ANGLE = 4 * math.pi + 1e-9  # rad: a limit beyond two turns → degrees?
+ROTATIONAL_DOFS = {"ball_rpy": 3, "quaternion_floating": 3, "rpy_floating": 3, "universal": 2,
+                   "revolute": 1, "planar": 1, "screw": 1}
+RENDERABLE_MESHES = (".obj", ".gltf", ".glb")
+
+
+@dataclass
+class ModelContext:
+    """What every check needs: the plant, where to report, and names."""
+
+    plant: MultibodyPlant
+    path: str
+    locator: Locator
+
+    def instance_name(self, element) -> str:
+        return self.plant.get_model_instance_name(element.model_instance)
+
+    def label(self, element) -> str:
+        if element.model_instance in (0, 1):
+            return element.name
+        return self.plant.scoped_name(element)
+
+    def at(self, kind: str, element, child=()) -> dict:
+        """file/line/column of ``element`` (the main file when not found)."""
+        loc = self.locator.find(kind, element.name, self.instance_name(element), child)
+        if loc is None:
+            return {"file": self.path}
+        return {"file": loc.file, "line": loc.line, "column": loc.column}
+
+    def at_geometry(self, geometry) -> dict:
+        file, line = geometry.instance.source
+        if file is None:
+            return {"file": self.path}
+        column = self.locator.column_at(file, line, ("visual", "collision", "geom"))
+        return {"file": file, "line": line, "column": column}
+
+
+INERTIAL = (("inertial", "mass"), ("inertial",))
+LIMITS = (("limit",), ("axis", "limit"))
+
+
+# ---------------------------------------------------------------- the tree
+@dataclass
+class _Tree:
+    parent_joint: dict[int, object]   # body index → joint towards the world
+    children: dict[int, list[int]]
+
+
+def _tree(plant: MultibodyPlant) -> _Tree:
+    adjacency = defaultdict(list)
+    for j in plant.joints():
+        adjacency[j.parent_body.index].append(j)
+        adjacency[j.child_body.index].append(j)
+    parent_joint: dict[int, object] = {}
+    children: dict[int, list[int]] = defaultdict(list)
+    seen = {0}
+    level = [0]
+    while level:
+        following = []
+        for b in level:
+            for j in adjacency[b]:
+                other = j.child_body.index if j.parent_body.index == b else j.parent_body.index
+                if other in seen:
+                    continue
+                seen.add(other)
+                parent_joint[other] = j
+                children[b].append(other)
+                following.append(other)
+        level = following
+    return _Tree(parent_joint, children)
+
+
+def _outboard(tree: _Tree, group: set[int]) -> set[int]:
+    """The bodies of ``group`` and every body outboard of it."""
+    out, stack = set(group), list(group)
+    while stack:
+        for c in tree.children.get(stack.pop(), []):
+            if c not in out:
+                out.add(c)
+                stack.append(c)
+    return out
+
+
+def _inboard_body(tree: _Tree, group: set[int]) -> int:
+    """The body of a welded group whose joint leads out of the group."""
+    for b in sorted(group):
+        j = tree.parent_joint.get(b)
+        if j is not None and j.type_name != "weld":
+            return b
+    return min(group)
+
+
+def check_masses(ctx: ModelContext) -> Iterator[Finding]:
+    """Moving parts without mass; bodies whose mass hints at wrong units;
+    point masses on joints that can turn them about their center."""
+    plant = ctx.plant
+    tree = _tree(plant)
+    poses = plant.calc_body_poses_in_world()
+    for group in welded_subgraphs(plant):
+        if 0 in group:
+            continue
+        b = _inboard_body(tree, group)
+        body, joint = plant.get_body(b), tree.parent_joint.get(b)
+        outboard = _outboard(tree, group)
+        total = sum(plant.get_body(i).mass for i in outboard)
+        if total <= 0:
+            jname = f" (joint '{ctx.label(joint)}')" if joint is not None else ""
+            yield rule_finding("mass-nonpositive",
+                               f"body '{ctx.label(body)}' can move{jname}, but it and all it "
+                               f"carries have mass {total:g}; the dynamics are singular",
+                               **ctx.at("body", body, INERTIAL))
+            continue
+        if joint is not None and outboard == group:
+            yield from _point_mass(ctx, body, joint, group, poses)
+    for body in plant.bodies()[1:]:
+        m = body.mass
+        if m > MAX_MASS:
+            yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg; "
+                               "was it given in grams?", **ctx.at("body", body, INERTIAL))
+        elif 0 < m < MIN_MASS:
+            yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg, "
+                               "less than a milligram", **ctx.at("body", body, INERTIAL))
+
+
+def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Iterator[Finding]:
+    plant = ctx.plant
+    turns = ROTATIONAL_DOFS.get(joint.type_name, 0)
+    if turns == 0:
+        return
+    members = [plant.get_body(i) for i in group]
+    if any(any(v != 0 for v in m.default_spatial_inertia.I_cm) for m in members if m.mass > 0):
+        return
+    coms = [poses[m.index].apply(m.default_spatial_inertia.com) for m in members if m.mass > 0]
+    if any(norm(sub(c, coms[0])) > 1e-12 for c in coms[1:]):
+        return
+    if turns == 1:
+        axis = getattr(joint, "axis", (0.0, 0.0, 1.0))
+        X_WJ = poses[joint.child_body.index] @ joint.frame_on_child.X_BF
+        r = sub(coms[0], X_WJ.p)
+        a = X_WJ.R
+        w = tuple(sum(a[i][k] * axis[k] for k in range(3)) for i in range(3))
+        along = sum(r[i] * w[i] for i in range(3))
+        off_axis = norm(tuple(r[i] - along * w[i] for i in range(3)))
+        if off_axis > 1e-9:
+            return
+    yield rule_finding("inertia-zero",
+                       f"body '{ctx.label(body)}' is a point mass that joint '{ctx.label(joint)}' "
+                       "turns about its own center; its rotational inertia there is zero",
+                       **ctx.at("body", body, INERTIAL))
+
+
+def check_inertias(ctx: ModelContext) -> Iterator[Finding]:
+    """Inertias that are not physical, or that suggest the wrong units."""
+    for body in ctx.plant.bodies()[1:]:
+        M = body.default_spatial_inertia
+        why = M.invalidity()
+        if why is not None:
+            yield rule_finding("inertia-invalid", f"body '{ctx.label(body)}': {why}",
+                               **ctx.at("body", body, (("inertial", "inertia"), ("inertial",))))
+            continue
+        if M.mass > 0:
+            largest = max(principal_moments(M.I_cm))
+            gyration = math.sqrt(max(largest, 0.0) / M.mass)
+            if gyration > MAX_GYRATION:
+                yield rule_finding(
+                    "units-suspicious",
+                    f"body '{ctx.label(body)}' has inertia {largest:g} kg·m² for mass "
+                    f"{M.mass:g} kg (radius of gyration {gyration:g} m); was it given in "
+                    "kg·mm² or g·cm²?", **ctx.at("body", body, (("inertial", "inertia"),)))
+        if norm(M.com) > MAX_OFFSET:
+            yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has its center of "
+                               f"mass {norm(M.com):g} m from its origin; millimetres?",
+                               **ctx.at("body", body, INERTIAL))
+
+
+def check_joints(ctx: ModelContext) -> Iterator[Finding]:
+    """Inverted or empty limits, limits in degrees, far-away joint frames."""
+    for joint in ctx.plant.joints():
+        if joint.is_ephemeral or joint.type_name == "weld":
+            continue
+        label = ctx.label(joint)
+        for i, (lo, up) in enumerate(zip(joint.pos_lower, joint.pos_upper)):
+            which = f" (coordinate {i})" if joint.nq > 1 else ""
+            if lo > up:
+                yield rule_finding("joint-limits-inverted", f"joint '{label}'{which}: lower limit "
+                                   f"{lo:g} is above upper limit {up:g}",
+                                   **ctx.at("joint", joint, LIMITS))
+            elif lo == up:
+                yield rule_finding("joint-limits-empty", f"joint '{label}'{which}: lower and "
+                                   f"upper limits are both {lo:g}; it cannot move",
+                                   **ctx.at("joint", joint, LIMITS))
+        if joint.type_name in ("revolute", "universal", "ball_rpy"):
+            big = [v for v in (*joint.pos_lower, *joint.pos_upper)
+                   if math.isfinite(v) and abs(v) > MAX_ANGLE]
+            if big:
+                yield rule_finding("units-suspicious", f"joint '{label}' has an angle limit of "
+                                   f"{big[0]:g} rad (over two turns); was it given in degrees?",
+                                   **ctx.at("joint", joint, LIMITS))
+        for frame in (joint.frame_on_parent, joint.frame_on_child):
+            d = norm(frame.X_BF.p)
+            if d > MAX_OFFSET:
+                yield rule_finding("units-suspicious", f"joint '{label}' sits {d:g} m from the "
+                                   f"origin of body '{ctx.label(frame.body)}'; millimetres?",
+                                   **ctx.at("joint", joint, (("origin",), ("pose",))))
+                break
+
+
+def check_connectivity(ctx: ModelContext) -> Iterator[Finding]:
+    """Bodies of a model left unattached to the rest of it."""
+    plant = ctx.plant
+    user_jointed = set()
+    for j in plant.joints():
+        if not j.is_ephemeral:
+            user_jointed.update((j.parent_body.index, j.child_body.index))
+    bases = defaultdict(list)
+    for j in plant.joints():
+        if j.is_ephemeral and j.type_name != "weld":
+            bases[j.child_body.model_instance].append(j.child_body)
+    for instance, roots in bases.items():
+        articulated = any(b.model_instance == instance for b in plant.bodies()
+                          if b.index in user_jointed)
+        if len(roots) < 2 or not articulated:
+            continue
+        for body in roots:
+            if body.index not in user_jointed:
+                yield rule_finding("body-disconnected", f"body '{ctx.label(body)}' has no joint; "
+                                   f"it is not attached to the rest of model "
+                                   f"'{plant.get_model_instance_name(instance)}' and will "
+                                   "fall freely", **ctx.at("body", body))
+
+
+def check_geometry(ctx: ModelContext) -> Iterator[Finding]:
+    """Duplicate geometry names, missing or unreadable meshes, odd sizes."""
+    sg = ctx.plant.scene_graph
+    if sg is None:
+        return
+    moving = set()
+    for group in welded_subgraphs(ctx.plant):
+        if 0 not in group:
+            moving.update(group)
+    seen: dict[tuple[int, str, str], object] = {}
+    for g in sg.geometries():
+        for role in g.instance.roles:
+            key = (g.body, role, g.name)
+            if key in seen:
+                yield rule_finding("duplicate-name", f"two {role} geometries on body "
+                                   f"'{ctx.label(ctx.plant.get_body(g.body))}' are named "
+                                   f"'{g.name}'", **ctx.at_geometry(g))
+            seen[key] = g
+        shape = g.shape
+        if isinstance(shape, Mesh):
+            if not os.path.exists(shape.filename):
+                yield rule_finding("file-missing", f"mesh '{shape.filename}' of geometry "
+                                   f"'{g.name}' does not exist", **ctx.at_geometry(g))
+            elif g.has_role(PERCEPTION) and shape.extension() not in RENDERABLE_MESHES:
+                yield rule_finding("mesh-unsupported", f"mesh '{os.path.basename(shape.filename)}'"
+                                   f" of geometry '{g.name}' is a '{shape.extension()}' file, "
+                                   "which cameras do not render (they read .obj and .gltf)",
+                                   **ctx.at_geometry(g))
+            continue
+        sizes = _dimensions(shape)
+        if not sizes:
+            continue
+        limit = MAX_MOVING_SIZE if g.body in moving else MAX_SIZE
+        if max(sizes) > limit:
+            yield rule_finding("units-suspicious", f"geometry '{g.name}' is {max(sizes):g} m "
+                               "across; millimetres?", **ctx.at_geometry(g))
+        elif 0 < min(sizes) < MIN_SIZE:
+            yield rule_finding("units-suspicious", f"geometry '{g.name}' is only "
+                               f"{min(sizes):g} m in one dimension", **ctx.at_geometry(g))
+
+
+def _dimensions(shape) -> list[float]:
+    if isinstance(shape, Box):
+        return list(shape.size())
+    if isinstance(shape, Sphere):
+        return []  # tiny spheres are the usual way to make contact points
+    if isinstance(shape, (Cylinder, Capsule)):
+        return [2 * shape.radius, shape.length]
+    if isinstance(shape, Ellipsoid):
+        return [2 * shape.a, 2 * shape.b, 2 * shape.c]
+    return []
+
+
+CHECKS: tuple[Callable[[ModelContext], Iterator[Finding]], ...] = (
+    check_masses, check_inertias, check_joints, check_connectivity, check_geometry)
+
+
+def check_model(ctx: ModelContext) -> list[Finding]:
+    """Every model check's findings, in check order."""
+    out: list[Finding] = []
+    for check in CHECKS:
+        out.extend(check(ctx))
+    return out
