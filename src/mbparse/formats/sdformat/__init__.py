@@ -1,0 +1,241 @@
+"""SDFormat reader (http://sdformat.org, versions 1.4 to 1.12), with the
+meaning Drake gives it (libsdformat's document rules and frame semantics,
+then Drake's own reading and ``drake:`` extensions).
+
+The reader works in three steps: :mod:`.document` loads, upgrades, checks
+and expands includes; :mod:`.scopes` and :mod:`.frames` build the frame
+graphs; :mod:`.model` (with :mod:`.geometry`, :mod:`.joints` and
+:mod:`.drake_elements`) fills the plant.
+"""
+from __future__ import annotations
+
+import os
+
+from ...package_map import resolve_uri
+from ...spatial import RigidTransform
+from ...workspace import DataSource, Workspace
+from .diagnostic import SdfDiagnostic
+from .document import RESOLVED, Loader
+from .frames import MODEL_FRAME, FrameGraph, Scope, Vertex, read_pose
+from .model import ModelBuilder
+from .scopes import ScopeBuilder, proxy_frame_name
+
+__all__ = ["add_all_models", "add_model"]
+
+
+def add_all_models(source: DataSource, parent_model_name: str | None,
+                   workspace: Workspace) -> list[int]:
+    """Adds every model of the file (a ``<model>`` or the models of a ``<world>``)."""
+    return SdfReader(source, workspace).add_all(parent_model_name)
+
+
+def add_model(source: DataSource, model_name: str, parent_model_name: str | None,
+              workspace: Workspace) -> int | None:
+    """Adds the one model of the file (``model_name`` overrides its name)."""
+    return SdfReader(source, workspace).add_one(model_name, parent_model_name)
+
+
+class SdfReader:
+    def __init__(self, source: DataSource, workspace: Workspace):
+        self.source = source
+        self.ws = workspace
+        self.plant = workspace.plant
+        self.diag = SdfDiagnostic(workspace.diagnostic, source.name())
+        self.graph = FrameGraph(self.diag)
+        self.custom_scopes: list[Scope] = []
+
+    # ------------------------------------------------------------ entry points
+    def load(self):
+        loader = Loader(self.diag, self.find_include)
+        loader.open_files = list(self.ws.open_files)
+        self.first_instance = self.plant.num_model_instances()
+        root = loader.load(self.source)
+        return root
+
+    def find_include(self, uri: str) -> str | None:
+        """libsdformat's search for an included file: package://, model:// and
+        file:// through the package map; other paths as given (from the
+        current folder)."""
+        if "://" in uri:
+            path, problem = resolve_uri(uri, self.ws.package_map, ".")
+            return None if problem else path
+        return uri if os.path.exists(uri) else None
+
+    def root_children(self, root):
+        models = root.findall("model")
+        worlds = root.findall("world")
+        others = [c for c in root if c.tag in ("light", "actor")]
+        if len(models) > 1:
+            self.diag.error(models[1], "The file has more than one top-level <model>; only one "
+                                       "is allowed.")
+        if others and (models or len(others) > 1):
+            self.diag.error(others[0], "The top level may hold only one of <model>, <light> or "
+                                       "<actor>.")
+        names = [w.get("name") for w in worlds]
+        for w in worlds:
+            if names.count(w.get("name")) > 1:
+                self.diag.error(w, f"World '{w.get('name')}' is defined more than once.")
+        return models, worlds
+
+    def build(self, root):
+        models, worlds = self.root_children(root)
+        scopes = ScopeBuilder(self.diag, self.graph, self.custom_include)
+        self.scope_builder = scopes
+        if len(models) + len(worlds) != 1:
+            self.diag.error(root, f"File must have exactly one <model> or exactly one <world>, "
+                                  f"but instead has {len(models)} models and {len(worlds)} "
+                                  "worlds")
+        if models:
+            top = scopes.root_model(models[0])
+            world = top.parent
+        else:
+            world = scopes.world(worlds[0])
+        for scope in self.custom_scopes:
+            self.reposture(scope)
+        return world
+
+    def add_all(self, parent_model_name: str | None) -> list[int]:
+        root = self.load()
+        reusable = range(self.first_instance, self.plant.num_model_instances() + 10**6)
+        world = self.build(root)
+        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri, reusable)
+        builder.bodies.update(self.custom_bodies())
+        return builder.add_world(world, parent_model_name)
+
+    def add_one(self, model_name: str, parent_model_name: str | None) -> int | None:
+        root = self.load()
+        reusable = range(self.first_instance, self.plant.num_model_instances() + 10**6)
+        models = root.findall("model")
+        worlds = root.findall("world")
+        if not models and len(worlds) == 1 and len(worlds[0].findall("model")) == 1:
+            only = worlds[0].findall("model")[0]
+        elif len(models) == 1:
+            only = models[0]
+        else:
+            self.diag.error(root, "File must have a single <model> element.")
+        if model_name:
+            only.set("name", model_name)
+        world = self.build(root)
+        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri, reusable)
+        builder.bodies.update(self.custom_bodies())
+        builder.root = world
+        scope = next(s for s in world.models if s.el is only)
+        name = self.ws.make_model_name(scope.name, parent_model_name)
+        return builder.add_model(scope, name)[0]
+
+    def resolve_uri(self, el, uri: str) -> str:
+        path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
+        if problem:
+            self.diag.error(el, problem)
+        return path
+
+    # ------------------------------------------------------------ URDF / MJCF includes
+    def custom_include(self, parent: Scope, inc) -> Scope | None:
+        """Reads an included URDF or MuJoCo file with its own reader (Drake's
+        interface-model step) and describes its frames to the graph."""
+        diag = self.diag
+        plant = self.plant
+        path = inc.get(RESOLVED)
+        if path is None:
+            return None
+        static = inc.find("static")
+        if static is not None and (static.text or "").strip() in ("true", "1"):
+            diag.error(inc, "Drake does not yet support //include/static for custom nesting.")
+        reader = self.ws.select_reader(path)
+        name_el = inc.find("name")
+        local = (name_el.text or "").strip() if name_el is not None else ""
+        merge = inc.get("merge") in ("true", "1")
+        parent_name = self.absolute_name(parent)
+        source = DataSource(filename=path)
+        self.ws.open_files.append(os.path.abspath(self.source.filename or ""))
+        try:
+            with diag.located(inc):
+                if merge:
+                    if plant.has_model_instance_named(parent_name):
+                        instance = plant.get_model_instance_by_name(parent_name)
+                    else:
+                        instance = plant.add_model_instance(parent_name)
+                    before = {b.index for b in plant.get_bodies_in_model_instance(instance)}
+                    model_name = reader.merge_model(source, local, instance, self.ws)
+                    frame_name = proxy_frame_name(model_name)
+                else:
+                    instance = reader.add_model(source, local, parent_name or None, self.ws)
+                    if instance is None:
+                        return None
+                    before = set()
+                    model_name = plant.get_model_instance_name(instance).rpartition("::")[2]
+                    frame_name = MODEL_FRAME
+        finally:
+            self.ws.open_files.pop()
+        bodies = plant.get_bodies_in_model_instance(instance)
+        if not bodies:
+            diag.error(inc, "Model must have at least one link.")
+        with diag.located(inc):
+            plant.add_frame(frame_name, bodies[0].body_frame, RigidTransform(), instance)
+        new_bodies = [b for b in bodies if b.index not in before]
+        X, relative_to, pose_el = read_pose(diag, inc)
+        placement = (inc.findtext("placement_frame") or "").strip() or None
+        if merge:
+            scope = parent
+            proxy = Vertex(parent.vertex_id(frame_name), "frame", parent, inc,
+                           attached_to=new_bodies[0].name if new_bodies else None,
+                           relative_to=relative_to, X=X, pose_el=pose_el)
+            self.graph.add(proxy)
+            model_vertex = proxy.id
+        else:
+            scope = Scope(parent.vertex_id(model_name), model_name, inc, parent, kind="custom")
+            scope.instance = instance
+            self.graph.add(Vertex(scope.path, "custom", parent, inc, relative_to=relative_to,
+                                  X=X, pose_el=pose_el, inner_scope=scope,
+                                  placement=placement))
+            model_vertex = scope.path
+        prefix = scope
+        for body in new_bodies:
+            v = Vertex(prefix.vertex_id(body.name), "link", prefix, inc,
+                       relative_to=(frame_name if merge else None))
+            self.graph.add(v)
+            v.body = body
+            if not merge:
+                scope.links.append(v)
+        if not merge:
+            scope.canonical = scope.links[0].id if scope.links else None
+        new_index = {b.index for b in new_bodies}
+        for frame in plant.frames():
+            if (frame.model_instance != instance or frame.is_body_frame
+                    or frame.body.index not in new_index or frame.name == frame_name):
+                continue
+            v = Vertex(prefix.vertex_id(frame.name), "frame", prefix, inc,
+                       attached_to=frame.body.name, X=frame.X_BF)
+            self.graph.add(v)
+        for joint in plant.joints():
+            if joint.model_instance == instance and joint.child_body.index in new_index:
+                self.graph.add(Vertex(prefix.vertex_id(joint.name), "joint", prefix, inc,
+                                      attached_to=joint.child_body.name,
+                                      X=joint.frame_on_child.X_BF))
+        scope.custom_model_vertex = model_vertex
+        self.custom_scopes.append((scope, new_bodies, model_vertex))
+        return None if merge else scope
+
+    def absolute_name(self, scope: Scope) -> str:
+        names = []
+        node = scope
+        while node is not None and node.kind != "world":
+            names.append(node.name)
+            node = node.parent
+        return "::".join(reversed(names))
+
+    def custom_bodies(self) -> dict:
+        out = {}
+        for scope, bodies, _ in self.custom_scopes:
+            for body in bodies:
+                out[scope.vertex_id(body.name)] = body
+        return out
+
+    def reposture(self, entry) -> None:
+        scope, bodies, model_vertex = entry
+        root = scope
+        while root.parent is not None:
+            root = root.parent
+        X_WM = self.graph.pose_in(root, model_vertex)
+        for body in bodies:
+            self.plant.set_default_free_body_pose(body, X_WM)

@@ -1,0 +1,321 @@
+"""Reading an SDFormat document: the XML, its ``<sdf version>``, the upgrade
+of older versions to the current meaning, the check of every element and
+attribute against the specification (what libsdformat reports as errors
+under Drake's strict settings), and the expansion of ``<include>``.
+
+After :func:`load_document` the tree holds no SDFormat ``<include>``: an
+included SDFormat model stands in its place as a nested ``<model>`` (merged
+into its parent for ``merge="true"``); an included URDF or MuJoCo file stays
+as an ``<include>`` with the resolved path in the attribute
+``mbparse-resolved``, for the Drake-side reader to parse.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from lxml import etree
+
+from ...workspace import DataSource
+from ..xml_tools import _declare_prefix, _PARSER, _UNDEFINED_PREFIX
+from . import values
+from .diagnostic import SdfDiagnostic
+from .schema_data import SCHEMA
+
+CURRENT_VERSION = (1, 12)
+KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
+                  "1.11", "1.12"}
+XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
+RESOLVED = "mbparse-resolved"
+VERSION_ATTR = "mbparse-version"
+CUSTOM_SUFFIXES = (".urdf", ".xml")
+_NODES = SCHEMA["nodes"]
+_ROOT = SCHEMA["root"]
+RESERVED_REFERENCE = "__root__"
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    major, _, minor = text.partition(".")
+    return int(major), int(minor or 0)
+
+
+class Loader:
+    """Loads one top-level document and everything it includes."""
+
+    def __init__(self, diag: SdfDiagnostic, resolve_include: Callable[[str], str | None]):
+        self.diag = diag
+        self.resolve_include = resolve_include
+        self.open_files: list[str] = []
+
+    # ------------------------------------------------------------ files
+    def parse_xml(self, source: DataSource):
+        data = source.read_bytes()
+        declared: list[str] = []
+        name = source.name()
+        while True:
+            try:
+                root = etree.fromstring(data, _PARSER)
+                break
+            except etree.XMLSyntaxError as e:
+                m = _UNDEFINED_PREFIX.search(str(e))
+                if m and m.group(1) not in declared and len(declared) < 32:
+                    declared.append(m.group(1))
+                    fixed = _declare_prefix(data, m.group(1))
+                    if fixed is not None:
+                        data = fixed
+                        continue
+                line = e.position[0] if e.position else None
+                self.diag.policy.error(f"Error parsing XML in '{name}': {e.msg}", name, line)
+        root.set(XML_BASE, name)
+        return root
+
+    def load(self, source: DataSource):
+        """The validated ``<sdf>`` element of ``source``."""
+        root = self.parse_xml(source)
+        name = source.name()
+        if root.tag != "sdf":
+            self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.")
+        version = root.get("version")
+        if version is None:
+            self.diag.error(root, f"Unable to read '{name}': the <sdf> element has no "
+                                  "version attribute.")
+        if version not in KNOWN_VERSIONS:
+            self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.")
+        root.set(VERSION_ATTR, version)
+        upgrade(root, parse_version(version))
+        key = os.path.abspath(source.filename) if source.filename else None
+        if key is not None:
+            self.open_files.append(key)
+        try:
+            self.read(root, _NODES[_ROOT], version)
+        finally:
+            if key is not None:
+                self.open_files.pop()
+        if parse_version(version) >= (1, 8):
+            check_no_scope_delimiter(self.diag, root)
+        return root
+
+    # ------------------------------------------------------------ checking
+    def read(self, el, node: dict, version: str) -> None:
+        """Checks ``el`` against its description ``node`` (libsdformat's readXml)."""
+        diag = self.diag
+        attrs = node["attrs"]
+        for key, text in el.attrib.items():
+            if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
+                continue
+            spec = attrs.get(key)
+            if spec is None:
+                diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
+                               "SDFormat.")
+            try:
+                values.check(spec[0], text)
+            except (ValueError, OverflowError):
+                diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
+                               f"{spec[0]}: '{text}'.")
+        for key, spec in attrs.items():
+            if spec[2] == "1" and el.get(key) is None and node["name"] != "sdf":
+                diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
+                               "missing.")
+        self.check_value(el, node)
+        if node["copy"] and not node["children"]:
+            return
+        children = node["children"]
+        for child in list(el):
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag == "include" and "include" in children:
+                self.read(child, _NODES[children["include"][0]], version)
+                self.include(el, child)
+                continue
+            entry = children.get(tag)
+            if entry is not None:
+                if entry[1] == "-1":
+                    diag.warning(child, f"SDFormat element <{tag}> is deprecated.")
+                self.read(child, _NODES[entry[0]], version)
+            elif tag[0] == "{" or ":" in tag:
+                continue  # custom (namespaced) elements are kept as written
+            elif node["copy"]:
+                continue
+            else:
+                diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
+                                  "SDFormat.")
+        if el.tag == "joint" and el.get("type") != "ball":
+            for name, (_, required) in children.items():
+                if required in ("1", "+") and el.find(name) is None:
+                    diag.error(el, f"Required element <{name}> of joint "
+                                   f"'{el.get('name')}' is missing.")
+
+    def check_value(self, el, node: dict) -> None:
+        value_type = node["type"]
+        if not value_type:
+            return
+        text = el.text
+        if text is None or not text.strip():
+            return
+        try:
+            if value_type == "pose":
+                values.parse_pose(text, el.get("rotation_format", "euler_rpy"),
+                                  values.parse_bool(el.get("degrees", "false")))
+            else:
+                values.check(value_type, text)
+        except (ValueError, OverflowError):
+            self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
+                                f"'{text.strip()}'.")
+
+    # ------------------------------------------------------------ includes
+    def include(self, parent, inc) -> None:
+        diag = self.diag
+        uri_el = inc.find("uri")
+        if uri_el is None:
+            diag.error(inc, "<include> has no <uri>.")
+        uri = (uri_el.text or "").strip()
+        path = self.resolve_include(uri) if uri else None
+        if not path:
+            diag.error(uri_el, f"Unable to find the included uri '{uri}'.")
+        if os.path.isdir(path):
+            model_file = model_config_file(path)
+            if model_file is None:
+                diag.error(uri_el, f"The included uri '{uri}' names the folder '{path}', which "
+                                   "has no usable model.config.")
+            path = model_file
+        if path.lower().endswith(CUSTOM_SUFFIXES):
+            inc.set(RESOLVED, path)
+            return
+        if os.path.abspath(path) in self.open_files:
+            diag.error(uri_el, f"The included uri '{uri}' names '{path}', which is already "
+                               "being read: the includes form a cycle.")
+        sub = self.load(DataSource(filename=path))
+        candidates = [c for c in sub if isinstance(c.tag, str)
+                      and c.tag in ("model", "actor", "light")]
+        if not candidates:
+            diag.error(uri_el, f"The included file '{path}' has no top-level <model>, <actor> "
+                               "or <light>.")
+        kinds = {c.tag for c in candidates}
+        first = next(c for tag in ("model", "actor", "light") for c in candidates
+                     if c.tag == tag)
+        if len(kinds) > 1 or sum(c.tag == first.tag for c in candidates) > 1:
+            diag.error(uri_el, f"The included file '{path}' has more than one top-level "
+                               "element.")
+        if first.tag != "model":
+            diag.warning(inc, f"The included <{first.tag}> is not a model; Drake ignores it.")
+            parent.remove(inc)
+            return
+        apply_include_overrides(diag, inc, first)
+        first.set(XML_BASE, path)
+        first.set(VERSION_ATTR, sub.get(VERSION_ATTR))
+        if values.parse_bool(inc.get("merge", "false")):
+            first.set("mbparse-merge", "true")
+        parent.replace(inc, first)
+
+
+def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
+    """``<name>``, ``<pose>``, ``<static>`` and ``<placement_frame>`` of an
+    ``<include>`` replace those of the included model."""
+    name = inc.find("name")
+    if name is not None and name.text:
+        model.set("name", name.text.strip())
+    pose = inc.find("pose")
+    if pose is not None:
+        old = model.find("pose")
+        if old is not None:
+            model.remove(old)
+        new = etree.SubElement(model, "pose")
+        new.text = pose.text
+        for key in ("relative_to", "degrees", "rotation_format"):
+            if pose.get(key) is not None:
+                new.set(key, pose.get(key))
+        new.set(XML_BASE, pose.base or "")
+        new.sourceline = pose.sourceline
+    static = inc.find("static")
+    if static is not None:
+        old = model.find("static")
+        if old is not None:
+            model.remove(old)
+        new = etree.SubElement(model, "static")
+        new.text = static.text
+    placement = inc.find("placement_frame")
+    if placement is not None:
+        if pose is None:
+            diag.error(placement, "An <include> with <placement_frame> needs a <pose>.")
+        value = (placement.text or "").strip()
+        if value == RESERVED_REFERENCE:
+            diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.")
+        model.set("placement_frame", value)
+    for plugin in inc.findall("plugin"):
+        model.append(plugin)
+
+
+def model_config_file(folder: str) -> str | None:
+    """The model file a ``model.config`` names: the ``<sdf>`` entry with the
+    highest version not above 1.12 (the first one when none has a version)."""
+    config = os.path.join(folder, "model.config")
+    if not os.path.isfile(config):
+        return None
+    try:
+        root = etree.parse(config).getroot()
+    except etree.XMLSyntaxError:
+        return None
+    best, best_version = None, None
+    for sdf in root.iter("sdf"):
+        version = sdf.get("version")
+        try:
+            v = parse_version(version) if version else None
+        except ValueError:
+            v = None
+        if v is not None and v > CURRENT_VERSION:
+            continue
+        if best is None or (v is not None and (best_version is None or v > best_version)):
+            best, best_version = sdf, v
+    if best is None or not (best.text or "").strip():
+        return None
+    return os.path.join(folder, best.text.strip())
+
+
+def upgrade(root, version: tuple[int, int]) -> None:
+    """Gives an older document the meaning it has in SDFormat 1.12."""
+    if version < (1, 5):
+        for axis in _joint_axes(root):
+            if axis.find("use_parent_model_frame") is None:
+                etree.SubElement(axis, "use_parent_model_frame").text = "true"
+    if version < (1, 7):
+        for pose in root.iter("pose"):
+            frame = pose.attrib.pop("frame", None)
+            if frame is not None:
+                pose.set("relative_to", frame)
+        for axis in _joint_axes(root):
+            flag = axis.find("use_parent_model_frame")
+            if flag is None:
+                continue
+            if (flag.text or "").strip() in ("true", "True", "TRUE", "1"):
+                xyz = axis.find("xyz")
+                if xyz is None:
+                    xyz = etree.SubElement(axis, "xyz")
+                    xyz.text = "0 0 1"
+                xyz.set("expressed_in", "__model__")
+            axis.remove(flag)
+    if version < (1, 8):
+        for inertial in root.iter("inertial"):
+            pose = inertial.find("pose")
+            if pose is not None and pose.get("relative_to") == "":
+                del pose.attrib["relative_to"]
+
+
+def _joint_axes(root):
+    for joint in root.iter("joint"):
+        for tag in ("axis", "axis2"):
+            axis = joint.find(tag)
+            if axis is not None:
+                yield axis
+
+
+def check_no_scope_delimiter(diag: SdfDiagnostic, root) -> None:
+    """From SDFormat 1.8 on, names may not contain '::'."""
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.tag[0] == "{" or ":" in el.tag:
+            continue
+        name = el.get("name")
+        if name and "::" in name and el.tag in ("model", "link", "joint", "frame", "visual",
+                                                "collision", "sensor", "light", "world"):
+            diag.error(el, f"The name '{name}' contains the scope delimiter '::', which "
+                           "SDFormat 1.8 and later do not allow.")

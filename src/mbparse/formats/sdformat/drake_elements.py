@@ -1,0 +1,300 @@
+"""Drake's extension elements inside an SDFormat ``<model>``:
+``<drake:joint>`` (planar, curvilinear), ``<drake:linear_bushing_rpy>``,
+``<drake:linear_spring_damper>``, ``<drake:ball_constraint>``,
+``<drake:distance_constraint>``, ``<drake:collision_filter_group>`` and
+``<drake:visual>``. Frame and body names may be scoped downward
+(``inner::frame``)."""
+from __future__ import annotations
+
+import copy
+
+from ...plant import (CurvilinearJoint, LinearBushingRollPitchYaw, LinearSpringDamper,
+                      PlanarJoint)
+from . import values
+from .diagnostic import SdfDiagnostic, check_supported, local_name
+
+DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
+                              "drake:initial_tangent", "drake:plane_normal", "drake:is_periodic",
+                              "drake:curves", "drake:line_segment", "drake:circular_arc",
+                              "drake:length", "drake:radius", "drake:angle", "pose"})
+
+
+def _children(el, name: str):
+    return [c for c in el if isinstance(c.tag, str) and local_name(c) == name]
+
+
+def _child(el, name: str):
+    found = _children(el, name)
+    return found[0] if found else None
+
+
+def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
+    node = _child(el, name)
+    if node is None:
+        diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.")
+    return (node.text or "").strip(), node
+
+
+def _vector(diag: SdfDiagnostic, el, name: str):
+    text, node = _text(diag, el, name)
+    try:
+        return values.parse_numbers(text, 3)
+    except ValueError:
+        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.")
+
+
+def _double(diag: SdfDiagnostic, el, name: str) -> float:
+    text, node = _text(diag, el, name)
+    try:
+        return values.parse_double(text)
+    except ValueError:
+        diag.error(node, f"<{name}> needs a number; got '{text}'.")
+
+
+def scoped_frame(builder, el, instance: int, tag: str):
+    """The plant frame named by the text of child ``tag`` (downward scoping)."""
+    diag = builder.diag
+    plant = builder.plant
+    name, node = _text(diag, el, tag)
+    current = plant.get_model_instance_name(instance)
+    full = f"{current}::{name}"
+    namespace, _, local = full.rpartition("::")
+    if not plant.has_model_instance_named(namespace):
+        diag.error(node, f"<{local_name(el)}>: Model instance name '{namespace}' (implied by "
+                         f"frame name '{name}' in <{tag}> within model instance '{current}') "
+                         "does not exist in the model.")
+    mi = plant.get_model_instance_by_name(namespace)
+    if not plant.has_frame_named(local, mi):
+        diag.error(node, f"<{local_name(el)}>: Frame '{name}' specified for <{tag}> does not "
+                         "exist in the model.")
+    return plant.get_frame_by_name(local, mi)
+
+
+def named_body(builder, el, instance: int, tag: str):
+    diag = builder.diag
+    name, node = _text(diag, el, tag)
+    if not builder.plant.has_body_named(name, instance):
+        diag.error(node, f"<{local_name(el)}>: Body '{name}' specified for <{tag}> does not "
+                         "exist in the model.")
+    return builder.plant.get_body_by_name(name, instance)
+
+
+def add_all(builder, scope, instance: int) -> None:
+    el = scope.el
+    for node in _children(el, "drake:joint"):
+        drake_joint(builder, node, instance)
+    for node in _children(el, "drake:linear_bushing_rpy"):
+        bushing(builder, node, instance)
+    for node in _children(el, "drake:linear_spring_damper"):
+        spring_damper(builder, node, instance)
+    for node in _children(el, "drake:ball_constraint"):
+        ball_constraint(builder, node, instance)
+    for node in _children(el, "drake:distance_constraint"):
+        distance_constraint(builder, node, instance)
+    for node in _children(el, "drake:tendon_constraint"):
+        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.")
+
+
+def drake_joint(builder, el, instance: int) -> None:
+    diag = builder.diag
+    check_supported(diag, el, DRAKE_JOINT_TAGS)
+    jtype = el.get("type")
+    if jtype is None:
+        diag.error(el, "<drake:joint>: Unable to find the 'type' attribute.")
+    name = el.get("name")
+    if name is None:
+        diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.")
+    if el.find("pose") is not None:
+        diag.error(el, "<drake:joint> does not yet support the <pose> child tag.")
+    parent = scoped_frame(builder, el, instance, "drake:parent")
+    child = scoped_frame(builder, el, instance, "drake:child")
+    plant = builder.plant
+    if jtype == "planar":
+        damping = _vector(diag, el, "drake:damping")
+        with diag.located(el):
+            _add_frame_joint(plant, PlanarJoint, name, parent, child, damping)
+    elif jtype == "curvilinear":
+        normal, tangent, periodic, damping = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0), False, 0.0
+        node = _child(el, "drake:plane_normal")
+        if node is not None:
+            normal = _vector(diag, node, "xyz")
+        node = _child(el, "drake:initial_tangent")
+        if node is not None:
+            tangent = _vector(diag, node, "xyz")
+        node = _child(el, "drake:is_periodic")
+        if node is not None:
+            text = (node.text or "").strip()
+            if text not in ("true", "false"):
+                diag.error(el, f"<drake:is_periodic>: boolean node contains non-boolean value "
+                               f"'{text}'.")
+            periodic = text == "true"
+        if _child(el, "drake:damping") is not None:
+            damping = _double(diag, el, "drake:damping")
+            if damping < 0:
+                diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}")
+        curves = _child(el, "drake:curves")
+        if curves is None:
+            diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.")
+        breaks, rates = [0.0], []
+        for curve in curves:
+            if not isinstance(curve.tag, str):
+                continue
+            tag = local_name(curve)
+            angle = 0.0
+            if tag == "drake:line_segment":
+                length = _double(diag, curve, "drake:length")
+                if length <= 0:
+                    diag.error(el, "A drake:line_segment node has a 0 or negative drake:length.")
+            elif tag == "drake:circular_arc":
+                radius = _double(diag, curve, "drake:radius")
+                if radius <= 0:
+                    diag.error(el, "A drake:circular_arc node has a 0 or negative "
+                                   "drake:radius.")
+                angle = _double(diag, curve, "drake:angle")
+                length = abs(angle) * radius
+            else:
+                diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.")
+            breaks.append(breaks[-1] + length)
+            rates.append(angle / length)
+        with diag.located(el):
+            _add_frame_joint(plant, CurvilinearJoint, name, parent, child, breaks, rates,
+                             tangent, normal, periodic, damping)
+    else:
+        diag.error(el, f"<drake:joint> '{name}' has unrecognized value for 'type' attribute: "
+                       f"{jtype}")
+
+
+def _add_frame_joint(plant, kind, name, parent, child, *args):
+    """A joint between two existing plant frames."""
+    X_PF = None if parent.is_body_frame else parent.X_BF
+    X_CM = None if child.is_body_frame else child.X_BF
+    joint = plant.add_joint(kind, name, parent.body, X_PF, child.body, X_CM, *args)
+    if not parent.is_body_frame:
+        _reuse_frame(plant, joint, "frame_on_parent", parent)
+    if not child.is_body_frame:
+        _reuse_frame(plant, joint, "frame_on_child", child)
+    return joint
+
+
+def _reuse_frame(plant, joint, attr: str, frame) -> None:
+    """Drake joins the named frames themselves; drop the copy add_joint made."""
+    made = getattr(joint, attr)
+    plant._frames.remove(made)
+    del plant._frame_names[(made.model_instance, made.name)]
+    setattr(joint, attr, frame)
+
+
+def bushing(builder, el, instance: int) -> None:
+    diag = builder.diag
+    check_supported(diag, el, {"drake:bushing_frameA", "drake:bushing_frameC",
+                               "drake:bushing_force_damping", "drake:bushing_force_stiffness",
+                               "drake:bushing_torque_damping", "drake:bushing_torque_stiffness"})
+    vectors = [_vector(diag, el, f"drake:bushing_{k}") for k in
+               ("torque_stiffness", "torque_damping", "force_stiffness", "force_damping")]
+    frame_a = scoped_frame(builder, el, instance, "drake:bushing_frameA")
+    frame_c = scoped_frame(builder, el, instance, "drake:bushing_frameC")
+    with diag.located(el):
+        builder.plant.add_force_element(LinearBushingRollPitchYaw(frame_a, frame_c, *vectors))
+
+
+def spring_damper(builder, el, instance: int) -> None:
+    diag = builder.diag
+    prefix = "drake:linear_spring_damper_"
+    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
+                                                    "free_length", "stiffness", "damping")})
+    body_a = named_body(builder, el, instance, prefix + "body_A")
+    p_AP = _vector(diag, el, prefix + "p_AP")
+    body_b = named_body(builder, el, instance, prefix + "body_B")
+    p_BQ = _vector(diag, el, prefix + "p_BQ")
+    nums = []
+    for key in ("free_length", "stiffness", "damping"):
+        value = _double(diag, el, prefix + key)
+        if key == "free_length" and value <= 0:
+            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
+        if value < 0:
+            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
+        nums.append(value)
+    builder.plant.add_force_element(LinearSpringDamper(body_a, p_AP, body_b, p_BQ, *nums))
+
+
+def ball_constraint(builder, el, instance: int) -> None:
+    diag = builder.diag
+    prefix = "drake:ball_constraint_"
+    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ")})
+    body_a = named_body(builder, el, instance, prefix + "body_A")
+    body_b = named_body(builder, el, instance, prefix + "body_B")
+    p_AP = _vector(diag, el, prefix + "p_AP")
+    p_BQ = _vector(diag, el, prefix + "p_BQ")
+    with diag.located(el):
+        builder.plant.add_ball_constraint(body_a, p_AP, body_b, p_BQ)
+
+
+def distance_constraint(builder, el, instance: int) -> None:
+    diag = builder.diag
+    prefix = "drake:distance_constraint_"
+    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
+                                                    "distance", "stiffness", "damping")})
+    body_a = named_body(builder, el, instance, prefix + "body_A")
+    body_b = named_body(builder, el, instance, prefix + "body_B")
+    p_AP = _vector(diag, el, prefix + "p_AP")
+    p_BQ = _vector(diag, el, prefix + "p_BQ")
+    nums = []
+    for key in ("distance", "stiffness", "damping"):
+        value = _double(diag, el, prefix + key)
+        if key in ("distance", "stiffness") and value <= 0:
+            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
+        if key == "damping" and value < 0:
+            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
+        nums.append(value)
+    with diag.located(el):
+        builder.plant.add_distance_constraint(body_a, p_AP, body_b, p_BQ, *nums)
+
+
+def collision_filter_groups(builder, scope, instance: int) -> None:
+    """``<drake:collision_filter_group>``: members are (scoped) link names."""
+    diag = builder.diag
+    resolver = builder.ws.collision_resolver
+    for el in _children(scope.el, "drake:collision_filter_group"):
+        ignore = el.get("ignore")
+        if ignore is not None and values.parse_bool(ignore):
+            continue
+        name = el.get("name")
+        if name is None:
+            diag.error(el, "The tag <drake:collision_filter_group> is missing the required "
+                           "attribute \"name\"")
+        members, groups = set(), set()
+        for tag, out in (("drake:member", members), ("drake:member_group", groups)):
+            for node in _children(el, tag):
+                text = (node.text or "").strip()
+                if not text:
+                    diag.error(node, f"The tag <{tag}> is missing a required string value.")
+                out.add(text)
+        resolver.add_group(lambda m, e=el: diag.error(e, m), name, members, groups, instance)
+        for node in _children(el, "drake:ignored_collision_filter_group"):
+            target = (node.text or "").strip()
+            if not target:
+                diag.error(node, "The tag <drake:ignored_collision_filter_group> is missing a "
+                                 "required string value.")
+            resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, instance)
+
+
+def drake_visual_to_visual(diag: SdfDiagnostic, el):
+    """A ``<drake:visual>`` read as a ``<visual>`` (every tag below it must be
+    ``drake:``-prefixed too)."""
+    out = copy.deepcopy(el)
+
+    def strip(node) -> None:
+        name = local_name(node)
+        if not name.startswith("drake:"):
+            diag.error(node, "All tags under a drake-namespaced tag must likewise be "
+                             "drake-namespaced.")
+        if name in ("drake:perception_properties", "drake:illustration_properties"):
+            return
+        node.tag = name[len("drake:"):]
+        for child in node:
+            if isinstance(child.tag, str):
+                strip(child)
+
+    strip(out)
+    out.set("mbparse-drake-visual", "true")
+    return out

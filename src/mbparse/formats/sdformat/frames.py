@@ -1,0 +1,204 @@
+"""SDFormat frame semantics: the scopes of a document (the world and its
+models, nested models), the frames each scope declares (links, joints,
+explicit frames, nested models and the implicit ``__model__``), and the two
+graphs libsdformat builds over them — *attached-to* (which body a frame is
+fixed to) and *relative-to* (which frame a pose is expressed in) — with the
+errors libsdformat reports for bad references and cycles.
+
+Vertex ids are absolute scoped names inside the document: ``M``,
+``M::link``, ``M::inner::frame``; the world is ``world``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...spatial import RigidTransform
+from . import values
+from .diagnostic import SdfDiagnostic
+
+WORLD = "world"
+MODEL_FRAME = "__model__"
+
+
+@dataclass(eq=False)
+class Vertex:
+    id: str
+    kind: str  # link, joint, frame, model, world, custom
+    scope: "Scope | None"
+    el: object = None
+    attached_to: str | None = None  # a name in ``scope`` (None: the default)
+    relative_to: str | None = None  # a name in ``scope`` (None: the default)
+    X: RigidTransform = field(default_factory=RigidTransform)
+    pose_el: object = None
+    inner_scope: "Scope | None" = None  # for model vertices: the model itself
+    placement: str | None = None  # for model vertices: the placement frame
+
+    @property
+    def scope_canonical(self) -> str | None:
+        return self.inner_scope.canonical if self.inner_scope is not None else None
+
+
+@dataclass(eq=False)
+class Scope:
+    """A model (or the world) and what it declares."""
+
+    path: str  # vertex id of the model ('' for the world)
+    name: str
+    el: object
+    parent: "Scope | None"
+    kind: str = "model"  # model, world, custom
+    links: list = field(default_factory=list)
+    joints: list = field(default_factory=list)
+    frames: list = field(default_factory=list)
+    models: list["Scope"] = field(default_factory=list)
+    static: bool = False
+    canonical: str | None = None  # vertex id of the canonical link
+    version: tuple[int, int] = (1, 12)
+    instance: int | None = None  # filled by the builder
+    custom_include: object = None  # the <include> of a URDF/MJCF model
+
+    def vertex_id(self, local: str) -> str:
+        return f"{self.path}::{local}" if self.path else local
+
+    def describe(self) -> str:
+        return f"{'world' if self.kind == 'world' else 'model'} '{self.name}'"
+
+
+class FrameGraph:
+    """The frames of one document and the poses between them."""
+
+    def __init__(self, diag: SdfDiagnostic):
+        self.diag = diag
+        self.vertices: dict[str, Vertex] = {}
+        self._scope_pose: dict[str, RigidTransform] = {}
+        self._visiting: set[str] = set()
+
+    # ------------------------------------------------------------ building
+    def add(self, vertex: Vertex) -> None:
+        self.vertices[vertex.id] = vertex
+
+    def resolve(self, scope: Scope, name: str, el, what: str) -> str:
+        """The vertex a name used in ``scope`` refers to; unknown names are errors."""
+        if name == "__root__":
+            self.diag.error(el, f"'{name}' is reserved; it cannot be used as {what}.")
+        if name == MODEL_FRAME:
+            return scope.path or WORLD
+        if scope.kind == "world" and name == WORLD:
+            return WORLD
+        if name.endswith("::" + MODEL_FRAME):
+            name = name[: -len("::" + MODEL_FRAME)]
+        vid = scope.vertex_id(name)
+        if vid not in self.vertices or vid == scope.path:
+            kinds = ("a model or frame" if scope.kind == "world"
+                     else "a nested model, link, joint, or frame")
+            self.diag.error(el, f"{what} '{name}' does not name {kinds} in "
+                                f"{scope.describe()}.")
+        return vid
+
+    # ------------------------------------------------------------ attached-to
+    def attached_target(self, v: Vertex) -> str | None:
+        """The vertex ``v`` is attached to (None for bodies and the world)."""
+        if v.kind in ("link", "world"):
+            return None
+        scope = v.scope
+        if v.kind == "model":
+            return v.scope_canonical
+        if v.kind == "custom":
+            return v.scope_canonical
+        target = v.attached_to
+        if v.kind == "frame" and not target:
+            return scope.path or WORLD
+        return self.resolve(scope, target, v.el, "attached_to" if v.kind == "frame"
+                            else "child frame")
+
+    def body_of(self, vid: str) -> str:
+        """The link (or world) a frame is ultimately fixed to."""
+        seen = []
+        current = vid
+        while True:
+            v = self.vertices[current]
+            if v.kind in ("link", "world"):
+                return current
+            if current in seen:
+                self.diag.error(self.vertices[vid].el, f"The attached_to references form a "
+                                                       f"cycle through '{current}'.")
+            seen.append(current)
+            target = self.attached_target(v)
+            if target is None:
+                self.diag.error(v.el, f"Model '{current}' has no canonical link.")
+            current = target
+
+    # ------------------------------------------------------------ relative-to
+    def relative_target(self, v: Vertex) -> str:
+        scope = v.scope
+        if v.relative_to:
+            return self.resolve(scope, v.relative_to, v.pose_el if v.pose_el is not None
+                                else v.el, "relative_to")
+        if v.kind == "joint":
+            return self.resolve(scope, v.attached_to, v.el, "child frame")
+        if v.kind == "frame" and v.attached_to:
+            return self.resolve(scope, v.attached_to, v.el, "attached_to")
+        return scope.path or WORLD
+
+    def pose_in_scope(self, vid: str) -> RigidTransform:
+        """X_SV: the pose of vertex ``vid`` in the frame of its scope S (for a
+        model vertex, S is the enclosing scope)."""
+        cached = self._scope_pose.get(vid)
+        if cached is not None:
+            return cached
+        v = self.vertices[vid]
+        if v.kind == "world":
+            return RigidTransform()
+        if vid in self._visiting:
+            self.diag.error(v.el, f"The relative_to references form a cycle through "
+                                  f"'{vid}'.")
+        self._visiting.add(vid)
+        try:
+            scope = v.scope
+            target = self.relative_target(v)
+            if target == vid:
+                self.diag.error(v.el, f"'{vid}' is posed relative to itself.")
+            X = self.pose_in(scope, target) @ v.X
+            if v.kind in ("model", "custom") and v.placement is not None:
+                inner = v.inner_scope
+                placement = self.resolve(inner, v.placement, v.el, "placement_frame")
+                X = X @ self.pose_in(inner, placement).inverse()
+        finally:
+            self._visiting.discard(vid)
+        self._scope_pose[vid] = X
+        return X
+
+    def pose_in(self, scope: Scope, vid: str) -> RigidTransform:
+        """X_SV for a vertex in ``scope`` or in a model nested inside it."""
+        if vid == (scope.path or WORLD):
+            return RigidTransform()
+        v = self.vertices[vid]
+        owner = v.scope
+        if owner is scope:
+            return self.pose_in_scope(vid)
+        # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
+        chain = []
+        while owner is not None and owner is not scope:
+            chain.append(owner)
+            owner = owner.parent
+        X = RigidTransform()
+        for nested in reversed(chain):
+            X = X @ self.pose_in_scope(nested.path)
+        return X @ self.pose_in_scope(vid)
+
+    def pose_relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
+        """X_BV for two vertices of ``scope`` (or nested in it)."""
+        return self.pose_in(scope, base).inverse() @ self.pose_in(scope, vid)
+
+
+def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, object]:
+    """The ``<pose>`` child of ``el``: (X, relative_to or None, the element)."""
+    pose = el.find("pose")
+    if pose is None:
+        return RigidTransform(), None, None
+    try:
+        X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
+                              values.parse_bool(pose.get("degrees", "false")))
+    except ValueError:
+        diag.error(pose, f"Cannot read the pose '{pose.text}'.")
+    return X, (pose.get("relative_to") or None), pose

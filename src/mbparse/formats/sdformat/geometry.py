@@ -1,0 +1,275 @@
+"""SDFormat ``<visual>``, ``<collision>``, shapes and materials, with Drake's
+reading: a ``<plane>`` becomes a half-space whose pose carries the normal,
+colours are phong properties, ``<surface><friction><ode>`` gives Coulomb
+friction unless ``<drake:proximity_properties>`` does."""
+from __future__ import annotations
+
+from typing import Callable
+
+from ...geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, DEFAULT_FRICTION,
+                         Ellipsoid, GeometryInstance, GeometryProperties, HalfSpace, Mesh, Rgba,
+                         Sphere)
+from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...spatial import RigidTransform, make_from_one_unit_vector, norm, normalized
+from .. import drake_ext
+from . import values
+from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
+
+GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
+                           "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
+                           "sphere"})
+LINK_GEOMETRY_TAGS = GEOMETRY_TAGS - {"heightmap", "polyline"}
+VISUAL_TAGS = frozenset({"drake:perception_properties", "drake:illustration_properties",
+                         "geometry", "material", "pose", "drake:accepting_renderer"})
+COLLISION_TAGS = frozenset({"drake:proximity_properties", "geometry", "laser_retro", "pose",
+                            "surface"})
+MATERIAL_TAGS = frozenset({"ambient", "diffuse", "drake:diffuse_map", "emissive", "specular"})
+PROXIMITY_TAGS = frozenset(drake_ext.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
+Resolve = Callable[[object, str], str]
+
+
+def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = None):
+    child = el.find(name)
+    if child is None:
+        if default is None:
+            diag.error(el, f"Element <{name}> is required within element <{local_name(el)}>.")
+        return default
+    try:
+        return values.parse_double(child.text or "")
+    except ValueError:
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.")
+
+
+def _child_vector(diag: SdfDiagnostic, el, name: str, default):
+    child = el.find(name)
+    if child is None or not (child.text or "").strip():
+        return default
+    try:
+        return values.parse_numbers(child.text, 3)
+    except ValueError:
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.")
+
+
+def _drake_child(el, name: str):
+    for child in el:
+        if isinstance(child.tag, str) and local_name(child) == name:
+            return child
+    return None
+
+
+class SdfGeometryReader:
+    def __init__(self, diag: SdfDiagnostic, resolve: Resolve):
+        self.diag = diag
+        self.resolve = resolve
+
+    # ------------------------------------------------------------ shapes
+    def shape(self, geometry_el, for_collision: bool):
+        """The shape, or None for an empty or unsupported geometry."""
+        diag = self.diag
+        check_supported(diag, geometry_el, GEOMETRY_TAGS)
+        kinds = [c for c in geometry_el if isinstance(c.tag, str)
+                 and local_name(c) in GEOMETRY_TAGS]
+        if not kinds:
+            return None
+        el = kinds[0]
+        tag = local_name(el)
+        with diag.located(el):
+            if tag == "box":
+                return Box(*_child_vector(diag, el, "size", (1.0, 1.0, 1.0)))
+            if tag == "sphere":
+                return Sphere(_child_float(diag, el, "radius", 1.0))
+            if tag == "cylinder":
+                return Cylinder(_child_float(diag, el, "radius", 1.0),
+                                _child_float(diag, el, "length", 1.0))
+            if tag == "capsule":
+                return Capsule(_child_float(diag, el, "radius", 0.5),
+                               _child_float(diag, el, "length", 1.0))
+            if tag == "ellipsoid":
+                return Ellipsoid(*_child_vector(diag, el, "radii", (1.0, 1.0, 1.0)))
+            if tag == "plane":
+                return HalfSpace()
+            if tag == "drake:capsule":
+                check_supported(diag, el, {"radius", "length"})
+                return Capsule(_child_float(diag, el, "radius"), _child_float(diag, el, "length"))
+            if tag == "drake:ellipsoid":
+                check_supported(diag, el, {"a", "b", "c"})
+                return Ellipsoid(_child_float(diag, el, "a"), _child_float(diag, el, "b"),
+                                 _child_float(diag, el, "c"))
+            if tag == "mesh":
+                return self.mesh(el, for_collision)
+        return None  # empty, heightmap, polyline
+
+    def mesh(self, el, for_collision: bool):
+        diag = self.diag
+        uri_el = el.find("uri")
+        uri = (uri_el.text or "").strip() if uri_el is not None else ""
+        if not uri:
+            diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.")
+        path = self.resolve(uri_el, uri)
+        scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
+        kind = Convex if _drake_child(el, "drake:declare_convex") is not None else Mesh
+        shape = kind(path, tuple(scale))
+        if for_collision:
+            problem = drake_ext.collision_mesh_problem(shape)
+            if problem:
+                diag.error(el, problem)
+        return shape
+
+    @staticmethod
+    def plane_pose(geometry_el, X_LG: RigidTransform) -> RigidTransform:
+        plane = geometry_el.find("plane")
+        if plane is None:
+            return X_LG
+        normal = (0.0, 0.0, 1.0)
+        node = plane.find("normal")
+        if node is not None and (node.text or "").strip():
+            normal = values.parse_numbers(node.text, 3)
+        X_GC = RigidTransform(make_from_one_unit_vector(normalized(normal), 2))
+        return X_LG @ X_GC
+
+    # ------------------------------------------------------------ visual
+    def visual(self, el, X_LG: RigidTransform) -> GeometryInstance | None:
+        diag = self.diag
+        check_supported(diag, el, VISUAL_TAGS)
+        geometry_el = el.find("geometry")
+        if geometry_el is None:
+            return None
+        check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
+        shape = self.shape(geometry_el, for_collision=False)
+        if shape is None:
+            return None
+        roles = self.visual_properties(el)
+        if roles is None:
+            return None
+        X = self.plane_pose(geometry_el, X_LG)
+        return GeometryInstance(X, shape, el.get("name", ""), roles,
+                                (diag.where(el)[0], el.sourceline))
+
+    def visual_properties(self, el) -> dict | None:
+        diag = self.diag
+        enabled = {}
+        for role, tag in ((PERCEPTION, "drake:perception_properties"),
+                          (ILLUSTRATION, "drake:illustration_properties")):
+            node = _drake_child(el, tag)
+            enabled[role] = True
+            if node is not None and node.get("enabled") is not None:
+                try:
+                    enabled[role] = values.parse_bool(node.get("enabled"))
+                except ValueError:
+                    diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
+                                     "wrong value type; it should be a boolean value.")
+        if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
+            if el.get("mbparse-drake-visual") is None:
+                diag.warning(el, f"The <visual name=\"{el.get('name')}\"> tag had all visual "
+                                 "roles turned off for Drake; it is ignored.")
+            return None
+        props = GeometryProperties()
+        material = el.find("material")
+        if material is not None:
+            check_supported(diag, material, MATERIAL_TAGS)
+            diffuse_map = _drake_child(material, "drake:diffuse_map")
+            if diffuse_map is not None and (diffuse_map.text or "").strip():
+                path = self.resolve(diffuse_map, diffuse_map.text.strip())
+                props.add_property("phong", "diffuse_map", path)
+            for key in ("diffuse", "ambient", "specular", "emissive"):
+                node = material.find(key)
+                if node is not None:
+                    text = node.text or ""
+                    rgba = values.parse_color(text) if text.strip() else (0.0, 0.0, 0.0, 1.0)
+                    props.add_property("phong", key, Rgba(*rgba))
+        roles = {}
+        if enabled[ILLUSTRATION]:
+            roles[ILLUSTRATION] = props
+        if enabled[PERCEPTION]:
+            perception = props.copy()
+            accepting = [c for c in el if isinstance(c.tag, str)
+                         and local_name(c) == "drake:accepting_renderer"]
+            if accepting:
+                names = set()
+                for node in accepting:
+                    name = (node.text or "").strip()
+                    if not name:
+                        diag.error(node, "<drake:accepting_renderer> tag given without any "
+                                         "name")
+                    names.add(name)
+                perception.add_property("renderer", "accepting", frozenset(names))
+            roles[PERCEPTION] = perception
+        elif any(isinstance(c.tag, str) and local_name(c) == "drake:accepting_renderer"
+                 for c in el):
+            diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
+                             "disabled perception role.")
+        return roles
+
+    # ------------------------------------------------------------ collision
+    def collision(self, el, X_LG: RigidTransform) -> GeometryInstance | None:
+        diag = self.diag
+        geometry_el = el.find("geometry")
+        if geometry_el is None:
+            return None
+        check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
+        shape = self.shape(geometry_el, for_collision=True)
+        if shape is None:
+            return None
+        X = self.plane_pose(geometry_el, X_LG)
+        props = self.proximity(el)
+        return GeometryInstance(X, shape, el.get("name", ""), {PROXIMITY: props},
+                                (diag.where(el)[0], el.sourceline))
+
+    def proximity(self, el) -> GeometryProperties:
+        diag = self.diag
+        check_supported(diag, el, COLLISION_TAGS)
+        retro = el.find("laser_retro")
+        if retro is not None and values.parse_double(retro.text or "0") != 0:
+            diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
+                                f"{(retro.text or '').strip()}")
+        drake_el = _drake_child(el, "drake:proximity_properties")
+        props = GeometryProperties()
+        if drake_el is not None:
+            check_supported(diag, drake_el, PROXIMITY_TAGS)
+
+            def read_double(tag: str):
+                node = _drake_child(drake_el, tag)
+                if node is None:
+                    return None
+                try:
+                    return values.parse_double(node.text or "")
+                except ValueError:
+                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.")
+
+            rigid = _drake_child(drake_el, "drake:rigid_hydroelastic") is not None
+            compliant = _drake_child(drake_el, "drake:compliant_hydroelastic") is not None
+            if _drake_child(drake_el, "drake:soft_hydroelastic") is not None:
+                diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
+                               "no longer supported; use <drake:compliant_hydroelastic>.")
+            if rigid and compliant:
+                diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
+                               "<drake:compliant_hydroelastic>; only one can be given.")
+            props = drake_ext.proximity_properties(
+                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m),
+                lambda m: diag.error(drake_el, m))
+        if not props.has_property("material", "coulomb_friction"):
+            props.add_property("material", "coulomb_friction", self.ode_friction(el))
+        else:
+            ode = el.find("surface/friction/ode")
+            if ode is not None and (ode.find("mu") is not None or ode.find("mu2") is not None):
+                diag.warning(ode, f"In <collision name='{el.get('name')}'>: the friction of "
+                                  "<drake:proximity_properties> is used; <surface><friction>"
+                                  "<ode><mu*> tags are ignored.")
+        return props
+
+    def ode_friction(self, el) -> CoulombFriction:
+        ode = el.find("surface/friction/ode")
+        if ode is None:
+            return DEFAULT_FRICTION
+        diag = self.diag
+        mu = _child_float(diag, ode, "mu", DEFAULT_FRICTION.static_friction)
+        mu2 = _child_float(diag, ode, "mu2", DEFAULT_FRICTION.dynamic_friction)
+        friction = CoulombFriction(mu, mu2)
+        why = friction.invalidity()
+        if why:
+            diag.error(ode, why)
+        return friction
+
+
+def axis_norm_ok(xyz) -> bool:
+    return norm(xyz) > 0

@@ -1,0 +1,318 @@
+"""SDFormat ``<joint>`` as Drake reads it: the joint types, axes (with
+``expressed_in``), limits, damping, springs, effort limits that become
+actuators, Drake's actuator extensions and ``<drake:mimic>``."""
+from __future__ import annotations
+
+import math
+
+from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, ScrewJoint,
+                      UniversalJoint, WeldJoint)
+from ...spatial import RigidTransform, cross, dot, matvec, norm
+from . import values
+from .diagnostic import SdfDiagnostic, check_supported, local_name
+
+INF = math.inf
+JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:gear_ratio",
+                        "drake:controller_gains", "drake:mimic", "parent", "pose",
+                        "screw_thread_pitch"})
+LIMIT_TAGS = frozenset({"drake:acceleration", "effort", "lower", "stiffness", "upper",
+                        "velocity"})
+ONE_AXIS = ("revolute", "continuous", "prismatic", "screw")
+
+
+def _drake_child(el, name: str):
+    for child in el:
+        if isinstance(child.tag, str) and local_name(child) == name:
+            return child
+    return None
+
+
+def _number(diag: SdfDiagnostic, el, default: float) -> float:
+    if el is None or not (el.text or "").strip():
+        return default
+    try:
+        return values.parse_double(el.text)
+    except ValueError:
+        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.")
+
+
+class Axis:
+    """One ``<axis>``: direction in its expressed-in frame and its values."""
+
+    def __init__(self, diag: SdfDiagnostic, el):
+        self.el = el
+        xyz_el = el.find("xyz")
+        self.xyz = (0.0, 0.0, 1.0)
+        self.expressed_in = None
+        if xyz_el is not None:
+            if (xyz_el.text or "").strip():
+                self.xyz = values.parse_numbers(xyz_el.text, 3)
+            self.expressed_in = xyz_el.get("expressed_in") or None
+        if norm(self.xyz) == 0:
+            diag.error(xyz_el if xyz_el is not None else el,
+                       "The norm of the xyz vector cannot be zero.")
+        dyn = el.find("dynamics")
+        self.damping = _number(diag, dyn.find("damping") if dyn is not None else None, 0.0)
+        self.spring_reference = _number(
+            diag, dyn.find("spring_reference") if dyn is not None else None, 0.0)
+        self.spring_stiffness = _number(
+            diag, dyn.find("spring_stiffness") if dyn is not None else None, 0.0)
+        limit = el.find("limit")
+        self.limit_el = limit
+        get = (lambda tag, d: _number(diag, limit.find(tag), d)) if limit is not None else (
+            lambda tag, d: d)
+        self.lower = get("lower", -INF)
+        self.upper = get("upper", INF)
+        effort = get("effort", INF)
+        self.effort = INF if effort < 0 else effort
+        velocity = get("velocity", INF)
+        self.velocity = INF if velocity < 0 else velocity
+
+
+class JointReader:
+    """Adds the joints of one scope; ``frames`` gives poses and bodies."""
+
+    def __init__(self, diag: SdfDiagnostic, plant, context):
+        self.diag = diag
+        self.plant = plant
+        self.ctx = context  # the model builder: poses, bodies, rotations
+
+    def add(self, vertex, instance: int, is_model_joint: bool) -> str:
+        """Adds the joint of ``vertex``; returns its SDFormat type."""
+        diag = self.diag
+        el = vertex.el
+        check_supported(diag, el, JOINT_TAGS)
+        name = el.get("name")
+        jtype = el.get("type")
+        parent_body, parent_vid = self.ctx.joint_end_body(vertex, "parent")
+        child_body, child_vid = self.ctx.joint_end_body(vertex, "child")
+        if parent_body is child_body:
+            diag.error(el, f"Joint '{name}' has parent and child frames that both resolve to "
+                           f"the body '{child_body.name}'.")
+        X_CJ = self.ctx.joint_pose_in_body(vertex, child_vid)
+        if parent_body.is_world():
+            X_PJ = self.ctx.joint_pose_in_world(vertex, is_model_joint)
+        else:
+            X_PJ = self.ctx.joint_pose_in_body(vertex, parent_vid)
+        X_PF = None if X_PJ.is_exactly_identity() else X_PJ
+        axes = [Axis(diag, a) if a is not None else None
+                for a in (el.find("axis"), el.find("axis2"))]
+        plant = self.plant
+        with diag.located(el):
+            if jtype == "fixed":
+                plant.add_joint(WeldJoint, name, parent_body, X_PF, child_body, X_CJ)
+            elif jtype in ("revolute", "continuous", "prismatic"):
+                axis = self.require_axis(el, axes[0])
+                damping = self.damping(el, axes)
+                accel = self.acceleration(el, axis)
+                xyz = self.axis_in_joint(vertex, axis)
+                if jtype == "prismatic":
+                    joint = plant.add_joint(PrismaticJoint, name, parent_body, X_PF,
+                                            child_body, X_CJ, xyz, axis.lower, axis.upper,
+                                            damping)
+                elif jtype == "revolute":
+                    self.check_limits(el, axis)
+                    joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
+                                            child_body, X_CJ, xyz, axis.lower, axis.upper,
+                                            damping)
+                else:
+                    joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
+                                            child_body, X_CJ, xyz, -INF, INF, damping)
+                joint.set_velocity_limits([-axis.velocity], [axis.velocity])
+                joint.set_acceleration_limits([-accel], [accel])
+                self.actuator(el, joint, axes)
+                self.spring(el, jtype, joint, axis)
+            elif jtype == "universal":
+                damping = self.damping(el, axes)
+                if axes[0] is None or axes[1] is None:
+                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'")
+                ix = _unit(self.axis_in_joint(vertex, axes[0]))
+                iy = _unit(self.axis_in_joint(vertex, axes[1]))
+                iz = cross(ix, iy)
+                if abs(dot(ix, iy)) > 1e-12 or abs(norm(iz) - 1) > 1e-12:
+                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'")
+                R_JI = ((ix[0], iy[0], iz[0]), (ix[1], iy[1], iz[1]), (ix[2], iy[2], iz[2]))
+                X_JI = RigidTransform(R_JI)
+                X_PI = (X_PF @ X_JI) if X_PF is not None else X_JI
+                joint = plant.add_joint(UniversalJoint, name, parent_body, X_PI, child_body,
+                                        X_CJ @ X_JI, damping)
+                self.actuator(el, joint, axes)
+            elif jtype == "ball":
+                damping = self.damping(el, axes)
+                joint = plant.add_joint(BallRpyJoint, name, parent_body, X_PF, child_body,
+                                        X_CJ, damping)
+                self.actuator(el, joint, axes)
+            elif jtype == "screw":
+                damping = self.damping(el, axes)
+                axis = self.require_axis(el, axes[0])
+                pitch = self.screw_pitch(el)
+                joint = plant.add_joint(ScrewJoint, name, parent_body, X_PF, child_body, X_CJ,
+                                        self.axis_in_joint(vertex, axis), pitch, damping)
+                self.actuator(el, joint, axes)
+            elif jtype in ("gearbox", "revolute2"):
+                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.")
+            else:
+                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.")
+        return jtype
+
+    # ------------------------------------------------------------ pieces
+    def require_axis(self, el, axis: Axis | None) -> Axis:
+        if axis is None:
+            self.diag.error(el, f"An axis must be specified for joint '{el.get('name')}'")
+        return axis
+
+    def axis_in_joint(self, vertex, axis: Axis):
+        if axis.expressed_in is None:
+            return axis.xyz
+        R_JE = self.ctx.rotation_to_joint(vertex, axis.expressed_in, axis.el)
+        return matvec(R_JE, axis.xyz)
+
+    def check_limits(self, el, axis: Axis) -> None:
+        if axis.lower > axis.upper:
+            self.diag.error(el, "The lower limit must be lower (or equal) than the upper limit "
+                                f"for joint '{el.get('name')}'.")
+
+    def damping(self, el, axes) -> float:
+        axis = axes[0]
+        if axis is None:
+            return 0.0
+        if axis.damping < 0:
+            self.diag.error(el, f"Joint damping is negative for joint '{el.get('name')}'. "
+                                "Joint damping must be a non-negative number.")
+        if axes[1] is not None and axes[1].damping != axis.damping:
+            self.diag.warning(el, f"Joint damping must be equal for both axes for joint "
+                                  f"{el.get('name')}; the value of 'axis' ({axis.damping:g}) is "
+                                  f"used and that of 'axis2' ({axes[1].damping:g}) is ignored.")
+        return axis.damping
+
+    def acceleration(self, el, axis: Axis) -> float:
+        limit = axis.limit_el
+        if limit is None:
+            return INF
+        check_supported(self.diag, limit, LIMIT_TAGS)
+        node = _drake_child(limit, "drake:acceleration")
+        if node is None:
+            return INF
+        value = _number(self.diag, node, INF)
+        if value < 0:
+            self.diag.error(limit, f"Acceleration limit is negative for joint "
+                                   f"'{el.get('name')}'. Acceleration limit must be a "
+                                   "non-negative number.")
+        return value
+
+    def screw_pitch(self, el) -> float:
+        node = el.find("screw_thread_pitch")
+        if node is not None:
+            return _number(self.diag, node, 1.0)
+        old = el.find("thread_pitch")
+        if old is not None:
+            value = _number(self.diag, old, 1.0)
+            return -2 * math.pi / value if value != 0 else 1.0
+        return 1.0
+
+    def actuator(self, el, joint, axes) -> None:
+        diag = self.diag
+        name = el.get("name")
+        jtype = el.get("type")
+        if jtype == "ball":
+            if axes[0] is not None:
+                diag.warning(el, "A ball joint axis will be ignored. Only the dynamic "
+                                 "parameters and limits will be considered.")
+                if axes[0].effort != 0:
+                    diag.warning(el, f"Actuation (via non-zero effort limits) for ball joint "
+                                     f"'{name}' is not implemented yet and will be ignored.")
+            if axes[1] is not None:
+                diag.warning(el, f"An axis2 may not be specified for ball joint '{name}' and "
+                                 "will be ignored")
+            return
+        if jtype == "universal":
+            efforts = [a.effort if a is not None else 0.0 for a in axes]
+            if any(e != 0 for e in efforts):
+                diag.warning(el, f"Actuation (via non-zero effort limits) for universal joint "
+                                 f"'{name}' is not implemented yet and will be ignored.")
+            return
+        effort = axes[0].effort if axes[0] is not None else 0.0
+        if effort != 0:
+            with diag.located(el):
+                actuator = self.plant.add_joint_actuator(name, joint, effort)
+            for tag, attr in (("drake:rotor_inertia", "rotor_inertia"),
+                              ("drake:gear_ratio", "gear_ratio")):
+                node = _drake_child(el, tag)
+                if node is not None:
+                    setattr(actuator, attr, _number(diag, node, 0.0))
+            gains = _drake_child(el, "drake:controller_gains")
+            if gains is not None:
+                p, d = gains.get("p"), gains.get("d")
+                if p is None:
+                    diag.error(gains, "<drake:controller_gains>: Unable to find the 'p' "
+                                      "attribute.")
+                if d is None:
+                    diag.error(gains, "<drake:controller_gains>: Unable to find the 'd' "
+                                      "attribute.")
+                with diag.located(gains):
+                    self.plant.set_controller_gains(actuator, values.parse_double(p),
+                                                    values.parse_double(d))
+        if axes[1] is not None:
+            diag.warning(el, f"An axis2 may not be specified for 1-dof joint '{name}' and will "
+                             "be ignored")
+
+    def spring(self, el, jtype: str, joint, axis: Axis) -> None:
+        stiffness = axis.spring_stiffness
+        if jtype == "prismatic":
+            if stiffness < 0:
+                self.diag.error(el, f"The stiffness specified for joint '{el.get('name')}' must "
+                                    "be non-negative.")
+            if stiffness > 0:
+                self.diag.warning(el, f"The prismatic spring of joint '{el.get('name')}' is not "
+                                      "kept by mbparse: prismatic springs are not part of its "
+                                      "model.")
+            return
+        if stiffness != 0:
+            if stiffness < 0:
+                self.diag.error(el, f"The spring stiffness of joint '{el.get('name')}' must be "
+                                    "non-negative.")
+            self.plant.add_force_element(RevoluteSpring(joint, axis.spring_reference,
+                                                        stiffness))
+
+    def mimic(self, el, instance: int) -> None:
+        """``<drake:mimic>`` (read after every joint exists)."""
+        diag = self.diag
+        node = _drake_child(el, "drake:mimic")
+        if node is None:
+            return
+        name = el.get("name")
+        plant = self.plant
+        if not plant.supports_constraints():
+            diag.warning(el, f"Joint '{name}' specifies a drake:mimic element that will be "
+                             "ignored. Mimic elements are currently only supported by "
+                             "MultibodyPlant with a discrete time step and using "
+                             "DiscreteContactSolver::kSap, or by continuous time plants.")
+            return
+        for key in ("joint", "multiplier", "offset"):
+            if node.get(key) is None:
+                diag.error(node, f"Joint '{name}' drake:mimic element is missing the required "
+                                 f"'{key}' attribute.")
+        target = node.get("joint")
+        if not plant.has_joint_named(target, instance):
+            diag.error(node, f"Joint '{name}' drake:mimic element specifies joint '{target}' "
+                             "which does not exist.")
+        if target == name:
+            diag.error(node, f"Joint '{name}' drake:mimic element specifies joint '{target}'. "
+                             "Joints cannot mimic themselves.")
+        joint0 = plant.get_joint_by_name(name, instance)
+        joint1 = plant.get_joint_by_name(target, instance)
+        if joint0.nv != 1 or joint1.nv != 1:
+            diag.warning(node, f"Drake only supports the drake:mimic element for single-dof "
+                               f"joints. The joint '{name}' (with {joint0.nv} dofs) is "
+                               f"attempting to mimic joint '{target}' (with {joint1.nv} dofs). "
+                               "The drake:mimic element will be ignored.")
+            return
+        with diag.located(node):
+            plant.add_coupler_constraint(joint0, joint1,
+                                         values.parse_double(node.get("multiplier")),
+                                         values.parse_double(node.get("offset")))
+
+
+def _unit(v):
+    n = norm(v)
+    return (v[0] / n, v[1] / n, v[2] / n)

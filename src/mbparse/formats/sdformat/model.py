@@ -1,0 +1,291 @@
+"""Adding the models of a loaded SDFormat document to the plant, in Drake's
+order: nested models, links, the ``__model__`` frame, joints, mimics,
+explicit frames, Drake's extension elements, static welds and collision
+filter groups."""
+from __future__ import annotations
+
+from ...plant import WeldJoint
+from ...spatial import RigidTransform
+from .. import drake_ext
+from . import drake_elements, values
+from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
+from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
+from .geometry import SdfGeometryReader
+from .joints import JointReader
+
+LINK_TAGS = frozenset({"drake:surface_velocity_axis", "drake:visual", "collision", "gravity",
+                       "inertial", "kinematic", "pose", "visual"})
+MODEL_TAGS = frozenset({"drake:joint", "drake:linear_bushing_rpy", "drake:linear_spring_damper",
+                        "drake:ball_constraint", "drake:distance_constraint",
+                        "drake:tendon_constraint", "drake:collision_filter_group", "frame",
+                        "include", "joint", "link", "model", "pose", "static"})
+WORLD_TAGS = frozenset({"frame", "include", "joint", "model"})
+
+
+class ModelBuilder:
+    """Puts the scopes of one document into the plant."""
+
+    def __init__(self, diag: SdfDiagnostic, graph: FrameGraph, workspace, resolve_uri,
+                 reusable: range):
+        self.diag = diag
+        self.graph = graph
+        self.ws = workspace
+        self.plant = workspace.plant
+        self.geometry = SdfGeometryReader(diag, resolve_uri)
+        self.joints = JointReader(diag, self.plant, self)
+        self.reusable = reusable
+        self.bodies: dict[str, object] = {}  # link vertex id -> body
+        self.root: Scope | None = None
+
+    # ------------------------------------------------------------ poses
+    def X_W(self, vid: str) -> RigidTransform:
+        return self.graph.pose_in(self.root, vid)
+
+    def body_of_vertex(self, vid: str):
+        if vid == WORLD:
+            return self.plant.world_body()
+        return self.bodies[vid]
+
+    def joint_end_body(self, vertex, end: str):
+        name = (vertex.el.findtext(end) or "").strip()
+        scope = vertex.scope
+        if end == "parent" and name == WORLD:
+            return self.plant.world_body(), WORLD
+        what = "parent frame" if end == "parent" else "child frame"
+        vid = self.graph.resolve(scope, name, vertex.el, what)
+        body = self.graph.body_of(vid)
+        return self.body_of_vertex(body), body
+
+    def joint_pose_in_body(self, vertex, body_vid: str) -> RigidTransform:
+        if body_vid == WORLD:
+            return self.X_W(vertex.id)
+        return self.X_W(body_vid).inverse() @ self.X_W(vertex.id)
+
+    def joint_pose_in_world(self, vertex, is_model_joint: bool) -> RigidTransform:
+        return self.X_W(vertex.id)
+
+    def rotation_to_joint(self, vertex, expressed_in: str, el):
+        vid = self.graph.resolve(vertex.scope, expressed_in, el, "axis expressed_in")
+        return (self.X_W(vertex.id).inverse() @ self.X_W(vid)).R
+
+    # ------------------------------------------------------------ models
+    def add_world(self, world: Scope, parent_model_name: str | None) -> list[int]:
+        self.root = world
+        if world.el is not None and world.kind == "world" and world.el.tag == "world":
+            check_supported(self.diag, world.el, WORLD_TAGS)
+        instances: list[int] = []
+        for scope in world.models:
+            name = self.ws.make_model_name(scope.name, parent_model_name)
+            instances += self.add_model(scope, name)
+        if world.el is not None and world.el.tag == "world":
+            self.world_elements(world)
+        return instances
+
+    def instance_for(self, scope: Scope, name: str) -> int:
+        plant = self.plant
+        if plant.has_model_instance_named(name):
+            index = plant.get_model_instance_by_name(name)
+            if index in self.reusable:
+                return index
+        with self.diag.located(scope.el):
+            return plant.add_model_instance(name)
+
+    def add_model(self, scope: Scope, name: str) -> list[int]:
+        if scope.kind == "custom":
+            return [scope.instance] if scope.instance is not None else []
+        diag = self.diag
+        plant = self.plant
+        el = scope.el
+        instance = self.instance_for(scope, name)
+        scope.instance = instance
+        check_supported(diag, el, MODEL_TAGS)
+        added = [instance]
+        for nested in scope.models:
+            added += self.add_model(nested, f"{name}::{nested.name}")
+        X_WM = self.X_W(scope.path)
+        for link in scope.links:
+            self.link(link, instance)
+        # The model frame, fixed to the canonical link.
+        if scope.canonical is not None:
+            body = self.bodies[scope.canonical]
+            X_LM = self.X_W(scope.canonical).inverse() @ X_WM
+            with diag.located(el):
+                plant.add_frame(MODEL_FRAME, body.body_frame, X_LM, instance)
+        else:
+            with diag.located(el):
+                plant.add_frame(MODEL_FRAME, plant.world_frame(), X_WM, instance)
+        joint_types = set()
+        for joint in scope.joints:
+            joint_types.add(self.joints.add(joint, instance, True))
+        for joint in scope.joints:
+            self.joints.mimic(joint.el, instance)
+        for frame in scope.frames:
+            self.frame(frame, scope, instance)
+        drake_elements.add_all(self, scope, instance)
+        if scope.static:
+            if any(t != "fixed" for t in joint_types):
+                diag.error(el, "Only fixed joints are permitted in static models.")
+            welded = _welded_to_world(plant)
+            for link in scope.links:
+                body = self.bodies[link.id]
+                if body.index not in welded:
+                    with diag.located(el):
+                        plant.add_joint(WeldJoint, f"sdformat_model_static_world_welds_to_"
+                                        f"{body.name}", plant.world_body(), None, body, None,
+                                        self.X_W(link.id))
+                    welded = _welded_to_world(plant)
+        if plant.geometry_source_is_registered():
+            drake_elements.collision_filter_groups(self, scope, instance)
+        return added
+
+    def world_elements(self, world: Scope) -> None:
+        for frame in world.frames:
+            self.frame(frame, world, 0)
+        types = set()
+        for joint in world.joints:
+            types.add(self.joints.add(joint, 0, False))
+        for joint in world.joints:
+            self.joints.mimic(joint.el, 0)
+        if any(t != "fixed" for t in types):
+            self.diag.error(world.el, "Only fixed joints are permitted in world joints.")
+
+    # ------------------------------------------------------------ links
+    def link(self, vertex, instance: int) -> None:
+        diag = self.diag
+        plant = self.plant
+        el = vertex.el
+        check_supported(diag, el, LINK_TAGS)
+        check_value(diag, el, "kinematic", "false")
+        check_value(diag, el, "gravity", "true")
+        if _drake_child(el, "drake:deformable_properties") is not None:
+            diag.error(el, "Deformable links are not supported by mbparse.")
+        M = self.inertia(el)
+        with diag.located(el):
+            body = plant.add_rigid_body(el.get("name"), instance, M)
+        self.bodies[vertex.id] = body
+        X_WL = self.X_W(vertex.id)
+        plant.set_default_free_body_pose(body, X_WL)
+        if plant.geometry_source_is_registered():
+            self.link_geometry(el, body)
+        sv = _drake_child(el, "drake:surface_velocity_axis")
+        if sv is not None:
+            diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
+                             "surface velocities are not part of its model.")
+
+    def link_geometry(self, el, body) -> None:
+        diag = self.diag
+        plant = self.plant
+        visuals = list(el.findall("visual"))
+        for dv in [c for c in el if isinstance(c.tag, str)
+                   and local_name(c) == "drake:visual"]:
+            visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
+        for visual in visuals:
+            if visual is None:
+                continue
+            X_LG = self.X_element(visual, el)
+            instance = self.geometry.visual(visual, X_LG)
+            if instance is not None:
+                with diag.located(visual):
+                    plant.register_visual_geometry(body, instance)
+        for collision in el.findall("collision"):
+            X_LG = self.X_element(collision, el)
+            instance = self.geometry.collision(collision, X_LG)
+            if instance is not None:
+                with diag.located(collision):
+                    plant.register_collision_geometry(body, instance)
+
+    def X_element(self, el, link_el) -> RigidTransform:
+        """Pose of a visual or collision in its link (relative_to may name
+        another frame of the model)."""
+        pose = el.find("pose")
+        if pose is None:
+            return RigidTransform()
+        X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
+                              values.parse_bool(pose.get("degrees", "false")))
+        relative_to = pose.get("relative_to")
+        if not relative_to:
+            return X
+        scope_vertex = self.graph.vertices[self._link_vid(link_el)]
+        target = self.graph.resolve(scope_vertex.scope, relative_to, pose, "relative_to")
+        return self.X_W(scope_vertex.id).inverse() @ self.X_W(target) @ X
+
+    def _link_vid(self, link_el) -> str:
+        for vid, body in self.bodies.items():
+            if self.graph.vertices[vid].el is link_el:
+                return vid
+        raise KeyError(link_el.get("name"))
+
+    def inertia(self, el):
+        diag = self.diag
+        inertial = el.find("inertial")
+        mass = 1.0
+        moments = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+        X = RigidTransform()
+        if inertial is not None:
+            if values.parse_bool(inertial.get("auto", "false")):
+                diag.error(inertial, "<inertial auto=\"true\"> is not supported by mbparse.")
+            mass_el = inertial.find("mass")
+            if mass_el is not None and (mass_el.text or "").strip():
+                mass = values.parse_double(mass_el.text)
+            node = inertial.find("inertia")
+            if node is not None:
+                for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
+                    child = node.find(key)
+                    if child is not None and (child.text or "").strip():
+                        moments[i] = values.parse_double(child.text)
+            pose = inertial.find("pose")
+            if pose is not None:
+                X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
+                                      values.parse_bool(pose.get("degrees", "false")))
+        return drake_ext.spatial_inertia(X, mass, moments, lambda m: diag.warning(el, m))
+
+    # ------------------------------------------------------------ frames
+    def frame(self, vertex, scope: Scope, instance: int) -> None:
+        diag = self.diag
+        plant = self.plant
+        el = vertex.el
+        attached = vertex.attached_to
+        graph = self.graph
+        if not attached:
+            base = scope.path or WORLD
+            parent = (plant.world_frame() if scope.kind == "world"
+                      else plant.get_frame_by_name(MODEL_FRAME, instance))
+        else:
+            base = graph.resolve(scope, attached, el, "attached_to")
+            parent = self.plant_frame_for(scope, instance, attached, base)
+        X_PF = self.X_W(base).inverse() @ self.X_W(vertex.id)
+        with diag.located(el):
+            plant.add_frame(el.get("name"), parent, X_PF, instance)
+
+    def plant_frame_for(self, scope: Scope, instance: int, name: str, vid: str):
+        """Drake's choice of the plant frame a scoped name refers to."""
+        plant = self.plant
+        prefix = plant.get_model_instance_name(instance) if instance != 0 else ""
+        absolute = f"{prefix}::{name}" if prefix else name
+        if plant.has_model_instance_named(absolute):
+            return plant.get_frame_by_name(MODEL_FRAME, plant.get_model_instance_by_name(absolute))
+        owner, _, local = name.rpartition("::")
+        target_instance = instance
+        if owner:
+            owner_name = f"{prefix}::{owner}" if prefix else owner
+            target_instance = plant.get_model_instance_by_name(owner_name)
+        if local == MODEL_FRAME:
+            return plant.get_frame_by_name(MODEL_FRAME, target_instance)
+        if plant.has_frame_named(local, target_instance):
+            return plant.get_frame_by_name(local, target_instance)
+        return self.body_of_vertex(self.graph.body_of(vid)).body_frame
+
+
+def _drake_child(el, name: str):
+    for child in el:
+        if isinstance(child.tag, str) and local_name(child) == name:
+            return child
+    return None
+
+
+def _welded_to_world(plant) -> set[int]:
+    from ...plant.topology import welded_subgraphs
+    for group in welded_subgraphs(plant):
+        if 0 in group:
+            return group
+    return {0}

@@ -1,0 +1,275 @@
+"""From the checked element tree to scopes and frame-graph vertices, with
+libsdformat's document rules: unique sibling names, reserved names, joint
+parent/child rules, canonical links, merge-includes (a proxy frame
+``_merged__NAME__model__`` stands for the merged model's frame)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from lxml import etree
+
+from .diagnostic import SdfDiagnostic
+from .document import VERSION_ATTR, parse_version
+from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope, Vertex, read_pose
+from . import values
+
+NAMED_MODEL_CHILDREN = ("link", "joint", "frame", "model", "gripper", "include")
+NAMED_WORLD_CHILDREN = ("model", "frame", "joint", "light", "actor", "population",
+                        "road")
+# Reader of a URDF/MJCF <include>: (scope of the parent, include element) -> Scope.
+CustomReader = Callable[[Scope, object], "Scope | None"]
+
+
+def is_reserved(name: str) -> bool:
+    return name == WORLD or (len(name) >= 4 and name.startswith("__") and name.endswith("__"))
+
+
+def proxy_frame_name(model_name: str) -> str:
+    return f"_merged__{model_name}__model__"
+
+
+class ScopeBuilder:
+    """Builds the scopes and the frame graph of one document."""
+
+    def __init__(self, diag: SdfDiagnostic, graph: FrameGraph, custom_reader: CustomReader):
+        self.diag = diag
+        self.graph = graph
+        self.custom_reader = custom_reader
+
+    def world(self, el) -> Scope:
+        scope = Scope("", el.get("name", ""), el, None, kind="world")
+        self.graph.add(Vertex(WORLD, "world", scope, el))
+        self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
+        for child in el:
+            if child.tag == "model":
+                self.model(child, scope)
+            elif child.tag == "include":
+                self.custom(child, scope)
+        for child in el.findall("frame"):
+            self.frame(child, scope)
+        for child in el.findall("joint"):
+            self.joint(child, scope)
+        return scope
+
+    def root_model(self, el) -> Scope:
+        world = Scope("", "", None, None, kind="world")
+        self.graph.add(Vertex(WORLD, "world", world, el))
+        pose = el.find("pose")
+        if pose is not None and pose.get("relative_to"):
+            self.diag.error(pose, "The pose of a top-level model may not have a relative_to "
+                                  "attribute.")
+        return self.model(el, world)
+
+    # ------------------------------------------------------------ models
+    def model(self, el, parent: Scope) -> Scope:
+        diag = self.diag
+        self.merge_children(el)
+        name = el.get("name", "")
+        if is_reserved(name):
+            diag.error(el, f"The model name '{name}' is reserved.")
+        scope = Scope(parent.vertex_id(name), name, el, parent)
+        scope.version = parse_version(_version_of(el))
+        static_el = el.find("static")
+        scope.static = static_el is not None and values.parse_bool(static_el.text or "false")
+        X, relative_to, pose_el = read_pose(diag, el)
+        vertex = Vertex(scope.path, "model", parent, el, relative_to=relative_to, X=X,
+                        pose_el=pose_el, inner_scope=scope,
+                        placement=el.get("placement_frame") or None)
+        self.graph.add(vertex)
+        parent.models.append(scope)
+        self.unique_names(el, NAMED_MODEL_CHILDREN, scope)
+        for child in el:
+            tag = child.tag
+            if tag == "model":
+                self.model(child, scope)
+            elif tag == "include":
+                self.custom(child, scope)
+        for child in el.findall("link"):
+            self.link(child, scope)
+        for child in el.findall("joint"):
+            self.joint(child, scope)
+        for child in el.findall("frame"):
+            self.frame(child, scope)
+        self.canonical_link(scope)
+        return scope
+
+    def custom(self, el, parent: Scope) -> None:
+        sub = self.custom_reader(parent, el)
+        if sub is not None:
+            parent.models.append(sub)
+
+    def canonical_link(self, scope: Scope) -> None:
+        el = scope.el
+        name = el.get("canonical_link")
+        if name:
+            vid = scope.vertex_id(name)
+            v = self.graph.vertices.get(vid)
+            if v is None or v.kind != "link":
+                self.diag.error(el, f"canonical_link '{name}' is not a link of model "
+                                    f"'{scope.name}'.")
+            scope.canonical = vid
+        elif scope.links:
+            scope.canonical = scope.links[0].id
+        else:
+            for nested in scope.models:
+                if nested.canonical is not None:
+                    scope.canonical = nested.canonical
+                    break
+        if (scope.canonical is None and not scope.static and not scope.links
+                and not scope.models):
+            self.diag.error(el, "A model must have at least one link.")
+
+    def unique_names(self, el, tags: tuple[str, ...], scope: Scope) -> None:
+        seen: dict[str, int] = {}
+        for child in el:
+            if child.tag in tags and child.tag != "include":
+                name = child.get("name")
+                if name is not None:
+                    seen[name] = seen.get(name, 0) + 1
+        for name, count in seen.items():
+            if count > 1:
+                self.diag.error(el, f"The name '{name}' is used {count} times among the "
+                                    f"children of {scope.describe()}; names must be unique.")
+
+    # ------------------------------------------------------------ elements
+    def link(self, el, scope: Scope) -> None:
+        name = el.get("name", "")
+        if is_reserved(name):
+            self.diag.error(el, f"The link name '{name}' is reserved.")
+        for tag in ("visual", "collision"):
+            names = [c.get("name") for c in el.findall(tag)]
+            for n in names:
+                if names.count(n) > 1:
+                    self.diag.error(el, f"{tag} name '{n}' is used more than once in link "
+                                        f"'{name}'.")
+        X, relative_to, pose_el = read_pose(self.diag, el)
+        v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
+                   pose_el=pose_el)
+        self.graph.add(v)
+        scope.links.append(v)
+
+    def frame(self, el, scope: Scope) -> None:
+        name = el.get("name", "")
+        if is_reserved(name):
+            self.diag.error(el, f"The frame name '{name}' is reserved.")
+        X, relative_to, pose_el = read_pose(self.diag, el)
+        v = Vertex(scope.vertex_id(name), "frame", scope, el,
+                   attached_to=el.get("attached_to") or None, relative_to=relative_to, X=X,
+                   pose_el=pose_el)
+        self.graph.add(v)
+        scope.frames.append(v)
+
+    def joint(self, el, scope: Scope) -> None:
+        diag = self.diag
+        name = el.get("name", "")
+        if is_reserved(name):
+            diag.error(el, f"The joint name '{name}' is reserved.")
+        parent = (el.findtext("parent") or "").strip()
+        child = (el.findtext("child") or "").strip()
+        if child == WORLD:
+            diag.error(el, f"Joint '{name}' names the world as its child.")
+        if parent == child:
+            diag.error(el, f"Joint '{name}' names '{parent}' as both its parent and its "
+                           "child.")
+        if parent == name:
+            diag.error(el, f"Joint '{name}' names itself as its parent.")
+        X, relative_to, pose_el = read_pose(diag, el)
+        v = Vertex(scope.vertex_id(name), "joint", scope, el, attached_to=child,
+                   relative_to=relative_to, X=X, pose_el=pose_el)
+        self.graph.add(v)
+        scope.joints.append(v)
+
+    # ------------------------------------------------------------ merge-include
+    def merge_children(self, el) -> None:
+        """Merges every ``<model mbparse-merge="true">`` child into ``el``."""
+        for child in list(el):
+            if child.tag == "model" and child.get("mbparse-merge") == "true":
+                self.merge(el, child)
+
+    def merge(self, parent, model) -> None:
+        self.merge_children(model)
+        name = model.get("name", "")
+        proxy = proxy_frame_name(name)
+        canonical = model.get("canonical_link")
+        if not canonical:
+            first = model.find("link")
+            if first is not None:
+                canonical = first.get("name")
+            else:
+                nested = model.find("model")
+                if nested is not None:
+                    inner = nested.find("link")
+                    canonical = f"{nested.get('name')}::{inner.get('name')}" if (
+                        inner is not None) else None
+        if canonical is None:
+            self.diag.error(model, f"The merge-included model '{name}' has no link.")
+        if model.get("placement_frame"):
+            self.diag.error(model, "A placement_frame on a merge-include is not supported by "
+                                   "mbparse.")
+        frame = etree.Element("frame", name=proxy, attached_to=canonical)
+        frame.sourceline = model.sourceline
+        pose = model.find("pose")
+        new_pose = etree.SubElement(frame, "pose")
+        if pose is not None:
+            new_pose.text = pose.text
+            for key in ("degrees", "rotation_format"):
+                if pose.get(key) is not None:
+                    new_pose.set(key, pose.get(key))
+        relative_to = pose.get("relative_to") if pose is not None else None
+        new_pose.set("relative_to", relative_to or (MODEL_FRAME if parent.tag == "model"
+                                                    else WORLD))
+        index = list(parent).index(model)
+        parent.insert(index, frame)
+
+        def retarget(node, attribute, if_empty):
+            if node is None:
+                return
+            value = node.get(attribute)
+            if value == MODEL_FRAME or (if_empty and not value):
+                node.set(attribute, proxy)
+
+        moved = []
+        for child in model:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            if tag in ("link", "model"):
+                p = child.find("pose")
+                if p is None:
+                    p = etree.SubElement(child, "pose")
+                retarget(p, "relative_to", True)
+            elif tag == "frame":
+                retarget(child, "attached_to", True)
+                retarget(child.find("pose"), "relative_to", False)
+            elif tag == "joint":
+                retarget(child.find("pose"), "relative_to", False)
+                for end in ("parent", "child"):
+                    node = child.find(end)
+                    if node is not None and (node.text or "").strip() == MODEL_FRAME:
+                        node.text = proxy
+                for axis in ("axis", "axis2"):
+                    a = child.find(axis)
+                    if a is not None:
+                        retarget(a.find("xyz"), "expressed_in", False)
+            if tag in ("link", "model", "joint", "frame", "gripper", "plugin", "include") or (
+                    tag[0] == "{" or ":" in tag):
+                if parent.tag == "world" and tag in ("link", "gripper"):
+                    self.diag.error(child, f"A merge-include into a world cannot hold a "
+                                           f"<{tag}>.")
+                moved.append(child)
+        base = model.base
+        for child in moved:
+            if child.get("{http://www.w3.org/XML/1998/namespace}base") is None and base:
+                child.set("{http://www.w3.org/XML/1998/namespace}base", base)
+            parent.insert(list(parent).index(model), child)
+        parent.remove(model)
+
+
+def _version_of(el) -> str:
+    node = el
+    while node is not None:
+        v = node.get(VERSION_ATTR)
+        if v:
+            return v
+        node = node.getparent()
+    return "1.12"

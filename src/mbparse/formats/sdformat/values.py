@@ -1,0 +1,116 @@
+"""Typed values of SDFormat elements and attributes, read as libsdformat
+reads them: doubles, vectors, colours (stored as 32-bit floats), booleans
+and poses (Euler angles in radians or degrees, or a quaternion)."""
+from __future__ import annotations
+
+import math
+import struct
+
+from ...spatial import RigidTransform, quaternion_to_matrix, rpy_to_matrix
+
+_BOOLS = {"true": True, "1": True, "false": False, "0": False}
+
+
+class ValueError_(ValueError):
+    """A value that does not read as its declared type."""
+
+
+def _float(token: str) -> float:
+    t = token.strip()
+    low = t.lower()
+    if low in ("inf", "+inf", "infinity"):
+        return math.inf
+    if low in ("-inf", "-infinity"):
+        return -math.inf
+    return float(t)
+
+
+def as_float32(v: float) -> float:
+    """``v`` rounded to the nearest 32-bit float, as libsdformat keeps colours."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def parse_double(text: str) -> float:
+    return _float(text)
+
+
+def parse_bool(text: str) -> bool:
+    value = _BOOLS.get(text.strip().lower())
+    if value is None:
+        raise ValueError_(f"'{text}' is not a boolean")
+    return value
+
+
+def parse_numbers(text: str, n: int) -> tuple[float, ...]:
+    tokens = text.split()
+    if len(tokens) != n:
+        raise ValueError_(f"expected {n} numbers, got '{text}'")
+    return tuple(_float(t) for t in tokens)
+
+
+def parse_color(text: str) -> tuple[float, float, float, float]:
+    tokens = text.split()
+    if len(tokens) not in (3, 4):
+        raise ValueError_(f"a colour needs 3 or 4 numbers, got '{text}'")
+    values = [as_float32(_float(t)) for t in tokens]
+    if len(values) == 3:
+        values.append(1.0)
+    if any(not (0.0 <= v <= 1.0) for v in values):
+        raise ValueError_(f"colour components must lie in [0, 1], got '{text}'")
+    return tuple(values)  # type: ignore[return-value]
+
+
+def parse_pose(text: str, rotation_format: str = "euler_rpy",
+               degrees: bool = False) -> RigidTransform:
+    """A pose ``x y z roll pitch yaw`` or ``x y z qx qy qz qw``."""
+    tokens = text.split()
+    if not tokens:
+        return RigidTransform()
+    if rotation_format == "quat_xyzw":
+        if degrees:
+            raise ValueError_("a quaternion pose cannot be in degrees")
+        if len(tokens) != 7:
+            raise ValueError_(f"a quat_xyzw pose needs 7 numbers, got '{text}'")
+        v = [_float(t) for t in tokens]
+        x, y, z, w = v[3:7]
+        n = math.sqrt(w * w + x * x + y * y + z * z)
+        if n == 0:
+            raise ValueError_("a pose quaternion cannot be zero")
+        return RigidTransform(quaternion_to_matrix((w / n, x / n, y / n, z / n)), v[:3])
+    if rotation_format != "euler_rpy":
+        raise ValueError_(f"unknown rotation_format '{rotation_format}'")
+    if len(tokens) != 6:
+        raise ValueError_(f"a pose needs 6 numbers, got '{text}'")
+    v = [_float(t) for t in tokens]
+    rpy = v[3:6]
+    if degrees:
+        rpy = [math.radians(a) for a in rpy]
+    if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
+        return RigidTransform(p=v[:3])
+    return RigidTransform(rpy_to_matrix(rpy), v[:3])
+
+
+def check(value_type: str, text: str) -> None:
+    """Raises ValueError when ``text`` is not a value of ``value_type``."""
+    t = text.strip()
+    if value_type in ("double", "float"):
+        _float(t)
+    elif value_type in ("int", "unsigned int", "unsigned long", "uint64_t"):
+        v = int(t)
+        if value_type != "int" and v < 0:
+            raise ValueError_(f"'{text}' is negative")
+    elif value_type == "bool":
+        parse_bool(t)
+    elif value_type == "vector3":
+        parse_numbers(t, 3)
+    elif value_type in ("vector2d", "vector2i"):
+        parse_numbers(t, 2)
+    elif value_type == "color":
+        parse_color(t)
+    elif value_type == "quaternion":
+        if len(t.split()) not in (3, 4):
+            raise ValueError_(f"bad quaternion '{text}'")
+        [_float(x) for x in t.split()]
+    elif value_type == "time":
+        [_float(x) for x in t.split()]
+    # pose is checked with its attributes by the caller; strings always read.
