@@ -6,9 +6,12 @@ the file, else by the file's base name. The body's mass properties are those
 of the solid the mesh encloses at the density of water (1000 kg/m³), taken
 about the body origin, which is the mesh's own origin. The mesh serves as
 the body's collision geometry ("collision") and its visual geometry
-("visual", for illustration and perception). All objects in a file form the
-one mesh; a mesh that encloses no positive volume (an open mesh, or one with
-faces wound inward) is an error. OBJ text cannot be parsed from a string:
+("visual", for illustration and perception). The reference asks for one
+object per file; like Drake, a file with several is still read, all of its
+objects forming the one mesh (with a warning). A mesh that encloses no
+positive volume (an open mesh, or one with faces wound inward) is an error;
+an open mesh that still encloses a positive volume is accepted, as Drake
+accepts it. OBJ text cannot be parsed from a string:
 the geometry has to name a file.
 """
 from __future__ import annotations
@@ -58,6 +61,11 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     for warning in mesh.warnings:
         diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name())
 
+    if len(mesh.object_names) > 1:
+        diagnostic.warning(
+            f"the OBJ file holds {len(mesh.object_names)} objects "
+            f"({', '.join(repr(n) for n in mesh.object_names)}) where a model wants one; "
+            f"they are taken together as one body, named after the last", source.name())
     name = model_name or mesh.object_name or _stem(filename)
     plant = workspace.plant
     instance_name = workspace.make_model_name(name, parent_model_name)

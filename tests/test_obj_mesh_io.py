@@ -1,0 +1,161 @@
+"""geometry/mesh_io: reading OBJ text as tinyobjloader does for Drake, and
+the mass properties of the solid a closed mesh encloses."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mbparse.geometry.mesh_io import (MeshVolumeError, ObjError, mass_properties, parse_obj,
+                                      read_obj)
+
+# A unit cube [0, 1]³ with outward-facing quads.
+UNIT_CUBE = """\
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 2 3 7 6
+f 3 4 8 7
+f 4 1 5 8
+"""
+
+
+def close(a, b, tol=1e-12):
+    return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+
+def test_obj_reads_vertices_and_faces():
+    mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    assert mesh.vertices == [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)]
+    assert mesh.faces == [(0, 1, 2)]
+    assert mesh.object_names == []
+
+
+def test_obj_face_corners_may_carry_texture_and_normal_indices():
+    mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
+                     "f 1/1/1 2/1/1 3/1/1\nf 1//1 2//1 3//1\nf 1/1 2/1 3/1\n")
+    assert mesh.faces == [(0, 1, 2)] * 3
+
+
+def test_obj_negative_indices_count_back_from_the_last_vertex():
+    mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n")
+    assert mesh.faces == [(0, 1, 2)]
+
+
+def test_obj_extra_vertex_values_are_ignored():
+    mesh = parse_obj("v 1 2 3 0.5 0.5 0.5\nv 1 0 0 1\nv 0 1 0\nf 1 2 3\n")
+    assert mesh.vertices[0] == (1.0, 2.0, 3.0)
+    assert mesh.vertices[1] == (1.0, 0.0, 0.0)
+
+
+def test_obj_quad_is_split_along_its_shorter_diagonal():
+    # The 0-2 diagonal is shorter: triangles (0,1,2) and (0,2,3).
+    short02 = parse_obj("v 0 0 0\nv 2 -1 0\nv 1 0 0\nv 2 1 0\nf 1 2 3 4\n")
+    assert short02.faces == [(0, 1, 2), (0, 2, 3)]
+    # A square: both diagonals equal, so the 1-3 split is used.
+    square = parse_obj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
+    assert square.faces == [(0, 1, 3), (1, 2, 3)]
+
+
+def test_obj_pentagon_becomes_three_triangles_covering_it():
+    corners = [(math.cos(2 * math.pi * k / 5), math.sin(2 * math.pi * k / 5)) for k in range(5)]
+    text = "".join(f"v {x} {y} 0\n" for x, y in corners) + "f 1 2 3 4 5\n"
+    mesh = parse_obj(text)
+    assert len(mesh.faces) == 3
+    area = 0.0
+    for a, b, c in mesh.faces:
+        (ax, ay, _), (bx, by, _), (cx, cy, _) = (mesh.vertices[i] for i in (a, b, c))
+        area += ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) / 2
+    assert area == pytest.approx(5 / 2 * math.sin(2 * math.pi / 5))
+
+
+def test_obj_object_names_are_kept_and_the_last_one_names_the_mesh():
+    mesh = parse_obj("o first\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no second\nf 1 3 2\n")
+    assert mesh.object_names == ["first", "second"]
+    assert mesh.object_name == "second"
+    assert len(mesh.faces) == 2
+
+
+def test_obj_face_with_two_corners_is_skipped_with_a_warning():
+    mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n")
+    assert mesh.faces == [(0, 1, 2)]
+    assert any("fewer than three" in w for w in mesh.warnings)
+
+
+def test_obj_with_no_faces_is_an_error():
+    with pytest.raises(ObjError, match="no faces"):
+        parse_obj("# only vertices\nv 0 0 0\nv 1 0 0\nv 0 1 0\n")
+
+
+def test_obj_zero_index_is_an_error_with_its_line():
+    with pytest.raises(ObjError) as info:
+        parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n")
+    assert info.value.line == 4
+
+
+def test_obj_index_past_the_last_vertex_is_an_error():
+    with pytest.raises(ObjError, match="only 3 vertices"):
+        parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n")
+
+
+def test_obj_read_from_file(tmp_path):
+    path = tmp_path / "cube.obj"
+    path.write_text(UNIT_CUBE)
+    mesh = read_obj(str(path))
+    assert len(mesh.vertices) == 8 and len(mesh.faces) == 12
+
+
+# ------------------------------------------------------------ mass properties
+def test_mass_properties_of_a_unit_cube_match_the_hand_computation():
+    mesh = parse_obj(UNIT_CUBE)
+    mass, com, I = mass_properties(mesh.vertices, mesh.faces, 1000.0)
+    # 1 m³ of water: 1000 kg, centered at (½, ½, ½), I = m (1² + 1²) / 12.
+    assert mass == pytest.approx(1000.0)
+    assert close(com, (0.5, 0.5, 0.5))
+    assert close(I, (1000 / 6, 1000 / 6, 1000 / 6, 0.0, 0.0, 0.0), tol=1e-9)
+
+
+def test_mass_properties_of_a_box_off_the_origin():
+    # A 2 x 1 x 1 box from (1, 0, 0): volume 2, com (2, 0.5, 0.5).
+    mesh = parse_obj(UNIT_CUBE)
+    vertices = [(1 + 2 * x, y, z) for x, y, z in mesh.vertices]
+    mass, com, I = mass_properties(vertices, mesh.faces, 10.0)
+    assert mass == pytest.approx(20.0)
+    assert close(com, (2.0, 0.5, 0.5))
+    m = 20.0
+    assert close(I, (m * 2 / 12, m * 5 / 12, m * 5 / 12, 0, 0, 0), tol=1e-9)
+
+
+def test_mass_properties_of_a_tetrahedron():
+    vertices = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    mass, com, I = mass_properties(vertices, faces, 6.0)
+    assert mass == pytest.approx(1.0)          # volume 1/6
+    assert close(com, (0.25, 0.25, 0.25))
+    # About the origin: Ixx = ρ∫(y² + z²) = 6 · 2/60 = 0.2; Ixy = -ρ∫xy = -6/120.
+    Ixx_o, Ixy_o = 0.2, -0.05
+    Ixx = Ixx_o - mass * (0.25 ** 2 + 0.25 ** 2)
+    Ixy = Ixy_o + mass * 0.25 * 0.25
+    assert close(I, (Ixx, Ixx, Ixx, Ixy, Ixy, Ixy), tol=1e-12)
+
+
+def test_mass_properties_of_an_inward_wound_mesh_is_an_error():
+    mesh = parse_obj(UNIT_CUBE)
+    flipped = [(a, c, b) for a, b, c in mesh.faces]
+    with pytest.raises(MeshVolumeError) as info:
+        mass_properties(mesh.vertices, flipped, 1000.0)
+    assert info.value.volume == pytest.approx(-1.0)
+
+
+def test_mass_properties_of_a_flat_mesh_is_an_error():
+    vertices = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]
+    with pytest.raises(MeshVolumeError):
+        mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
