@@ -1,0 +1,116 @@
+"""Typed access to an MJCF element's attributes after its default class is
+applied. Numbers are read strictly, as MuJoCo reads them: every token must
+be a whole number (``inf`` and ``nan`` included) and the count must fit."""
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .document import Document
+
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)",
+                     re.IGNORECASE)
+
+
+def parse_numbers(text: str) -> list[float] | None:
+    """The numbers of a whitespace-separated list, or None if a token is
+    not a number."""
+    out = []
+    for tok in text.split():
+        if not _NUMBER.fullmatch(tok):
+            return None
+        out.append(float(tok))
+    return out
+
+
+class Attrs:
+    """An element's attributes: its own, then those its class supplies.
+
+    ``values`` maps a name to ``(text, element that wrote it)`` so that a
+    problem with a value inherited from a ``<default>`` is reported where
+    the value was written.
+    """
+
+    __slots__ = ("el", "doc", "values")
+
+    def __init__(self, el, doc: "Document", values: dict[str, tuple[str, object]]):
+        self.el = el
+        self.doc = doc
+        self.values = values
+
+    def has(self, name: str) -> bool:
+        return name in self.values
+
+    def where(self, name: str):
+        """The element that wrote ``name`` (the element itself when absent)."""
+        v = self.values.get(name)
+        return v[1] if v is not None else self.el
+
+    def error(self, name: str, message: str) -> None:
+        self.doc.error(self.where(name), message)
+
+    def text(self, name: str, default: str | None = None) -> str | None:
+        v = self.values.get(name)
+        return v[0] if v is not None else default
+
+    def numbers(self, name: str, count: int | tuple[int, int],
+                default: Sequence[float] | None = None) -> tuple[float, ...] | None:
+        """``count`` numbers (or between ``count[0]`` and ``count[1]``)."""
+        v = self.values.get(name)
+        if v is None:
+            return tuple(default) if default is not None else None
+        vals = parse_numbers(v[0])
+        lo, hi = (count, count) if isinstance(count, int) else count
+        tag = self.el.tag
+        if vals is None:
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> is not a list of numbers: "
+                                 f"'{v[0]}'")
+        if not lo <= len(vals) <= hi:
+            want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> needs {want} number(s); "
+                                 f"it has {len(vals)}: '{v[0]}'")
+        if any(math.isnan(x) for x in vals):
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'")
+        return tuple(vals)
+
+    def number_list(self, name: str) -> tuple[float, ...] | None:
+        """Any count of numbers (None when absent)."""
+        v = self.values.get(name)
+        if v is None:
+            return None
+        return self.numbers(name, (0, 1 << 30))
+
+    def scalar(self, name: str, default: float | None = None) -> float | None:
+        vals = self.numbers(name, 1, None if default is None else (default,))
+        return None if vals is None else vals[0]
+
+    def integer(self, name: str, default: int) -> int:
+        v = self.values.get(name)
+        if v is None:
+            return default
+        try:
+            return int(v[0].strip())
+        except ValueError:
+            self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be an "
+                                 f"integer; it is '{v[0]}'")
+        return default
+
+    def boolean(self, name: str, default: bool) -> bool:
+        v = self.values.get(name)
+        if v is None:
+            return default
+        if v[0] not in ("true", "false"):
+            self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be 'true' or "
+                                 f"'false'; it is '{v[0]}'")
+        return v[0] == "true"
+
+    def choice(self, name: str, options: Sequence[str], default: str) -> str:
+        v = self.values.get(name)
+        if v is None:
+            return default
+        if v[0] not in options:
+            self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be one of "
+                                 f"{', '.join(options)}; it is '{v[0]}'")
+        return v[0]

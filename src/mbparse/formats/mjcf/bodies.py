@@ -1,0 +1,219 @@
+"""The body tree: ``<worldbody>`` and nested ``<body>`` elements with their
+``<inertial>``, geoms, joints and sites, read first into records (so that
+``settotalmass`` and the other compiler bounds can see every body) and then
+added to the plant."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ...spatial import RigidTransform, SpatialInertia, inertia_matrix, inertia_from_matrix
+from .attrs import Attrs
+from .compiler import Compiler, frame
+from .defaults import DefaultClasses
+from .document import Document, tag
+from .geoms import Geom, GeomReader
+from .inertia import combine, rotate_inertia
+
+# Elements of a body that carry no meaning for the plant.
+BODY_UNSUPPORTED = ("camera", "light", "composite", "flexcomp", "plugin", "attach",
+                    "replicate")
+BODY_KNOWN = ("body", "frame", "inertial", "joint", "freejoint", "geom", "site") \
+    + BODY_UNSUPPORTED
+
+
+@dataclass
+class Placed:
+    """An element (joint, site) with its attributes and the pose of the
+    ``<frame>`` elements around it, in its body's frame."""
+
+    el: object
+    attrs: Attrs
+    X_BF: RigidTransform
+
+
+@dataclass
+class Body:
+    """A body as read, before it is added to the plant."""
+
+    el: object
+    name: str
+    parent: "Body | None"
+    X_PB: RigidTransform
+    X_WB: RigidTransform
+    moving: bool
+    geoms: list[Geom] = field(default_factory=list)
+    joints: list[Placed] = field(default_factory=list)
+    free: object = None  # the element that made the body free
+    sites: list[Placed] = field(default_factory=list)
+    children: list["Body"] = field(default_factory=list)
+    dummy_names: list[str] = field(default_factory=list)
+    mass: float = 0.0
+    com: tuple = (0.0, 0.0, 0.0)
+    inertia: tuple = (0.0,) * 6
+    plant_body: object = None
+
+
+class BodyTreeReader:
+    """Reads ``<worldbody>`` into a tree of ``Body`` records."""
+
+    def __init__(self, doc: Document, defaults: DefaultClasses, compiler: Compiler,
+                 geoms: GeomReader, first_body_index: int):
+        self.doc = doc
+        self.defaults = defaults
+        self.compiler = compiler
+        self.geom_reader = geoms
+        self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
+        self.world = Body(None, "world", None, RigidTransform(), RigidTransform(), False)
+        self.bodies: list[Body] = []
+
+    # ------------------------------------------------------------ world
+    def read_world(self, world_el) -> None:
+        doc = self.doc
+        for name in ("mocap", "gravcomp", "user", "childclass", "name", "pos", "quat"):
+            if world_el.get(name) is not None:
+                doc.warning(world_el, f"the attribute '{name}' of <worldbody> is not supported "
+                                      "and is ignored")
+        for child_el, X, cls in self._contents(self.world, world_el, RigidTransform(), None,
+                                               True, False):
+            self._body(child_el, self.world, X, cls)
+
+    # ------------------------------------------------------------ one body
+    def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> None:
+        doc = self.doc
+        name = el.get("name")
+        if name is None:
+            name = f"body{self.next_index}"
+        self.next_index += 1
+        own_class = el.get("childclass")
+        if own_class is not None:
+            self.defaults.check_class(el, own_class)
+            childclass = own_class
+        a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+        X_PB = X_PF @ frame(a, self.compiler)
+        for attr_name in ("mocap", "gravcomp", "user", "sleep"):
+            if a.has(attr_name):
+                doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported and "
+                                "is ignored")
+        # Whether the body can move decides whether it may hold a plane.
+        has_joints = any(tag(k) in ("joint", "freejoint") for k in self._flat(el))
+        body = Body(el, name, parent, X_PB, parent.X_WB @ X_PB, parent.moving or has_joints)
+        self.bodies.append(body)
+        parent.children.append(body)
+        with_inertia = self._inertia_from_geoms(el)
+        child_bodies = self._contents(body, el, RigidTransform(), childclass, False,
+                                      with_inertia)
+        self._inertia(body, el)
+        moving = [j for j in body.joints if j.attrs.text("type") not in ("free",)]
+        body.dummy_names = [f"{name}{k}" for k in range(max(0, len(moving) - 1))]
+        self.next_index += len(body.dummy_names)
+        for child_el, X, cls in child_bodies:
+            self._body(child_el, body, X, cls)
+
+    def _flat(self, el):
+        """Children of a body, with those of its <frame> elements."""
+        for k in self.doc.kids(el):
+            if tag(k) == "frame":
+                yield from self._flat(k)
+            else:
+                yield k
+
+    def _contents(self, body: Body, el, X_BF: RigidTransform, childclass: str | None,
+                  in_world: bool, with_inertia: bool) -> list:
+        """Reads the geoms, joints and sites of ``el`` (a body or a frame,
+        whose pose in the body is ``X_BF``); returns its child bodies as
+        (element, pose of their parent frame, class) to read next."""
+        doc = self.doc
+        bodies = []
+        for child in doc.kids(el):
+            t = tag(child)
+            if t == "geom":
+                self._geom(body, child, X_BF, childclass, in_world, with_inertia)
+            elif t in ("joint", "freejoint"):
+                if in_world:
+                    doc.error(child, f"<{t}> cannot be a child of <worldbody>")
+                if t == "joint":
+                    a = self.defaults.attrs(child, childclass)
+                else:
+                    a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                           if isinstance(k, str)})
+                    a.values["type"] = ("free", child)
+                body.joints.append(Placed(child, a, X_BF))
+            elif t == "site":
+                body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
+            elif t == "body":
+                bodies.append((child, X_BF, childclass))
+            elif t == "frame":
+                fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                        if isinstance(k, str)})
+                cls = child.get("childclass")
+                if cls is not None:
+                    self.defaults.check_class(child, cls)
+                bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
+                                         cls or childclass, in_world, with_inertia)
+            elif t == "inertial":
+                if in_world or tag(el) == "frame":
+                    doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>")
+            elif t in BODY_UNSUPPORTED:
+                doc.warning(child, f"<{t}> inside a body is not supported and is ignored")
+            else:
+                doc.warning(child, f"<{t}> is not an element of a body; it is ignored")
+        return bodies
+
+    def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
+              with_inertia: bool) -> None:
+        geom = self.geom_reader.read(el, len(body.geoms), childclass, in_world, body.moving,
+                                     with_inertia)
+        if geom is None:
+            return
+        if not X_BF.is_exactly_identity():
+            geom.X_BG = X_BF @ geom.X_BG
+            geom.com = X_BF.apply(geom.com)
+            geom.inertia = rotate_inertia(geom.inertia, X_BF.R)
+        body.geoms.append(geom)
+
+    # ------------------------------------------------------------ inertia
+    def _inertia_from_geoms(self, body_el) -> bool:
+        mode = self.compiler.inertiafromgeom
+        if mode == "true":
+            return True
+        return self.doc.first(body_el, "inertial") is None
+
+    def _inertia(self, body: Body, el) -> None:
+        doc = self.doc
+        inertial = doc.first(el, "inertial")
+        mode = self.compiler.inertiafromgeom
+        if inertial is not None and mode != "true":
+            body.mass, body.com, body.inertia = self._inertial(inertial)
+            return
+        if inertial is None and mode == "false":
+            doc.error(el, f"body '{body.name}' has no <inertial> and the compiler says "
+                          "inertiafromgeom='false'")
+        lo, hi = self.compiler.inertiagrouprange
+        parts = [(g.mass, g.com, g.inertia) for g in body.geoms
+                 if g.mass > 0 and lo <= self.defaults.attrs(g.el).integer("group", 0) <= hi]
+        body.mass, body.com, body.inertia = combine(parts)
+
+    def _inertial(self, el) -> tuple[float, tuple, tuple]:
+        a = Attrs(el, self.doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+        if not a.has("pos"):
+            self.doc.error(el, "<inertial> needs a 'pos' attribute")
+        if not a.has("mass"):
+            self.doc.error(el, "<inertial> needs a 'mass' attribute")
+        X = frame(a, self.compiler)
+        mass = a.scalar("mass")
+        if a.has("fullinertia"):
+            if a.has("diaginertia"):
+                self.doc.error(el, "<inertial> cannot have both 'diaginertia' and "
+                                   "'fullinertia'")
+            if any(a.has(k) for k in ("quat", "axisangle", "euler", "xyaxes", "zaxis")):
+                self.doc.error(el, "<inertial> cannot orient a 'fullinertia'")
+            I = a.numbers("fullinertia", 6)
+        elif a.has("diaginertia"):
+            d = a.numbers("diaginertia", 3)
+            I = rotate_inertia((d[0], d[1], d[2], 0.0, 0.0, 0.0), X.R)
+        else:
+            self.doc.error(el, "<inertial> needs 'diaginertia' or 'fullinertia'")
+        if mass < 0:
+            self.doc.error(el, f"<inertial> has a negative mass ({mass})")
+        return mass, X.p, tuple(I)

@@ -1,0 +1,158 @@
+"""``<compiler>`` settings and MJCF frames (``pos`` with one of ``quat``,
+``axisangle``, ``euler``, ``xyaxes``, ``zaxis``), read as MuJoCo reads them."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...spatial import RigidTransform, cross, dot, norm, quaternion_to_matrix
+from .attrs import Attrs
+from .defaults import ORIENTATION
+from .document import Document
+
+EPS = 1e-14  # MuJoCo's mjEPS
+
+
+@dataclass
+class Compiler:
+    """The compiler settings that change the model."""
+
+    degree: bool = True
+    eulerseq: str = "xyz"
+    inertiafromgeom: str = "auto"
+    autolimits: bool = True
+    meshdir: str | None = None
+    boundmass: float = 0.0
+    boundinertia: float = 0.0
+    settotalmass: float = -1.0
+    balanceinertia: bool = False
+    inertiagrouprange: tuple[int, int] = (0, 5)
+
+    def angle(self, value: float) -> float:
+        """An angle as written, in radians."""
+        return value * math.pi / 180.0 if self.degree else value
+
+
+# Attributes that change nothing in the compiled model (or are solver-only).
+_COMPILER_SILENT = ("usethread", "alignfree", "saveinertial", "conflict")
+_COMPILER_UNSUPPORTED = ("strippath", "fitaabb", "texturedir", "discardvisual", "fusestatic")
+
+
+def read_compiler(doc: Document, el, c: Compiler) -> None:
+    """Applies one ``<compiler>`` element to ``c``."""
+    a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+    c.autolimits = a.boolean("autolimits", c.autolimits)
+    if a.has("coordinate") and a.text("coordinate") != "local":
+        doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "
+                      "only reads local coordinates")
+    if a.has("angle"):
+        c.degree = a.choice("angle", ("degree", "radian"), "degree") == "degree"
+    if a.has("eulerseq"):
+        seq = a.text("eulerseq")
+        if len(seq) != 3 or any(ch not in "xyzXYZ" for ch in seq):
+            doc.error(el, f"eulerseq='{seq}' must be three letters from x, y, z, X, Y, Z")
+        c.eulerseq = seq
+    if a.has("assetdir"):
+        c.meshdir = a.text("assetdir")
+    if a.has("meshdir"):
+        c.meshdir = a.text("meshdir")
+    c.inertiafromgeom = a.choice("inertiafromgeom", ("true", "false", "auto"),
+                                 c.inertiafromgeom)
+    c.boundmass = a.scalar("boundmass", c.boundmass)
+    c.boundinertia = a.scalar("boundinertia", c.boundinertia)
+    c.settotalmass = a.scalar("settotalmass", c.settotalmass)
+    c.balanceinertia = a.boolean("balanceinertia", c.balanceinertia)
+    if a.has("inertiagrouprange"):
+        lo, hi = a.numbers("inertiagrouprange", 2)
+        c.inertiagrouprange = (int(lo), int(hi))
+    for name in _COMPILER_UNSUPPORTED:
+        if a.has(name):
+            doc.warning(el, f"the attribute '{name}' of <compiler> is not supported and is "
+                            "ignored")
+    for child in doc.kids(el):
+        doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored")
+
+
+# ---------------------------------------------------------------- quaternions
+
+def quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float]:
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def z_to_vector(v: Sequence[float]):
+    """The shortest-arc rotation taking +z onto v (MuJoCo's rule; a vector
+    along -z gives a half turn about x)."""
+    axis = cross((0.0, 0.0, 1.0), v)
+    s = norm(axis)
+    axis = (1.0, 0.0, 0.0) if s < 1e-10 else (axis[0] / s, axis[1] / s, axis[2] / s)
+    h = math.atan2(s, v[2]) / 2
+    sh = math.sin(h)
+    return quaternion_to_matrix((math.cos(h), axis[0] * sh, axis[1] * sh, axis[2] * sh))
+
+
+def orientation(a: Attrs, c: Compiler):
+    """The rotation an element's orientation attributes give (None if it has none)."""
+    given = [k for k in ORIENTATION if a.has(k)]
+    if len(given) > 1:
+        a.error(given[1], f"<{a.el.tag}> has more than one orientation attribute "
+                          f"({', '.join(given)}); MJCF allows only one")
+    if not given:
+        return None
+    kind = given[0]
+    if kind == "quat":
+        q = a.numbers("quat", 4)
+        if norm(q[1:]) == 0 and q[0] == 0:
+            a.error("quat", "the quaternion is zero")
+        return quaternion_to_matrix(q)
+    if kind == "axisangle":
+        x, y, z, ang = a.numbers("axisangle", 4)
+        n = norm((x, y, z))
+        if n < EPS:
+            a.error("axisangle", "the axis of 'axisangle' is (nearly) zero")
+        h = c.angle(ang) / 2
+        s = math.sin(h) / n
+        return quaternion_to_matrix((math.cos(h), x * s, y * s, z * s))
+    if kind == "euler":
+        angles = a.numbers("euler", 3)
+        q = (1.0, 0.0, 0.0, 0.0)
+        for ang, axis in zip(angles, c.eulerseq):
+            h = c.angle(ang) / 2
+            r = [math.cos(h), 0.0, 0.0, 0.0]
+            r["xyz".index(axis.lower()) + 1] = math.sin(h)
+            # Lower case: moving axes (post-multiply); upper case: fixed axes.
+            q = quat_mul(q, r) if axis.islower() else quat_mul(r, q)
+        return quaternion_to_matrix(q)
+    if kind == "xyaxes":
+        v = a.numbers("xyaxes", 6)
+        x, y = v[:3], v[3:]
+        nx = norm(x)
+        if nx < EPS:
+            a.error("xyaxes", "the x axis of 'xyaxes' is (nearly) zero")
+        x = tuple(t / nx for t in x)
+        d = dot(x, y)
+        y = tuple(yi - xi * d for xi, yi in zip(x, y))
+        ny = norm(y)
+        if ny < EPS:
+            a.error("xyaxes", "the y axis of 'xyaxes' is (nearly) parallel to the x axis")
+        y = tuple(t / ny for t in y)
+        z = cross(x, y)
+        nz = norm(z)
+        z = tuple(t / nz for t in z)
+        return ((x[0], y[0], z[0]), (x[1], y[1], z[1]), (x[2], y[2], z[2]))
+    v = a.numbers("zaxis", 3)
+    if norm(v) < EPS:
+        a.error("zaxis", "'zaxis' is (nearly) zero")
+    return z_to_vector(v)
+
+
+def frame(a: Attrs, c: Compiler) -> RigidTransform:
+    """The pose ``pos`` + orientation gives (identity when absent)."""
+    pos = a.numbers("pos", 3, (0.0, 0.0, 0.0))
+    R = orientation(a, c)
+    return RigidTransform(R, pos) if R is not None else RigidTransform(p=pos)

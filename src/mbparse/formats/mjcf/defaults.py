@@ -1,0 +1,87 @@
+"""``<default>`` classes: nested classes inherit their parent's values, and
+an element takes its values from its ``class``, else from the nearest
+enclosing body's ``childclass``, else from the top-level class ``main``."""
+from __future__ import annotations
+
+from .attrs import Attrs
+from .document import Document, tag
+
+ORIENTATION = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+# Every actuator shortcut writes the one actuator default of its class.
+ACTUATOR_KINDS = ("general", "motor", "position", "velocity", "intvelocity", "damper",
+                  "cylinder", "muscle", "adhesion", "orientation", "pid", "dcmotor")
+DEFAULT_KINDS = ("mesh", "material", "joint", "geom", "site", "camera", "light", "pair",
+                 "equality", "tendon") + ACTUATOR_KINDS
+MAIN = "main"
+
+
+def kind_of(element_tag: str) -> str:
+    """The default slot an element reads: actuators share one."""
+    return "actuator" if element_tag in ACTUATOR_KINDS else element_tag
+
+
+class DefaultClasses:
+    """Every class's values: ``classes[class][kind][attr] = (text, element)``."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.classes: dict[str, dict[str, dict[str, tuple[str, object]]]] = {MAIN: {}}
+
+    def read(self, default_el, parent: str | None = None) -> None:
+        """Reads a ``<default>`` element and its nested classes."""
+        doc = self.doc
+        name = default_el.get("class")
+        if parent is None:
+            name = name or MAIN
+        elif name is None:
+            doc.error(default_el, "a nested <default> needs a 'class' attribute")
+        if parent is not None and name in self.classes:
+            doc.error(default_el, f"the default class '{name}' is defined twice")
+        inherited = self.classes.get(parent if parent is not None else name, {})
+        values = {kind: dict(slot) for kind, slot in inherited.items()}
+        for child in doc.kids(default_el):
+            t = tag(child)
+            if t == "default":
+                continue
+            if t not in DEFAULT_KINDS:
+                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored")
+                continue
+            slot = values.setdefault(kind_of(t), {})
+            own = {k: (v, child) for k, v in child.attrib.items() if isinstance(k, str)}
+            if any(k in own for k in ORIENTATION):
+                for k in ORIENTATION:
+                    slot.pop(k, None)
+            slot.update(own)
+        self.classes[name] = values
+        for child in doc.kids(default_el, "default"):
+            self.read(child, name)
+
+    def class_of(self, el, childclass: str | None) -> str:
+        """The class an element uses; an unknown class is an error."""
+        name = el.get("class")
+        if name is None:
+            return childclass or MAIN
+        if name not in self.classes:
+            self.doc.error(el, f"<{tag(el)}> uses the default class '{name}', which is not "
+                               "defined")
+        return name
+
+    def check_class(self, el, name: str) -> None:
+        if name not in self.classes:
+            self.doc.error(el, f"the default class '{name}' is not defined")
+
+    def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
+        """The element's attributes with its class's defaults filled in."""
+        cls = self.class_of(el, childclass)
+        slot = self.classes[cls].get(kind or kind_of(tag(el)), {})
+        own = {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str) and k != "class"}
+        if slot:
+            values = dict(slot)
+            values.pop("name", None)
+            if any(k in own for k in ORIENTATION):
+                for k in ORIENTATION:
+                    values.pop(k, None)
+            values.update(own)
+        else:
+            values = own
+        return Attrs(el, self.doc, values)

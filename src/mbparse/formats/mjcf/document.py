@@ -1,0 +1,116 @@
+"""The MJCF text: the main file, its ``<include>`` files spliced in place
+(lexically, as MuJoCo does), and located diagnostics that name the file an
+element came from."""
+from __future__ import annotations
+
+import os
+
+from lxml import etree
+
+from ...diagnostics import DiagnosticPolicy
+from ...workspace import DataSource
+from ..xml_tools import XmlDiagnostic, load_xml
+
+# Nesting deeper than this is taken for an include cycle.
+MAX_INCLUDE_DEPTH = 32
+
+
+def tag(el) -> str:
+    """The element's tag ('' for comments and other non-elements)."""
+    return el.tag if isinstance(el.tag, str) else ""
+
+
+class Document:
+    """A parsed MJCF file with its includes.
+
+    ``kids(el)`` yields an element's child elements with every ``<include>``
+    replaced by the children of the included file's root element; the
+    included elements keep their own file for diagnostics.
+    """
+
+    def __init__(self, source: DataSource, policy: DiagnosticPolicy):
+        self.policy = policy
+        self.main_name = source.name()
+        self.base_dir = source.root_dir() if source.is_file() else os.getcwd()
+        self._diags: dict[object, XmlDiagnostic] = {}
+        self._included: dict[str, object] = {}
+        main_diag = XmlDiagnostic(policy, self.main_name)
+        self.root = load_xml(source, main_diag)
+        self._diags[self.root] = main_diag
+        self._include_stack: list[str] = [os.path.abspath(source.filename)] \
+            if source.is_file() else []
+
+    # ------------------------------------------------------------ diagnostics
+    def diag(self, el) -> XmlDiagnostic:
+        """The diagnostic of the file ``el`` was read from."""
+        root = el.getroottree().getroot()
+        return self._diags.get(root) or self._diags[self.root]
+
+    def error(self, el, message: str) -> None:
+        """Raises a ParseError located at ``el``."""
+        self.diag(el).error(el, message)
+
+    def warning(self, el, message: str) -> None:
+        self.diag(el).warning(el, message)
+
+    def file_of(self, el) -> str:
+        return self.diag(el).file
+
+    # ------------------------------------------------------------ includes
+    def kids(self, el, name: str | None = None):
+        """Child elements (named ``name``, or all), includes expanded."""
+        for c in el:
+            t = tag(c)
+            if not t:
+                continue
+            if t == "include":
+                for k in self._expand(c):
+                    if name is None or tag(k) == name:
+                        yield k
+            elif name is None or t == name:
+                yield c
+
+    def first(self, el, name: str):
+        for k in self.kids(el, name):
+            return k
+        return None
+
+    def _expand(self, include_el):
+        """The children of an included file's root, themselves expanded."""
+        root = self._load_include(include_el)
+        path = self._diags[root].file
+        self._include_stack.append(path)
+        try:
+            yield from self.kids(root)
+        finally:
+            self._include_stack.pop()
+
+    def _load_include(self, include_el):
+        file = include_el.get("file")
+        if file is None:
+            self.error(include_el, "<include> has no 'file' attribute")
+        # MuJoCo resolves every include against the main file's folder.
+        path = os.path.abspath(os.path.join(self.base_dir, file))
+        if path in self._include_stack or len(self._include_stack) > MAX_INCLUDE_DEPTH:
+            self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
+                                   "being included")
+        root = self._included.get(path)
+        if root is None:
+            if not os.path.isfile(path):
+                self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
+                                       "does not exist")
+            diag = XmlDiagnostic(self.policy, path)
+            root = load_xml(DataSource(filename=path), diag, kind="<include> file")
+            if tag(root) != "mujoco":
+                diag.error(root, f"an included MJCF file must have a <mujoco> root element; "
+                                 f"'{path}' has <{tag(root)}>")
+            self._diags[root] = diag
+            self._included[path] = root
+        return root
+
+
+def is_element(el) -> bool:
+    return isinstance(el.tag, str)
+
+
+__all__ = ["Document", "tag", "is_element", "etree"]

@@ -1,0 +1,226 @@
+"""``<geom>``: its shape, pose, color and friction, and the mass properties
+MuJoCo gives it (solid or shell primitives, meshes, ``mass`` or
+``density``)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Rgba,
+                         Shape, ShapeError, Sphere)
+from ...spatial import RigidTransform, norm, sub
+from .assets import Assets
+from .attrs import Attrs
+from .compiler import EPS, Compiler, frame, z_to_vector
+from .defaults import DefaultClasses
+from .inertia import primitive_inertia, primitive_volume, rotate_inertia
+
+GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh",
+              "sdf")
+DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
+# Solver settings with no meaning outside MuJoCo: ignored without a word.
+SILENT = ("priority", "solmix", "solref", "solimp", "margin", "gap")
+UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
+
+
+@dataclass
+class Geom:
+    """A geom read from the file, ready to register on its body."""
+
+    el: object
+    name: str
+    X_BG: RigidTransform
+    shape: Shape
+    rgba: tuple
+    friction: CoulombFriction
+    visual: bool = True
+    collision: bool = True
+    # Mass properties in the body frame: mass, center of mass, inertia about it.
+    mass: float = 0.0
+    com: tuple = (0.0, 0.0, 0.0)
+    inertia: tuple = (0.0,) * 6
+
+
+class GeomReader:
+    """Reads geoms with the model's defaults, assets and compiler settings."""
+
+    def __init__(self, defaults: DefaultClasses, assets: Assets, compiler: Compiler):
+        self.defaults = defaults
+        self.assets = assets
+        self.compiler = compiler
+
+    def read(self, el, index: int, childclass: str | None, in_world: bool,
+             moving: bool, with_inertia: bool) -> Geom | None:
+        """The geom of ``el`` (None when it is ignored with a warning).
+
+        ``index`` names an unnamed geom (``geom<index>``); ``with_inertia``
+        asks for its mass properties.
+        """
+        a = self.defaults.attrs(el, childclass)
+        doc = a.doc
+        name = a.text("name") or f"geom{index}"
+        kind = a.choice("type", GEOM_TYPES, "sphere")
+        size = a.numbers("size", (0, 3), ()) if a.has("size") else ()
+        X_BG, size = self._pose_and_size(a, kind, size)
+        if a.has("mesh") and kind != "mesh":
+            a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
+                            "to a mesh is not supported")
+        if kind in ("hfield", "sdf"):
+            doc.warning(el, f"geom '{name}': the geom type '{kind}' is not supported; the geom "
+                            "is ignored")
+            return None
+        if kind == "plane" and moving:
+            doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move")
+        shape, mesh = self._shape(a, name, kind, size)
+        for attr_name in UNSUPPORTED:
+            if a.has(attr_name):
+                doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <geom> is not "
+                                                "supported and is ignored")
+        geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
+        self._roles(a, geom, kind, size)
+        if with_inertia and kind != "plane" and not in_world:
+            self._mass_properties(a, geom, kind, size, mesh)
+        return geom
+
+    # ------------------------------------------------------------ pose, shape
+    def _pose_and_size(self, a: Attrs, kind: str, size: tuple):
+        if not a.has("fromto"):
+            return frame(a, self.compiler), size
+        f = a.numbers("fromto", 6)
+        if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
+            a.error("fromto", f"'fromto' needs a capsule, cylinder, box or ellipsoid geom; this "
+                              f"one is a {kind}")
+        if a.has("pos") and any(a.numbers("pos", 3)):
+            a.error("pos", "a geom cannot have both 'pos' and 'fromto'")
+        start, end = f[:3], f[3:]
+        length = norm(sub(end, start))
+        if length < EPS:
+            a.error("fromto", f"the two points of 'fromto' coincide ('{a.text('fromto')}'): the "
+                              "geom would have zero length")
+        if len(size) < 1:
+            a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'")
+        mid = tuple((s + e) / 2 for s, e in zip(start, end))
+        # The axis points from 'from' to 'to' (Drake's choice; MuJoCo points
+        # it the other way, which is the same solid for these shapes).
+        X = RigidTransform(z_to_vector(sub(end, start)), mid)
+        if kind in ("box", "ellipsoid"):
+            return X, (size[0], size[0], length / 2)
+        return X, (size[0], length / 2)
+
+    def _shape(self, a: Attrs, name: str, kind: str, size: tuple):
+        need = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}.get(kind, 0)
+        if len(size) < need:
+            a.error("size", f"geom '{name}': a {kind} needs {need} numbers in 'size'; it has "
+                            f"{len(size)}")
+        mesh = None
+        try:
+            if kind == "plane":
+                shape = HalfSpace()
+            elif kind == "sphere":
+                if not size:
+                    a.doc.warning(a.el, f"geom '{name}' is a sphere without a size; it gets "
+                                        "radius 0, which some features may not support")
+                shape = Sphere(size[0] if size else 0.0)
+            elif kind == "capsule":
+                shape = Capsule(size[0], 2 * size[1])
+            elif kind == "cylinder":
+                shape = Cylinder(size[0], 2 * size[1])
+            elif kind == "ellipsoid":
+                shape = Ellipsoid(size[0], size[1], size[2])
+            elif kind == "box":
+                shape = Box(2 * size[0], 2 * size[1], 2 * size[2])
+            else:
+                mesh_name = a.text("mesh")
+                if mesh_name is None:
+                    a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute")
+                mesh = self.assets.meshes.get(mesh_name)
+                if mesh is None:
+                    a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
+                                    "<mesh> asset defines")
+                shape = mesh.shape()
+        except ShapeError as e:
+            a.doc.error(a.el, f"geom '{name}': {e}")
+        return shape, mesh
+
+    # ------------------------------------------------------------ appearance
+    def _rgba(self, a: Attrs, name: str) -> tuple:
+        rgba = DEFAULT_RGBA
+        material = a.text("material")
+        if material is not None:
+            m = self.assets.materials.get(material)
+            if m is None:
+                a.doc.warning(a.where("material"), f"geom '{name}' uses the material "
+                                                   f"'{material}', which is not defined")
+            else:
+                rgba = m.numbers("rgba", 4, rgba)
+        own = a.numbers("rgba", 4, None)
+        if own is not None and (material is None or own != DEFAULT_RGBA):
+            rgba = own
+        return rgba
+
+    def _friction(self, a: Attrs) -> CoulombFriction:
+        f = a.numbers("friction", (1, 3), (1.0,))
+        if len(f) > 1 and any(x != 0 for x in f[1:]):
+            a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
+                                               "not supported and are ignored")
+        friction = CoulombFriction(f[0], f[0])
+        why = friction.invalidity()
+        if why:
+            a.error("friction", f"invalid friction: {why}")
+        return friction
+
+    def _roles(self, a: Attrs, geom: Geom, kind: str, size: tuple) -> None:
+        contype = a.integer("contype", 1)
+        conaffinity = a.integer("conaffinity", 1)
+        condim = a.integer("condim", 3)
+        if condim not in (1, 3, 4, 6):
+            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}")
+        if contype == 0 and conaffinity == 0:
+            geom.collision = False
+        elif contype != 1 or conaffinity != 1:
+            a.doc.warning(a.el, f"geom '{geom.name}' has contype={contype} and conaffinity="
+                                f"{conaffinity}; contact bitmasks are not supported, so it "
+                                "collides with everything")
+        if condim != 3:
+            a.doc.warning(a.where("condim"), f"geom '{geom.name}' has condim={condim}; only "
+                                             "condim=3 is supported and is used")
+        if geom.collision and kind == "sphere" and not size:
+            a.doc.warning(a.el, f"geom '{geom.name}': a zero-radius collision sphere may not "
+                                "be supported everywhere")
+        # Groups above 2 are hidden by MuJoCo's viewer: collision-only geoms.
+        if a.integer("group", 0) > 2:
+            geom.visual = False
+
+    # ------------------------------------------------------------ inertia
+    def _mass_properties(self, a: Attrs, geom: Geom, kind: str, size: tuple, mesh) -> None:
+        shell = a.boolean("shellinertia", False)
+        if mesh is not None:
+            if shell:
+                a.error("shellinertia", f"geom '{geom.name}': for a mesh, ask for a shell "
+                                        "inertia on the <mesh> asset (inertia='shell')")
+            volume, com_G, unit_I = self.assets.mesh_properties(mesh, a.el)
+        else:
+            volume = primitive_volume(kind, size, shell)
+            com_G, unit_I = (0.0, 0.0, 0.0), None
+        mass = a.scalar("mass", None)
+        if mass is not None:
+            if mass == 0 or volume <= EPS:
+                return
+            density = mass / volume
+        else:
+            density = a.scalar("density", 1000.0)
+            if density == 0:
+                return
+            mass = density * volume
+        if mass < 0 or density < 0:
+            a.doc.error(a.el, f"geom '{geom.name}' has a negative mass or density")
+        if unit_I is not None:
+            I_G = tuple(density * v for v in unit_I)
+        else:
+            ix, iy, iz = primitive_inertia(kind, size, mass, shell)
+            I_G = (ix, iy, iz, 0.0, 0.0, 0.0)
+        if any(math.isnan(v) for v in I_G) or min(I_G[:3]) < 0:
+            a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia")
+        geom.mass = mass
+        geom.com = geom.X_BG.apply(com_G) if unit_I is not None else geom.X_BG.p
+        geom.inertia = rotate_inertia(I_G, geom.X_BG.R)

@@ -1,0 +1,198 @@
+"""Mass properties as MuJoCo's compiler computes them: primitives (solid or
+shell), meshes by the volume (or surface) their triangles span, and the sum
+of a body's geoms. Values are per unit density unless said otherwise."""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from ...spatial import Mat3, Vec3, inertia_matrix, inertia_from_matrix, matmul, transpose
+
+PI = math.pi
+MINVAL = 1e-15  # MuJoCo's mjMINVAL
+
+
+def primitive_volume(kind: str, size: Sequence[float], shell: bool) -> float:
+    """Volume (or area, for a shell) of a primitive with MuJoCo's half-sizes."""
+    if kind == "sphere":
+        r = size[0]
+        return 4 * PI * r * r if shell else 4 * PI * r ** 3 / 3
+    if kind == "capsule":
+        r, h = size[0], 2 * size[1]
+        return 4 * PI * r * r + 2 * PI * r * h if shell else PI * (r * r * h + 4 * r ** 3 / 3)
+    if kind == "cylinder":
+        r, h = size[0], 2 * size[1]
+        return 2 * PI * r * r + 2 * PI * r * h if shell else PI * r * r * h
+    if kind == "ellipsoid":
+        a, b, c = size[:3]
+        if shell:  # Thomsen's approximation, as MuJoCo uses
+            p = 1.6075
+            t = (a * b) ** p + (b * c) ** p + (c * a) ** p
+            return 4 * PI * (t / 3) ** (1 / p)
+        return 4 * PI * a * b * c / 3
+    if kind == "box":
+        a, b, c = size[:3]
+        return 8 * (a * b + b * c + c * a) if shell else 8 * a * b * c
+    return 0.0
+
+
+def primitive_inertia(kind: str, size: Sequence[float], mass: float, shell: bool) -> Vec3:
+    """Principal moments about the center (the geom frame's axes)."""
+    if kind == "sphere":
+        i = (2 / 3 if shell else 2 / 5) * mass * size[0] ** 2
+        return (i, i, i)
+    if kind == "capsule":
+        r, hh = size[0], size[1]
+        h = 2 * hh
+        if not shell:
+            ms = mass * 4 * r / (4 * r + 3 * h)
+            mc = mass - ms
+            ix = mc * (3 * r * r + h * h) / 12 + 2 * ms * r * r / 5 + ms * h * (3 * r + 2 * h) / 8
+            iz = mc * r * r / 2 + 2 * ms * r * r / 5
+            return (ix, ix, iz)
+        a_s, a_c = 4 * PI * r * r, 2 * PI * r * h
+        ms = mass * a_s / (a_s + a_c)
+        mc = mass - ms
+        com, pos = r / 2, hh + r / 2
+        ix = mc * (6 * r * r + h * h) / 12 + 2 * ms * r * r / 3 + ms * (pos * pos - com * com)
+        iz = mc * r * r + 2 * ms * r * r / 3
+        return (ix, ix, iz)
+    if kind == "cylinder":
+        r, hh = size[0], size[1]
+        h = 2 * hh
+        if not shell:
+            ix = mass * (3 * r * r + h * h) / 12
+            return (ix, ix, mass * r * r / 2)
+        a_d, a_c = PI * r * r, 2 * PI * r * h
+        md = mass * a_d / (2 * a_d + a_c)
+        mc = mass - 2 * md
+        ix = mc * (6 * r * r + h * h) / 12 + 2 * (md * r * r / 4 + md * hh * hh)
+        iz = mc * r * r + 2 * md * r * r / 2
+        return (ix, ix, iz)
+    if kind == "ellipsoid":
+        a, b, c = size[:3]
+        if not shell:
+            return (mass * (b * b + c * c) / 5, mass * (a * a + c * c) / 5,
+                    mass * (a * a + b * b) / 5)
+        eps = 1e-6
+        va = 4 * PI * a * b * c / 3
+        ae, be, ce = a + eps, b + eps, c + eps
+        vb = 4 * PI * ae * be * ce / 3
+        rho = mass / (vb - va)
+        ma, mb = va * rho, vb * rho
+        return (mb * (be * be + ce * ce) / 5 - ma * (b * b + c * c) / 5,
+                mb * (ae * ae + ce * ce) / 5 - ma * (a * a + c * c) / 5,
+                mb * (ae * ae + be * be) / 5 - ma * (a * a + b * b) / 5)
+    if kind == "box":
+        a, b, c = size[:3]
+        if not shell:
+            return (mass * (b * b + c * c) / 3, mass * (a * a + c * c) / 3,
+                    mass * (a * a + b * b) / 3)
+        lx, ly, lz = 2 * a, 2 * b, 2 * c
+        A0, A1, A2 = lx * ly, ly * lz, lz * lx
+        tot = 2 * (A0 + A1 + A2)
+        m0, m1, m2 = mass * A0 / tot, mass * A1 / tot, mass * A2 / tot
+        ix = 2 * (m0 * c * c + m2 * b * b + m0 * ly * ly / 12 + m1 * (ly * ly + lz * lz) / 12
+                  + m2 * lz * lz / 12)
+        iy = 2 * (m0 * c * c + m1 * a * a + m0 * lx * lx / 12 + m1 * lz * lz / 12
+                  + m2 * (lx * lx + lz * lz) / 12)
+        iz = 2 * (m1 * a * a + m2 * b * b + m0 * (lx * lx + ly * ly) / 12 + m1 * ly * ly / 12
+                  + m2 * lx * lx / 12)
+        return (ix, iy, iz)
+    return (0.0, 0.0, 0.0)
+
+
+class MeshInertiaError(ValueError):
+    """A mesh MuJoCo cannot give mass properties to."""
+
+
+def mesh_properties(vertices, faces, mode: str,
+                    scale: Sequence[float] = (1.0, 1.0, 1.0)) -> tuple[float, Vec3, tuple]:
+    """(volume or area, centroid, inertia about the centroid per unit
+    density) of a triangle mesh under MuJoCo's ``inertia`` mode: ``legacy``
+    (tetrahedra from the face centroid, volumes taken positive), ``exact``
+    (signed volumes), ``shell`` (the surface), after scaling by ``scale``.
+    Vertices are rounded to
+    single precision first, as MuJoCo stores them."""
+    import numpy as np
+
+    V = np.asarray(vertices, dtype=np.float32).astype(np.float64).reshape(-1, 3)
+    F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    if len(F) == 0:
+        raise MeshInertiaError("the mesh has no faces")
+    V = V * np.asarray(scale, dtype=np.float64)
+    shell = mode == "shell"
+    legacy = mode == "legacy"
+
+    def triangles(P):
+        a, b, c = P[F[:, 0]], P[F[:, 1]], P[F[:, 2]]
+        center = (a + b + c) / 3
+        n = np.cross(b - a, c - a)
+        length = np.linalg.norm(n, axis=1)
+        ok = length >= MINVAL
+        area = np.where(ok, length / 2, 0.0)
+        normal = np.where(ok[:, None], n / np.where(ok, length, 1.0)[:, None], 0.0)
+        return a, b, c, center, normal, area
+
+    _, _, _, center, normal, area = triangles(V)
+    total_area = area.sum()
+    if total_area < MINVAL:
+        raise MeshInertiaError("the mesh's surface area is too small")
+    facecen = (area[:, None] * center).sum(axis=0) / total_area
+    if shell:
+        com = (area[:, None] * center).sum(axis=0) / total_area
+    else:
+        vol = np.einsum("ij,ij->i", center - facecen, normal) * area / 3
+        if legacy:
+            vol = np.abs(vol)
+        total = vol.sum()
+        if total < MINVAL:
+            raise MeshInertiaError(
+                "the mesh's volume is negative (its triangles are wound inward)" if total < 0
+                else "the mesh's volume is too small; try inertia='shell' on the mesh asset")
+        com = (vol[:, None] * (center * 0.75 + facecen * 0.25)).sum(axis=0) / total
+    D, E, G, center, normal, area = triangles(V - com)
+    if shell:
+        w, C = area, 12.0
+    else:
+        w, C = np.einsum("ij,ij->i", center, normal) * area / 3, 20.0
+        if legacy:
+            w = np.abs(w)
+    P = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(i, 3):
+            term = (2 * (D[:, i] * D[:, j] + E[:, i] * E[:, j] + G[:, i] * G[:, j])
+                    + D[:, i] * E[:, j] + D[:, j] * E[:, i] + D[:, i] * G[:, j]
+                    + D[:, j] * G[:, i] + E[:, i] * G[:, j] + E[:, j] * G[:, i])
+            P[i, j] = P[j, i] = float((w / C * term).sum())
+    measure = float(w.sum())
+    I = (P[1, 1] + P[2, 2], P[0, 0] + P[2, 2], P[0, 0] + P[1, 1], -P[0, 1], -P[0, 2], -P[1, 2])
+    eig = np.linalg.eigvalsh(np.array(inertia_matrix(I)))
+    if eig[2] <= 0:
+        raise MeshInertiaError("the mesh's inertia has no positive principal moment")
+    a, b, c = eig
+    if a + b < c * (1 - 1e-6) - 1e-9:
+        raise MeshInertiaError("the mesh's principal moments violate the triangle inequality")
+    return measure, (float(com[0]), float(com[1]), float(com[2])), I
+
+
+def rotate_inertia(I: Sequence[float], R: Mat3) -> tuple:
+    """R·I·Rᵀ of a 6-vector inertia."""
+    return inertia_from_matrix(matmul(matmul(R, inertia_matrix(I)), transpose(R)))
+
+
+def combine(parts: list[tuple[float, Vec3, tuple]]) -> tuple[float, Vec3, tuple]:
+    """Mass, center of mass and inertia about it of several (mass, com,
+    inertia about own com), all in one frame."""
+    mass = sum(m for m, _, _ in parts)
+    if mass <= 0:
+        return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
+    com = tuple(sum(m * c[k] for m, c, _ in parts) / mass for k in range(3))
+    total = [0.0] * 6
+    for m, c, I in parts:
+        dx, dy, dz = c[0] - com[0], c[1] - com[1], c[2] - com[2]
+        shift = (m * (dy * dy + dz * dz), m * (dx * dx + dz * dz), m * (dx * dx + dy * dy),
+                 -m * dx * dy, -m * dx * dz, -m * dy * dz)
+        for k in range(6):
+            total[k] += I[k] + shift[k]
+    return mass, com, tuple(total)  # type: ignore[return-value]

@@ -1,0 +1,226 @@
+"""Adding the body tree to the plant: bodies with their geometry, joints
+(hinge, slide, ball; free bodies float), and sites as frames."""
+from __future__ import annotations
+
+import math
+
+from ...geometry import GeometryInstance, GeometryProperties, Rgba
+from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
+from ...spatial import (RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec, norm,
+                        scale)
+from .bodies import Body, Placed
+from .compiler import Compiler, frame, z_to_vector
+from .document import Document
+
+JOINT_TYPES = ("hinge", "slide", "ball", "free")
+# Solver settings with no meaning outside MuJoCo: ignored without a word.
+JOINT_SILENT = ("solreflimit", "solimplimit", "solreffriction", "solimpfriction", "margin")
+JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
+                     "actuatorgravcomp", "frictionloss", "user")
+
+
+class PlantBuilder:
+    """Adds ``Body`` records to the plant of one model instance."""
+
+    def __init__(self, doc: Document, compiler: Compiler, plant, instance: int):
+        self.doc = doc
+        self.compiler = compiler
+        self.plant = plant
+        self.instance = instance
+        self.armature: dict[int, float] = {}  # joint index → armature
+        self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
+        self.geoms_by_name: dict[str, tuple[Body, object]] = {}
+        self._site_count = 0
+
+    # ------------------------------------------------------------ bodies
+    def add_world(self, world: Body) -> None:
+        world.plant_body = self.plant.world_body()
+        self._geometry(world)
+        self._sites(world)
+        for child in world.children:
+            self.add_body(child)
+
+    def add_body(self, body: Body) -> None:
+        plant = self.plant
+        with self.doc.diag(body.el).located(body.el):
+            body.plant_body = plant.add_rigid_body(
+                body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
+        self._geometry(body)
+        self._joints(body)
+        self._sites(body)
+        for child in body.children:
+            self.add_body(child)
+
+    def _geometry(self, body: Body) -> None:
+        plant = self.plant
+        for g in body.geoms:
+            self.geoms_by_name.setdefault(g.name, (body, g))
+        if not plant.geometry_source_is_registered():
+            return
+        for g in body.geoms:
+            if g.visual:
+                roles = {}
+                for role in (ILLUSTRATION, PERCEPTION):
+                    props = GeometryProperties()
+                    props.add_property("phong", "diffuse", Rgba(*g.rgba))
+                    roles[role] = props
+                plant.register_visual_geometry(body.plant_body, GeometryInstance(
+                    g.X_BG, g.shape, g.name, roles, (self.doc.file_of(g.el), g.el.sourceline)))
+            if g.collision:
+                props = GeometryProperties()
+                props.add_property("material", "coulomb_friction", g.friction)
+                plant.register_collision_geometry(body.plant_body, GeometryInstance(
+                    g.X_BG, g.shape, g.name, {PROXIMITY: props},
+                    (self.doc.file_of(g.el), g.el.sourceline)))
+
+    def _sites(self, body: Body) -> None:
+        plant = self.plant
+        for site in body.sites:
+            a = site.attrs
+            if a.has("fromto"):
+                f = a.numbers("fromto", 6)
+                d = tuple(e - s for s, e in zip(f[:3], f[3:]))
+                if norm(d) < 1e-14:
+                    a.error("fromto", "the two points of the site's 'fromto' coincide")
+                X = RigidTransform(z_to_vector(d), tuple((s + e) / 2 for s, e in
+                                                          zip(f[:3], f[3:])))
+            else:
+                X = frame(a, self.compiler)
+            X_BS = site.X_BF @ X
+            name = a.text("name")
+            if name is None:
+                name = f"site{self._site_count}"
+            self._site_count += 1
+            self.site_frames[name] = (site.el, X_BS, body)
+            if plant.has_frame_named(name, self.instance):
+                self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
+                                          "the model; no frame is made for it")
+                continue
+            with self.doc.diag(site.el).located(site.el):
+                plant.add_frame(name, body.plant_body.body_frame, X_BS, self.instance)
+
+    # ------------------------------------------------------------ joints
+    def _joints(self, body: Body) -> None:
+        doc = self.doc
+        plant = self.plant
+        parent = body.parent.plant_body
+        free = [j for j in body.joints if j.attrs.text("type") == "free"]
+        if free:
+            j = free[0]
+            if len(body.joints) > 1:
+                doc.error(j.el, f"body '{body.name}' has a free joint and other joints; a free "
+                                "joint must be the body's only joint")
+            if body.parent.parent is not None:
+                doc.error(j.el, f"body '{body.name}' is not a child of the world body, so it "
+                                "cannot have a free joint")
+            self._check_attributes(j)
+            if j.attrs.scalar("damping", 0.0):
+                doc.warning(j.el, f"damping on the free joint of body '{body.name}' is not "
+                                  "supported and is ignored")
+            plant.set_default_free_body_pose(body.plant_body, body.X_WB)
+            return
+        if not body.joints:
+            with doc.diag(body.el).located(body.el):
+                plant.add_joint(WeldJoint, f"{parent.name}_welds_to_{body.name}", parent, None,
+                                body.plant_body, None, body.X_PB)
+            return
+        chain = []
+        for name in body.dummy_names:
+            with doc.diag(body.el).located(body.el):
+                chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
+        chain.append(body.plant_body)
+        previous = parent
+        for k, (placed, child) in enumerate(zip(body.joints, chain)):
+            X_P = body.X_PB if k == 0 else RigidTransform()
+            self._joint(placed, previous, child, X_P)
+            previous = child
+
+    def _check_attributes(self, j: Placed) -> None:
+        for name in JOINT_UNSUPPORTED:
+            if j.attrs.has(name):
+                self.doc.warning(j.attrs.where(name), f"the attribute '{name}' of <joint> is "
+                                                      "not supported and is ignored")
+
+    def _limits(self, j: Placed) -> tuple[float, float] | None:
+        a = j.attrs
+        limited = a.choice("limited", ("true", "false", "auto"), "auto")
+        has_range = a.has("range")
+        if limited == "auto":
+            if not self.compiler.autolimits and has_range:
+                a.error("range", "the joint has a 'range' but no 'limited', and the compiler's "
+                                 "autolimits is off")
+            limited = "true" if has_range else "false"
+        if limited == "false":
+            return None
+        lo, hi = a.numbers("range", 2, (0.0, 0.0))
+        if not lo < hi:
+            a.error("range" if has_range else "limited",
+                    f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
+                    "upper end")
+        return lo, hi
+
+    def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
+        doc, a, c = self.doc, j.attrs, self.compiler
+        name = a.text("name") or f"{parent.name}-{child.name}"
+        kind = a.choice("type", JOINT_TYPES, "hinge")
+        pos = j.X_BF.apply(a.numbers("pos", 3, (0.0, 0.0, 0.0)))
+        axis = a.numbers("axis", 3, (0.0, 0.0, 1.0))
+        if norm(axis) < 1e-14:
+            a.error("axis", f"joint '{name}' has a zero axis")
+        axis = matvec(j.X_BF.R, scale(1.0 / norm(axis), axis))
+        damping = a.numbers("damping", (1, 3), (0.0,))
+        if any(damping[1:]):
+            doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
+                                            "coefficient is supported; the others are ignored")
+        limits = self._limits(j)
+        self._check_attributes(j)
+        X_CJ = RigidTransform(p=pos)
+        X_PJ = X_P @ X_CJ
+        ref = a.scalar("ref", 0.0)
+        with doc.diag(j.el).located(j.el):
+            if kind == "hinge":
+                ref = c.angle(ref)
+                X_CM = X_CJ @ RigidTransform(axis_angle_to_matrix(axis, ref))
+                joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
+                                             axis, -math.inf, math.inf, damping[0])
+                if limits is not None:
+                    joint.set_position_limits([c.angle(limits[0])], [c.angle(limits[1])])
+                joint.set_default_positions([ref])
+            elif kind == "slide":
+                X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
+                joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
+                                             axis, -math.inf, math.inf, damping[0])
+                if limits is not None:
+                    joint.set_position_limits([limits[0]], [limits[1]])
+                joint.set_default_positions([ref])
+            else:
+                joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
+                                             damping[0])
+                if limits is not None:
+                    doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
+                                                  "joint is not supported and is ignored")
+        self._spring(j, joint, kind)
+        armature = a.scalar("armature", 0.0)
+        if armature:
+            self.armature[joint.index] = armature
+
+    def _spring(self, j: Placed, joint, kind: str) -> None:
+        a = j.attrs
+        stiffness = a.numbers("stiffness", (1, 3), (0.0,))
+        if any(stiffness[1:]):
+            self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': only the linear "
+                                                   "stiffness is supported")
+        if stiffness[0] == 0:
+            if a.has("springref"):
+                a.scalar("springref")
+            return
+        if kind != "hinge":
+            self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': a spring on a "
+                                                   f"{kind} joint is not supported and is "
+                                                   "ignored")
+            return
+        if stiffness[0] < 0:
+            a.error("stiffness", f"joint '{joint.name}' has a negative stiffness")
+        nominal = self.compiler.angle(a.scalar("springref", 0.0))
+        self.plant.add_force_element(RevoluteSpring(joint, nominal, stiffness[0]))
