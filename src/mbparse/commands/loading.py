@@ -90,6 +90,8 @@ def load(path: str, args: argparse.Namespace, finalize: bool = True) -> Loaded:
             try:
                 plant.finalize()
             except ModelError as e:
-                raise ParseError(Diagnostic("error", str(e), path)) from None
+                # Say where the element at fault (a loop's joint) was declared.
+                file, line = getattr(e.element, "source", (None, None))
+                raise ParseError(Diagnostic("error", str(e), file or path, line)) from None
     return Loaded(plant, scene_graph, parser, instances,
                   list(parser.diagnostic_policy().warnings_seen))

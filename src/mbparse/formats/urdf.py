@@ -272,6 +272,8 @@ class UrdfReader:
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
                 diag.error(el, f"joint '{name}' has the unknown type '{jtype}'")
+        if plant.has_joint_named(name, self.instance):
+            plant.get_joint_by_name(name, self.instance).source = (diag.file, el.sourceline)
         self.effort_limits[name] = effort
 
     def limits(self, el):

@@ -12,8 +12,14 @@ from ..spatial import RigidTransform, SpatialInertia, Vec3
 class ModelError(ValueError):
     """A request the model refuses (duplicate name, invalid value, ...).
 
-    Readers turn it into a located ParseError.
+    Readers turn it into a located ParseError. ``element`` is the model
+    element at fault when there is one (the joint that closes a loop), so
+    that a caller can say where the model file declared it.
     """
+
+    def __init__(self, message: str = "", element: Any = None):
+        super().__init__(message)
+        self.element = element
 
 
 @dataclass(eq=False)

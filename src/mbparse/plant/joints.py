@@ -22,6 +22,8 @@ class Joint:
     type_name = "joint"
     nq = 0
     nv = 0
+    # Where a model file declared the joint (file, line), when a reader says.
+    source: tuple[str | None, int | None] = (None, None)
 
     def __init__(self, name: str, frame_on_parent: Frame, frame_on_child: Frame,
                  pos_lower: Sequence[float] | None = None,

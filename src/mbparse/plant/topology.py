@@ -76,7 +76,8 @@ def finalize(plant: "MultibodyPlant") -> None:
     for joint in plant._joints:
         p, c = joint.parent_body.index, joint.child_body.index
         if not uf.union(p, c):
-            raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE)
+            raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
+                             element=joint)
         as_child[c] += 1
         as_parent[p] += 1
         jointed[p] = jointed[c] = True
