@@ -278,6 +278,15 @@ def upgrade(root, version: tuple[int, int]) -> None:
         for axis in _joint_axes(root):
             if axis.find("use_parent_model_frame") is None:
                 etree.SubElement(axis, "use_parent_model_frame").text = "true"
+    if version < (1, 6):
+        for world in root.findall("world"):
+            for tag in ("gravity", "magnetic_field"):
+                for physics in world.findall("physics"):
+                    node = physics.find(tag)
+                    if node is not None:
+                        physics.remove(node)
+                        if world.find(tag) is None:
+                            world.append(node)
     if version < (1, 7):
         for pose in root.iter("pose"):
             frame = pose.attrib.pop("frame", None)

@@ -10,7 +10,7 @@ from ...geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, DEFAUL
                          Ellipsoid, GeometryInstance, GeometryProperties, HalfSpace, Mesh, Rgba,
                          Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
-from ...spatial import RigidTransform, make_from_one_unit_vector, norm, normalized
+from ...spatial import RigidTransform, cross, normalized
 from .. import drake_ext
 from . import values
 from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
@@ -124,12 +124,12 @@ class SdfGeometryReader:
         node = plane.find("normal")
         if node is not None and (node.text or "").strip():
             normal = values.parse_numbers(node.text, 3)
-        X_GC = RigidTransform(make_from_one_unit_vector(normalized(normal), 2))
-        return X_LG @ X_GC
+        return X_LG @ RigidTransform(half_space_rotation(normal))
 
     # ------------------------------------------------------------ visual
     def visual(self, el, X_LG: RigidTransform) -> GeometryInstance | None:
         diag = self.diag
+        check_material(diag, el.find("material"))
         check_supported(diag, el, VISUAL_TAGS)
         geometry_el = el.find("geometry")
         if geometry_el is None:
@@ -271,5 +271,33 @@ class SdfGeometryReader:
         return friction
 
 
-def axis_norm_ok(xyz) -> bool:
-    return norm(xyz) > 0
+def check_material(diag: SdfDiagnostic, material) -> None:
+    """libsdformat's material rules: a ``<script>`` needs a ``<uri>`` and a
+    ``<name>``; a normal-map ``<shader>`` needs a ``<normal_map>``."""
+    if material is None:
+        return
+    script = material.find("script")
+    if script is not None:
+        for tag in ("uri", "name"):
+            node = script.find(tag)
+            if node is None or not (node.text or "").strip():
+                diag.error(script, f"A <script> element has no <{tag}> child, or it is empty.")
+    shader = material.find("shader")
+    if shader is not None and shader.get("type", "pixel").startswith("normal_map"):
+        node = shader.find("normal_map")
+        if node is None or not (node.text or "").strip():
+            diag.error(shader, "A normal-map shader is specified without a <normal_map>.")
+
+
+def half_space_rotation(normal):
+    """Drake's orientation of a half-space whose outward normal is ``normal``:
+    z along the normal, x perpendicular to the axis the normal is least
+    aligned with."""
+    z = normalized(normal)
+    absz = [abs(c) for c in z]
+    k = absz.index(min(absz))
+    perp = [0.0, 0.0, 0.0]
+    perp[k] = 1.0
+    x = normalized(cross(z, perp))
+    y = cross(z, x)
+    return ((x[0], y[0], z[0]), (x[1], y[1], z[1]), (x[2], y[2], z[2]))

@@ -92,7 +92,7 @@ class ModelBuilder:
 
     def add_model(self, scope: Scope, name: str) -> list[int]:
         if scope.kind == "custom":
-            return [scope.instance] if scope.instance is not None else []
+            return []  # Drake does not list instances read by another reader
         diag = self.diag
         plant = self.plant
         el = scope.el
@@ -255,7 +255,8 @@ class ModelBuilder:
             parent = self.plant_frame_for(scope, instance, attached, base)
         X_PF = self.X_W(base).inverse() @ self.X_W(vertex.id)
         with diag.located(el):
-            plant.add_frame(el.get("name"), parent, X_PF, instance)
+            # As in Drake, the frame joins the model instance of its parent frame.
+            plant.add_frame(el.get("name"), parent, X_PF, None)
 
     def plant_frame_for(self, scope: Scope, instance: int, name: str, vid: str):
         """Drake's choice of the plant frame a scoped name refers to."""

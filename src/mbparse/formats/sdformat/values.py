@@ -4,6 +4,7 @@ and poses (Euler angles in radians or degrees, or a quaternion)."""
 from __future__ import annotations
 
 import math
+import re
 import struct
 
 from ...spatial import RigidTransform, quaternion_to_matrix, rpy_to_matrix
@@ -15,14 +16,25 @@ class ValueError_(ValueError):
     """A value that does not read as its declared type."""
 
 
+_NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
+
+
 def _float(token: str) -> float:
+    """A number read as a C++ stream reads it: a numeric prefix is enough
+    (``2.5"`` reads 2.5); ``inf`` and ``nan`` are accepted."""
     t = token.strip()
     low = t.lower()
     if low in ("inf", "+inf", "infinity"):
         return math.inf
     if low in ("-inf", "-infinity"):
         return -math.inf
-    return float(t)
+    try:
+        return float(t)
+    except ValueError:
+        m = _NUMBER_PREFIX.match(t)
+        if m is None:
+            raise ValueError_(f"'{token}' is not a number") from None
+        return float(m.group())
 
 
 def as_float32(v: float) -> float:
@@ -96,7 +108,13 @@ def check(value_type: str, text: str) -> None:
     if value_type in ("double", "float"):
         _float(t)
     elif value_type in ("int", "unsigned int", "unsigned long", "uint64_t"):
-        v = int(t)
+        if t.lower().startswith(("0x", "-0x")):
+            v = int(t, 16)
+        else:
+            m = re.match(r"[+-]?\d+", t)
+            if m is None:
+                raise ValueError_(f"'{text}' is not an integer")
+            v = int(m.group())
         if value_type != "int" and v < 0:
             raise ValueError_(f"'{text}' is negative")
     elif value_type == "bool":
