@@ -19,6 +19,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
+# The tags YAML gives plain data (implicitly or as !!str, !!int, ...).
+_PLAIN_TAGS = frozenset(_STANDARD_TAG + t for t in
+                        ("str", "int", "float", "bool", "null", "map", "seq"))
 ROTATION_TAGS = ("!Rpy", "!AngleAxis", "!Identity")
 DISTRIBUTION_TAGS = ("!Uniform", "!UniformVector", "!Gaussian", "!GaussianVector",
                      "!UniformDiscrete", "!Deterministic", "!DeterministicVector")
@@ -62,8 +65,10 @@ def line_of(node: Node) -> int:
 
 def _check_tag(node: Node, where: str, allowed: tuple[str, ...] = ()) -> None:
     tag = node.tag or ""
-    if tag.startswith(_STANDARD_TAG) or tag in allowed:
+    if tag in _PLAIN_TAGS or tag in allowed:
         return
+    if tag.startswith(_STANDARD_TAG):
+        tag = "!!" + tag[len(_STANDARD_TAG):]
     if tag in DISTRIBUTION_TAGS:
         raise DmdSyntaxError(f"{where} is given as a random distribution ({tag}); model "
                              f"directives need fixed values", line_of(node))
