@@ -39,6 +39,7 @@ class Assets:
         self.compiler = compiler
         self.meshes: dict[str, MeshAsset] = {}
         self.materials: dict[str, Attrs] = {}
+        self.ignored_meshes: set[str] = set()  # named meshes that were skipped with a warning
 
     def read(self, asset_el) -> None:
         doc = self.doc
@@ -71,6 +72,8 @@ class Assets:
         if file is None:
             doc.warning(el, f"the mesh '{a.text('name', '')}' has no 'file' attribute and is "
                             "ignored")
+            if a.has("name"):
+                self.ignored_meshes.add(a.text("name"))
             return
         name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
         path = self.resolve(file)

@@ -72,6 +72,8 @@ class GeomReader:
         if kind == "plane" and moving:
             doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move")
         shape, mesh = self._shape(a, name, kind, size)
+        if shape is None:
+            return None
         for attr_name in UNSUPPORTED:
             if a.has(attr_name):
                 doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <geom> is not "
@@ -134,6 +136,10 @@ class GeomReader:
                 if mesh_name is None:
                     a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute")
                 mesh = self.assets.meshes.get(mesh_name)
+                if mesh is None and mesh_name in self.assets.ignored_meshes:
+                    a.doc.warning(a.where("mesh"), f"geom '{name}' uses the ignored mesh "
+                                                   f"'{mesh_name}' and is ignored too")
+                    return None, None
                 if mesh is None:
                     a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
                                     "<mesh> asset defines")
