@@ -179,7 +179,9 @@ class SdfReader:
             scope = parent
             proxy = Vertex(parent.vertex_id(frame_name), "frame", parent, inc,
                            attached_to=new_bodies[0].name if new_bodies else None,
-                           relative_to=relative_to, X=X, pose_el=pose_el)
+                           relative_to=relative_to or (MODEL_FRAME if parent.kind != "world"
+                                                       else "world"),
+                           X=X, pose_el=pose_el)
             self.graph.add(proxy)
             model_vertex = proxy.id
         else:
@@ -194,8 +196,9 @@ class SdfReader:
             v = Vertex(prefix.vertex_id(body.name), "link", prefix, inc,
                        relative_to=(frame_name if merge else None))
             self.graph.add(v)
-            v.body = body
-            if not merge:
+            if merge:
+                scope.interface_links.append(v)
+            else:
                 scope.links.append(v)
         if not merge:
             scope.canonical = scope.links[0].id if scope.links else None

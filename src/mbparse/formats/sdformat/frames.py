@@ -55,6 +55,7 @@ class Scope:
     canonical: str | None = None  # vertex id of the canonical link
     version: tuple[int, int] = (1, 12)
     instance: int | None = None  # filled by the builder
+    interface_links: list = field(default_factory=list)  # merged from URDF/MJCF
     custom_include: object = None  # the <include> of a URDF/MJCF model
 
     def vertex_id(self, local: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...plant import WeldJoint
 from ...spatial import RigidTransform
 from .. import drake_ext
-from . import drake_elements, values
+from . import deformable, drake_elements, values
 from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -36,6 +36,9 @@ class ModelBuilder:
         self.reusable = reusable
         self.bodies: dict[str, object] = {}  # link vertex id -> body
         self.root: Scope | None = None
+
+    def resolve_uri_for(self, el, uri: str) -> str:
+        return self.geometry.resolve(el, uri)
 
     # ------------------------------------------------------------ poses
     def X_W(self, vid: str) -> RigidTransform:
@@ -104,9 +107,12 @@ class ModelBuilder:
             added += self.add_model(nested, f"{name}::{nested.name}")
         X_WM = self.X_W(scope.path)
         for link in scope.links:
-            self.link(link, instance)
-        # The model frame, fixed to the canonical link.
-        if scope.canonical is not None:
+            if _drake_child(link.el, "drake:deformable_properties") is not None:
+                deformable.add_deformable_link(self, link, instance)
+            else:
+                self.link(link, instance)
+        # The model frame, fixed to the canonical link (unless deformable).
+        if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
             X_LM = self.X_W(scope.canonical).inverse() @ X_WM
             with diag.located(el):
@@ -127,7 +133,9 @@ class ModelBuilder:
                 diag.error(el, "Only fixed joints are permitted in static models.")
             welded = _welded_to_world(plant)
             for link in scope.links:
-                body = self.bodies[link.id]
+                body = self.bodies.get(link.id)
+                if body is None:
+                    continue
                 if body.index not in welded:
                     with diag.located(el):
                         plant.add_joint(WeldJoint, f"sdformat_model_static_world_welds_to_"
@@ -157,8 +165,6 @@ class ModelBuilder:
         check_supported(diag, el, LINK_TAGS)
         check_value(diag, el, "kinematic", "false")
         check_value(diag, el, "gravity", "true")
-        if _drake_child(el, "drake:deformable_properties") is not None:
-            diag.error(el, "Deformable links are not supported by mbparse.")
         M = self.inertia(el)
         with diag.located(el):
             body = plant.add_rigid_body(el.get("name"), instance, M)

@@ -116,7 +116,7 @@ class ScopeBuilder:
                     scope.canonical = nested.canonical
                     break
         if (scope.canonical is None and not scope.static and not scope.links
-                and not scope.models):
+                and not scope.models and not scope.interface_links):
             self.diag.error(el, "A model must have at least one link.")
 
     def unique_names(self, el, tags: tuple[str, ...], scope: Scope) -> None:
