@@ -27,15 +27,13 @@ from .joints import PlantBuilder
 TOP_LEVEL = ("compiler", "option", "size", "statistic", "visual", "default", "extension",
              "asset", "worldbody", "body", "deformable", "contact", "tendon", "equality",
              "actuator", "sensor", "custom", "keyframe")
-TOP_SILENT = ("size", "custom")
+TOP_SILENT = ("size",)
 TOP_UNSUPPORTED = ("statistic", "visual", "extension", "deformable", "tendon", "sensor",
-                   "keyframe")
+                   "keyframe", "custom")
 OPTION_SILENT = ("jacobian", "solver", "impratio", "o_margin", "o_solref", "o_solimp",
                  "o_friction", "iterations", "tolerance", "ls_iterations", "ls_tolerance",
                  "noslip_iterations", "noslip_tolerance", "ccd_iterations", "ccd_tolerance",
-                 "sdf_iterations", "sdf_tolerance", "sdf_initpoints", "apirate")
-OPTION_UNSUPPORTED = ("timestep", "integrator", "cone", "wind", "magnetic", "density",
-                      "viscosity", "actuatorgroupdisable", "gravity")
+                 "sdf_iterations", "sdf_tolerance", "sdf_initpoints")
 
 
 def add_all_models(source: DataSource, parent_model_name: str | None,
@@ -122,7 +120,7 @@ def _option(doc: Document, el) -> None:
             continue
         doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored")
     for child in doc.kids(el):
-        if tag(child) != "flag":
+        if tag(child) != "flag":  # solver switches: ignored without a word
             doc.warning(child, f"<{tag(child)}> inside <option> is not supported and is "
                                "ignored")
 

@@ -4,10 +4,9 @@
 added to the plant."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-from ...spatial import RigidTransform, SpatialInertia, inertia_matrix, inertia_from_matrix
+from ...spatial import RigidTransform
 from .attrs import Attrs
 from .compiler import Compiler, frame
 from .defaults import DefaultClasses

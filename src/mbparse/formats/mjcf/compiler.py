@@ -35,7 +35,8 @@ class Compiler:
 
 
 # Attributes that change nothing in the compiled model (or are solver-only).
-_COMPILER_SILENT = ("usethread", "alignfree", "saveinertial", "conflict")
+# usethread, alignfree, saveinertial and conflict change nothing in the model:
+# they are ignored without a word.
 _COMPILER_UNSUPPORTED = ("strippath", "fitaabb", "texturedir", "discardvisual", "fusestatic")
 
 

@@ -10,7 +10,6 @@ from .document import Document, tag
 from .joints import PlantBuilder
 
 EQUALITY_UNSUPPORTED = ("tendon", "flex", "flexvert", "flexstrain", "distance")
-PAIR_SILENT = ("solref", "solimp", "solreffriction", "margin", "gap")
 
 
 class ConstraintReader:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 
-from lxml import etree
-
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
 from ..xml_tools import XmlDiagnostic, load_xml
@@ -113,4 +111,4 @@ def is_element(el) -> bool:
     return isinstance(el.tag, str)
 
 
-__all__ = ["Document", "tag", "is_element", "etree"]
+__all__ = ["Document", "tag", "is_element"]

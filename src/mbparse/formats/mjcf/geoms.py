@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Rgba,
-                         Shape, ShapeError, Sphere)
+from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
+                         ShapeError, Sphere)
 from ...spatial import RigidTransform, norm, sub
 from .assets import Assets
 from .attrs import Attrs
@@ -18,8 +18,6 @@ from .inertia import primitive_inertia, primitive_volume, rotate_inertia
 GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh",
               "sdf")
 DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
-# Solver settings with no meaning outside MuJoCo: ignored without a word.
-SILENT = ("priority", "solmix", "solref", "solimp", "margin", "gap")
 UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
 
 

@@ -14,8 +14,6 @@ from .compiler import Compiler, frame, z_to_vector
 from .document import Document
 
 JOINT_TYPES = ("hinge", "slide", "ball", "free")
-# Solver settings with no meaning outside MuJoCo: ignored without a word.
-JOINT_SILENT = ("solreflimit", "solimplimit", "solreffriction", "solimpfriction", "margin")
 JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
                      "actuatorgravcomp", "frictionloss", "user")
 
