@@ -227,3 +227,26 @@ def test_dmd_taken_model_name_is_an_error_without_auto_renaming(pkg):
     e = error_of(pkg, "directives:\n- add_model_instance: {name: a}\n"
                       "- add_model_instance: {name: a}\n")
     assert e.diagnostic.line == 3
+
+
+def test_dmd_weld_child_must_belong_to_a_model_added_by_add_model(pkg):
+    # As in Drake, a weld's child must be in an instance some add_model of
+    # this parse made; an add_model_instance instance does not qualify.
+    text = """directives:
+- add_model: {name: arm, file: "package://m/arm.urdf"}
+- add_model_instance: {name: holder}
+- add_frame:
+    name: holder::grip
+    X_PF: {base_frame: arm::tip}
+- add_model: {name: block, file: "package://m/block.urdf"}
+- add_weld: {parent: block::body, child: holder::grip}
+"""
+    e = error_of(pkg, text)
+    assert "holder" in str(e) and e.diagnostic.line == line_of(text, "- add_weld")
+
+
+def test_dmd_weld_child_from_a_nested_file_counts_as_added(pkg):
+    pkg.write("sub.dmd.yaml", 'directives:\n- add_model: {name: a, file: "package://m/block.urdf"}\n')
+    parser, _ = pkg.parse('directives:\n- add_directives: {file: "package://m/sub.dmd.yaml"}\n'
+                          '- add_weld: {parent: world, child: a::body}\n')
+    assert parser.plant().has_joint_named("world_welds_to_body")

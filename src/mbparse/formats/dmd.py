@@ -234,6 +234,14 @@ class DirectivesRun:
 
     def add_weld(self, f: dict) -> None:
         parent, child = self.frame(f["parent"]), self.frame(f["child"])
+        if child.model_instance not in self.added:
+            # Drake records each weld on the model an add_model made, and
+            # fails when the child belongs to any other instance (a model
+            # nested inside an added one, an add_model_instance, ...).
+            self.error(f"the child frame '{f['child']}' belongs to model instance "
+                       f"'{self.plant.get_model_instance_name(child.model_instance)}', which "
+                       f"no add_model directive of this parse made; only such a model can be "
+                       f"the child of a weld")
         X_PC = f["X_PC"].X if f["X_PC"] is not None else RigidTransform()
         self.plant.add_joint_between_frames(WeldJoint, f"{parent.name}_welds_to_{child.name}",
                                             parent, child, X_PC)
