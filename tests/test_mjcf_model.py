@@ -294,3 +294,17 @@ def test_mjcf_include_splices_the_children_of_the_included_root(write):
     parser = new_parser()
     instances = parser.add_models(main)
     assert parser.plant().has_body_named("inc", instances[0])
+
+
+def test_mjcf_inertiagrouprange_leaves_out_geoms_of_other_groups_even_from_a_class():
+    head = ('<compiler inertiagrouprange="0 2"/><default><default class="hidden">'
+            '<geom group="3"/></default></default>')
+    p = parse(mjcf('<body name="b" childclass="hidden"><joint/><geom size="1" mass="5"/>'
+                   '<geom size="1" mass="2" group="1"/></body>', head=head))
+    assert body(p, "b").default_spatial_inertia.mass == 2.0
+
+
+def test_mjcf_site_named_like_a_body_gets_a_suffixed_frame_and_a_warning():
+    p = parse(mjcf('<body name="b"><geom size="1"/><site name="b" pos="0 0 1"/></body>'))
+    assert p.plant.get_frame_by_name("b_site", p.instance).X_BF.p == (0.0, 0.0, 1.0)
+    assert any("b_site" in w for w in p.warnings)

@@ -190,7 +190,7 @@ class BodyTreeReader:
                           "inertiafromgeom='false'")
         lo, hi = self.compiler.inertiagrouprange
         parts = [(g.mass, g.com, g.inertia) for g in body.geoms
-                 if g.mass > 0 and lo <= self.defaults.attrs(g.el).integer("group", 0) <= hi]
+                 if g.mass > 0 and lo <= g.group <= hi]
         body.mass, body.com, body.inertia = combine(parts)
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:

@@ -33,6 +33,7 @@ class Geom:
     friction: CoulombFriction
     visual: bool = True
     collision: bool = True
+    group: int = 0
     # Mass properties in the body frame: mass, center of mass, inertia about it.
     mass: float = 0.0
     com: tuple = (0.0, 0.0, 0.0)
@@ -192,7 +193,8 @@ class GeomReader:
             a.doc.warning(a.el, f"geom '{geom.name}': a zero-radius collision sphere may not "
                                 "be supported everywhere")
         # Groups above 2 are hidden by MuJoCo's viewer: collision-only geoms.
-        if a.integer("group", 0) > 2:
+        geom.group = a.integer("group", 0)
+        if geom.group > 2:
             geom.visual = False
 
     # ------------------------------------------------------------ inertia

@@ -91,12 +91,15 @@ class PlantBuilder:
                 name = f"site{self._site_count}"
             self._site_count += 1
             self.site_frames[name] = (site.el, X_BS, body)
-            if plant.has_frame_named(name, self.instance):
+            frame_name = name
+            while plant.has_frame_named(frame_name, self.instance):
+                frame_name += "_site"
+            if frame_name != name:
+                # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
                 self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
-                                          "the model; no frame is made for it")
-                continue
+                                          f"the model; its frame is named '{frame_name}'")
             with self.doc.diag(site.el).located(site.el):
-                plant.add_frame(name, body.plant_body.body_frame, X_BS, self.instance)
+                plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
     # ------------------------------------------------------------ joints
     def _joints(self, body: Body) -> None:
