@@ -246,7 +246,8 @@ def test_dmd_weld_child_must_belong_to_a_model_added_by_add_model(pkg):
 
 
 def test_dmd_weld_child_from_a_nested_file_counts_as_added(pkg):
-    pkg.write("sub.dmd.yaml", 'directives:\n- add_model: {name: a, file: "package://m/block.urdf"}\n')
+    pkg.write("sub.dmd.yaml",
+              'directives:\n- add_model: {name: a, file: "package://m/block.urdf"}\n')
     parser, _ = pkg.parse('directives:\n- add_directives: {file: "package://m/sub.dmd.yaml"}\n'
                           '- add_weld: {parent: world, child: a::body}\n')
     assert parser.plant().has_joint_named("world_welds_to_body")
