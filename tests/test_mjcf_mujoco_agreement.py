@@ -83,3 +83,38 @@ def test_mjcf_bodies_agree_with_mujoco(model):
 def test_mjcf_agreement_covers_many_bodies():
     # The comparison is only worth something if MuJoCo names many bodies.
     assert sum(len(mujoco_bodies(DATA / m)) for m in MODELS) >= 80
+
+
+@pytest.mark.parametrize("model", ["own_frames_defaults.xml", "own_compiler_options.xml",
+                                   "dmc_humanoid.xml"])
+def test_mjcf_joint_frames_move_bodies_as_mujoco_does(model):
+    """Away from the default configuration too: every hinge and slide joint
+    moved by 0.3 (several joints in one body, joint positions, references)."""
+    path = DATA / model
+    m = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(m)
+    d.qpos[:] = m.qpos0
+    moved = {}
+    for j in range(m.njnt):
+        if int(m.jnt_type[j]) in (int(mujoco.mjtJoint.mjJNT_HINGE),
+                                  int(mujoco.mjtJoint.mjJNT_SLIDE)):
+            adr = m.jnt_qposadr[j]
+            d.qpos[adr] += 0.3
+            moved[mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_JOINT, j)] = [float(d.qpos[adr])]
+    assert moved
+    mujoco.mj_kinematics(m, d)
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant, SceneGraph())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        (instance,) = parser.add_models(path)
+    plant.finalize()
+    name = plant.get_model_instance_name(instance)
+    X = plant.calc_body_poses_in_world({f"{name}::{j}": q for j, q in moved.items()})
+    for i in range(1, m.nbody):
+        body_name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, i)
+        if not body_name:
+            continue
+        b = plant.get_body_by_name(body_name, instance)
+        assert np.allclose(X[b.index].p, d.xpos[i], atol=1e-9), body_name
+        assert np.allclose(X[b.index].R, d.xmat[i].reshape(3, 3), atol=1e-9), body_name
