@@ -15,8 +15,33 @@ REFS = SHARED / "corpus_reference"
 
 pytestmark = pytest.mark.skipif(not REFS.is_dir(), reason="../shared/corpus_reference absent")
 
-# Files where we knowingly differ from the reference, with the reason.
-KNOWN_DIFFERENCES: dict[str, str] = {}
+# Files where we knowingly differ from the reference, with the reason. Each is
+# a strict xfail: if the difference disappears, the test says so.
+KNOWN_DIFFERENCES: dict[str, str] = {
+    "drake/multibody/parsing/test/sdf_parser_test/revolute_spring_parsing_test.sdf":
+        "oracle bug: drake_summary.py calls RevoluteSpring.nominal_angle(), which pydrake "
+        "lacks, so the reference records an error; Drake itself parses the file",
+    "sdformat/test/sdf/world_complete.sdf":
+        "Drake bug: Drake 1.51 fails with an internal assertion (\"Drake must never use "
+        "ParserConfig::GlobalConfig()\"), not a modelling rule; the file is valid",
+    "sdformat/test/sdf/pose_1_9.sdf":
+        "libsdformat composes poses from the file's non-unit quaternions without "
+        "normalising, so Drake's __model__ offsets differ from the exact ones by ~5e-6",
+    "sdformat/test/sdf/rotations_in_quaternions.sdf":
+        "as pose_1_9.sdf: non-unit quaternions composed by libsdformat (~5e-6)",
+    "sdformat/test/sdf/inertial_stats_auto.sdf":
+        "not implemented: <inertial auto=\"true\"> (inertia computed from collisions)",
+    "sdformat/test/sdf/inertial_stats_auto_mass.sdf":
+        "not implemented: <inertial auto=\"true\"> (inertia computed from collisions)",
+    "sdformat/test/integration/partially_flattened.sdf":
+        "not implemented: libsdformat's unflattening of pre-1.8 'a::b' names",
+    "sdformat/test/sdf/flattened_test_nested_model_with_frames.sdf":
+        "not implemented: libsdformat's unflattening of pre-1.8 'a::b' names",
+    "drake/examples/multibody/deformable/models/bubbles.sdf":
+        "deformable bodies are not modelled, so deformable-deformable collision pairs "
+        "are not counted (collision_candidates 0 instead of 1)",
+}
+SUFFIXES = (".urdf", ".sdf", ".xml", ".dmd.yaml", ".obj")
 
 
 def _corpus_files(suffix: str) -> list[Path]:
@@ -51,13 +76,19 @@ def _diffs(rel: str, summary: dict) -> list[str]:
     return diffs(ref, summary)
 
 
-@pytest.mark.parametrize("path", _corpus_files(".urdf"),
-                         ids=lambda p: str(p.relative_to(CORPUS)))
-def test_corpus_urdf_matches_drake(path: Path):
+def _cases():
+    for suffix in SUFFIXES:
+        for path in _corpus_files(suffix):
+            rel = str(path.relative_to(CORPUS))
+            marks = ([pytest.mark.xfail(reason=KNOWN_DIFFERENCES[rel], strict=True)]
+                     if rel in KNOWN_DIFFERENCES else [])
+            yield pytest.param(path, id=rel, marks=marks)
+
+
+@pytest.mark.parametrize("path", list(_cases()))
+def test_corpus_file_matches_drake(path: Path):
     rel = str(path.relative_to(CORPUS))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d = _diffs(rel, _summary(path))
-    if rel in KNOWN_DIFFERENCES:
-        pytest.xfail(KNOWN_DIFFERENCES[rel])
     assert d == [], "\n".join(d[:20])
