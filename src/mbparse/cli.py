@@ -11,6 +11,7 @@ COMMANDS = {
     "check": ("check", "lint model files: parse problems and modelling mistakes (text, JSON, SARIF)"),
     "convert": ("convert", "convert a URDF (with <gazebo> extensions) to SDFormat, as libsdformat does"),
     "tree": ("tree", "draw the kinematic tree: bodies, joints, model instances (SVG, PNG, DOT)"),
+    "view": ("view", "show a model in the web browser, with a slider per joint (needs viser)"),
 }
 
 

@@ -1,0 +1,305 @@
+"""The browser viewer: a viser server showing one model file.
+
+The model's visual geometry is drawn on its bodies; each movable joint
+coordinate gets a slider that moves the bodies (forward kinematics by the
+plant); body and joint frames can be shown on demand; the file (and the
+files it includes) is watched and reloaded when it changes, keeping the
+slider positions of joints that still exist.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import threading
+from dataclasses import dataclass
+
+from ..diagnostics import ParseError
+from ..plant import ModelError
+from .shapes import add_shape, geometry_rgba, pose_args
+
+FLOATING = ("quaternion_floating", "rpy_floating")
+TRANSLATIONS = {"prismatic": (0,), "planar": (0, 1)}
+COLLISION_RGBA = (0.95, 0.55, 0.2, 0.6)
+
+
+@dataclass
+class JointSlider:
+    """One slider: coordinate ``index`` of the joint ``joint`` (scoped name)."""
+
+    joint: str
+    index: int
+    handle: object
+
+
+def _sanitize(name: str) -> str:
+    return name.replace("::", ".").replace("/", "_").replace(" ", "_")
+
+
+def _slider_range(joint, i: int) -> tuple[float, float]:
+    lo, up = joint.pos_lower[i], joint.pos_upper[i]
+    translation = i in TRANSLATIONS.get(joint.type_name, ())
+    span = 1.0 if translation else math.pi
+    if not math.isfinite(lo):
+        lo = -span if not math.isfinite(up) else min(up - 2 * span, -span)
+    if not math.isfinite(up):
+        up = max(lo + 2 * span, span)
+    if up <= lo:
+        up = lo + 1e-6
+    return lo, up
+
+
+class Viewer:
+    """Serves a model file at ``http://host:port``; see the module docstring."""
+
+    def __init__(self, path: str, args: argparse.Namespace, host: str = "127.0.0.1",
+                 port: int = 8080, watch: bool = True, poll_seconds: float = 0.5):
+        import viser
+
+        self.path = path
+        self.args = args
+        self.host, self.port = host, port
+        self.server = viser.ViserServer(host=host, port=port, verbose=False,
+                                        label=f"mbparse view · {os.path.basename(path)}")
+        self.server.scene.set_up_direction("+z")
+        self._lock = threading.RLock()
+        self._plant = None
+        self._body_nodes: dict[int, object] = {}
+        self._frame_nodes: list[tuple[str, object]] = []
+        self._collision_nodes: list[tuple[int, object]] = []
+        self._undrawn_bodies: set[int] = set()
+        self._scene_handles: list[object] = []
+        self._sliders: list[JointSlider] = []
+        self._joint_folder = None
+        self.positions: dict[str, list[float]] = {}
+        self.generation = 0
+        self.error: str | None = None
+        self.problems: list[str] = []
+        self._watched: dict[str, float] = {}
+        self._build_controls()
+        self.reload()
+        self._stop = threading.Event()
+        self._watcher = None
+        if watch:
+            self._watcher = threading.Thread(target=self._watch, args=(poll_seconds,),
+                                             name="mbparse-view-watch", daemon=True)
+            self._watcher.start()
+
+    @property
+    def url(self) -> str:
+        host = "localhost" if self.host in ("0.0.0.0", "127.0.0.1", "") else self.host
+        return f"http://{host}:{self.server.get_port()}"
+
+    # ------------------------------------------------------------ controls
+    def _build_controls(self) -> None:
+        gui = self.server.gui
+        self._status = gui.add_markdown("Loading…")
+        with gui.add_folder("Frames"):
+            self._show_bodies = gui.add_checkbox("Body frames", False)
+            self._show_frames = gui.add_checkbox("All frames", False)
+        with gui.add_folder("Geometry"):
+            self._show_collision = gui.add_checkbox("Collision geometry", False)
+        self._show_collision.on_update(lambda _: self._update_frame_visibility())
+        self._show_bodies.on_update(lambda _: self._update_frame_visibility())
+        self._show_frames.on_update(lambda _: self._update_frame_visibility())
+        reload_button = gui.add_button("Reload")
+        reload_button.on_click(lambda _: self.reload())
+
+    def _update_frame_visibility(self) -> None:
+        with self._lock:
+            for body, handle in self._collision_nodes:
+                # A body whose visual could not be drawn shows its collision
+                # geometry as a stand-in.
+                handle.visible = self._show_collision.value or body in self._undrawn_bodies
+            for kind, handle in self._frame_nodes:
+                handle.visible = (self._show_bodies.value if kind == "body"
+                                  else self._show_frames.value)
+
+    # ------------------------------------------------------------ loading
+    def reload(self) -> bool:
+        """Reads the file again; on failure the old scene stays and the
+        error is shown. Returns True when the model was (re)loaded."""
+        from ..commands.loading import load
+
+        with self._lock:
+            self._remember_mtimes([self.path])
+            try:
+                loaded = load(self.path, self.args)
+            except ParseError as e:
+                self.error = str(e)
+                self._status.content = f"**Cannot load** `{os.path.basename(self.path)}`:\n\n" \
+                                       f"```\n{e}\n```"
+                return False
+            except (ModelError, OSError, ValueError) as e:
+                self.error = f"{type(e).__name__}: {e}"
+                self._status.content = f"**Cannot load**: {self.error}"
+                return False
+            self.error = None
+            self._plant = loaded.plant
+            self._clear()
+            self._build_scene()
+            self._build_sliders()
+            self._apply_positions()
+            self._update_frame_visibility()
+            sg = loaded.plant.scene_graph
+            sources = [g.instance.source[0] for g in sg.geometries()] if sg else []
+            self._remember_mtimes([self.path, *[s for s in sources if s]])
+            self.generation += 1
+            plant = loaded.plant
+            text = (f"**{os.path.basename(self.path)}** — {plant.num_bodies() - 1} bodies, "
+                    f"{sum(1 for j in plant.joints() if not j.is_ephemeral)} joints")
+            if self.problems:
+                text += "\n\nNot drawn (collision geometry stands in):\n" + "\n".join(
+                    f"- {p}" for p in self.problems[:8])
+            self._status.content = text
+            return True
+
+    def _clear(self) -> None:
+        for handle in self._scene_handles:
+            try:
+                handle.remove()
+            except Exception:  # already removed with its parent
+                pass
+        self._scene_handles.clear()
+        self._body_nodes.clear()
+        self._frame_nodes.clear()
+        self._collision_nodes.clear()
+        for s in self._sliders:
+            s.handle.remove()
+        self._sliders.clear()
+        if self._joint_folder is not None:
+            self._joint_folder.remove()
+            self._joint_folder = None
+
+    def _build_scene(self) -> None:
+        plant, scene = self._plant, self.server.scene
+        self.problems = []
+        poses = plant.calc_body_poses_in_world()
+        for body in plant.bodies():
+            node = scene.add_frame(f"/model/{_sanitize(plant.scoped_name(body))}",
+                                   show_axes=False, **pose_args(poses[body.index]))
+            self._body_nodes[body.index] = node
+            self._scene_handles.append(node)
+            axes = scene.add_frame(f"{node.name}/body_frame", axes_length=0.1,
+                                   axes_radius=0.004, visible=False)
+            self._frame_nodes.append(("body", axes))
+        for frame in plant.frames():
+            if frame.is_body_frame:
+                continue
+            parent = self._body_nodes[frame.body.index]
+            axes = scene.add_frame(f"{parent.name}/{_sanitize(frame.name)}", axes_length=0.06,
+                                   axes_radius=0.003, visible=False, **pose_args(frame.X_BF))
+            self._frame_nodes.append(("frame", axes))
+        sg = plant.scene_graph
+        self._undrawn_bodies = set()
+        collisions = []
+        for g in sg.geometries() if sg else []:
+            if g.has_role("proximity") and not (g.has_role("illustration")
+                                                or g.has_role("perception")):
+                collisions.append(g)
+                continue
+            parent = self._body_nodes[g.body]
+            try:
+                add_shape(scene, f"{parent.name}/g{g.id}", g.shape, g.X_BG, geometry_rgba(g))
+            except Exception as e:  # an unreadable mesh must not stop the rest
+                self.problems.append(f"{g.name}: {e}")
+                self._undrawn_bodies.add(g.body)
+        for g in collisions:
+            parent = self._body_nodes[g.body]
+            try:
+                handle = add_shape(scene, f"{parent.name}/c{g.id}", g.shape, g.X_BG,
+                                   COLLISION_RGBA)
+            except Exception as e:
+                self.problems.append(f"{g.name}: {e}")
+                continue
+            self._collision_nodes.append((g.body, handle))
+        self._aim_camera(poses)
+
+    def _aim_camera(self, poses) -> None:
+        """Points the initial camera at the model, from the front right."""
+        points = [X.p for X in poses[1:]] or [(0.0, 0.0, 0.0)]
+        sg = self._plant.scene_graph
+        for g in sg.geometries() if sg else []:
+            if g.body != 0 and g.shape.type_name != "HalfSpace":
+                points.append((poses[g.body] @ g.X_BG).p)
+        lo = [min(p[i] for p in points) for i in range(3)]
+        hi = [max(p[i] for p in points) for i in range(3)]
+        center = tuple((a + b) / 2 for a, b in zip(lo, hi))
+        radius = max(0.3, 0.5 * math.dist(lo, hi) + 0.15)
+        grid = self.server.scene.add_grid("/grid", width=max(2.0, 4 * radius),
+                                          height=max(2.0, 4 * radius), plane="xy",
+                                          position=(center[0], center[1], 0.0))
+        self._scene_handles.append(grid)
+        camera = self.server.initial_camera
+        camera.look_at = center
+        camera.position = (center[0] + 1.7 * radius, center[1] - 1.7 * radius,
+                           center[2] + 0.9 * radius)
+
+    def _build_sliders(self) -> None:
+        plant, gui = self._plant, self.server.gui
+        movable = [j for j in plant.joints() if j.nq > 0 and j.type_name not in FLOATING]
+        self._joint_folder = gui.add_folder("Joints")
+        old, self.positions = self.positions, {}
+        with self._joint_folder:
+            for joint in movable:
+                scoped = plant.scoped_name(joint)
+                q = list(old.get(scoped, joint.default_positions))
+                if len(q) != joint.nq:
+                    q = list(joint.default_positions)
+                self.positions[scoped] = q
+                for i in range(joint.nq):
+                    lo, up = _slider_range(joint, i)
+                    q[i] = min(max(q[i], lo), up)
+                    label = joint.name if joint.nq == 1 else f"{joint.name}[{i}]"
+                    handle = gui.add_slider(label, min=lo, max=up, step=(up - lo) / 200,
+                                            initial_value=q[i], hint=f"{scoped} ({joint.type_name})")
+                    handle.on_update(self._slider_callback(scoped, i))
+                    self._sliders.append(JointSlider(scoped, i, handle))
+
+    def _slider_callback(self, scoped: str, i: int):
+        def on_update(event) -> None:
+            self.set_position(scoped, i, float(event.target.value))
+        return on_update
+
+    # ------------------------------------------------------------ motion
+    def set_position(self, joint: str, index: int, value: float) -> None:
+        """Sets coordinate ``index`` of joint ``joint`` (scoped name) and
+        moves the bodies."""
+        with self._lock:
+            if joint not in self.positions:
+                raise KeyError(f"no movable joint named '{joint}'")
+            self.positions[joint][index] = value
+            self._apply_positions()
+
+    def _apply_positions(self) -> None:
+        poses = self._plant.calc_body_poses_in_world(self.positions)
+        with self.server.atomic():
+            for index, node in self._body_nodes.items():
+                args = pose_args(poses[index])
+                node.wxyz, node.position = args["wxyz"], args["position"]
+
+    # ------------------------------------------------------------ watching
+    def _remember_mtimes(self, files: list[str]) -> None:
+        self._watched = {f: _mtime(f) for f in dict.fromkeys(files)}
+
+    def changed(self) -> bool:
+        """Whether a watched file changed since it was last read."""
+        return any(_mtime(f) != t for f, t in self._watched.items())
+
+    def _watch(self, poll_seconds: float) -> None:
+        while not self._stop.wait(poll_seconds):
+            if self.changed():
+                self.reload()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+        self.server.stop()
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1.0
