@@ -308,3 +308,8 @@ def test_mjcf_site_named_like_a_body_gets_a_suffixed_frame_and_a_warning():
     p = parse(mjcf('<body name="b"><geom size="1"/><site name="b" pos="0 0 1"/></body>'))
     assert p.plant.get_frame_by_name("b_site", p.instance).X_BF.p == (0.0, 0.0, 1.0)
     assert any("b_site" in w for w in p.warnings)
+
+
+def test_mjcf_armature_without_an_actuator_warns():
+    p = parse(mjcf('<body><joint name="j" armature="0.2"/><geom size="1"/></body>'))
+    assert any("armature" in w for w in p.warnings)

@@ -101,6 +101,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     builder.add_world(tree.world)
     for el in sections["actuator"]:
         ActuatorReader(doc, defaults, compiler, builder).read(el)
+    builder.warn_unused_armature()
     bodies = {b.name: b for b in tree.bodies}
     bodies["world"] = tree.world
     constraints = ConstraintReader(doc, defaults, builder, bodies)

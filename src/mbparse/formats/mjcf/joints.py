@@ -27,6 +27,7 @@ class PlantBuilder:
         self.plant = plant
         self.instance = instance
         self.armature: dict[int, float] = {}  # joint index → armature
+        self.armature_el: dict[int, object] = {}  # joint index → where it was written
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
@@ -205,6 +206,17 @@ class PlantBuilder:
         armature = a.scalar("armature", 0.0)
         if armature:
             self.armature[joint.index] = armature
+            self.armature_el[joint.index] = a.where("armature")
+
+    def warn_unused_armature(self) -> None:
+        """Armature becomes an actuator's rotor inertia; without an actuator
+        on its joint it has nowhere to go."""
+        actuated = {a.joint.index for a in self.plant.actuators()}
+        for index, el in self.armature_el.items():
+            if index not in actuated:
+                self.doc.warning(el, f"the armature of joint '{self.plant.get_joint(index).name}' "
+                                     "is ignored: it is kept as the rotor inertia of an "
+                                     "actuator, and no actuator drives this joint")
 
     def _spring(self, j: Placed, joint, kind: str) -> None:
         a = j.attrs
