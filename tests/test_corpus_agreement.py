@@ -24,11 +24,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "sdformat/test/sdf/world_complete.sdf":
         "Drake bug: Drake 1.51 fails with an internal assertion (\"Drake must never use "
         "ParserConfig::GlobalConfig()\"), not a modelling rule; the file is valid",
-    "sdformat/test/sdf/pose_1_9.sdf":
-        "libsdformat composes poses from the file's non-unit quaternions without "
-        "normalising, so Drake's __model__ offsets differ from the exact ones by ~5e-6",
-    "sdformat/test/sdf/rotations_in_quaternions.sdf":
-        "as pose_1_9.sdf: non-unit quaternions composed by libsdformat (~5e-6)",
     "sdformat/test/sdf/inertial_stats_auto.sdf":
         "not implemented: <inertial auto=\"true\"> (inertia computed from collisions)",
     "sdformat/test/sdf/inertial_stats_auto_mass.sdf":

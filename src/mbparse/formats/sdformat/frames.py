@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ...spatial import RigidTransform
 from . import values
 from .diagnostic import SdfDiagnostic
+from .gzpose import GzPose
 
 WORLD = "world"
 MODEL_FRAME = "__model__"
@@ -36,6 +37,10 @@ class Vertex:
     @property
     def scope_canonical(self) -> str | None:
         return self.inner_scope.canonical if self.inner_scope is not None else None
+
+    def gz_pose(self) -> GzPose:
+        """The raw pose with the squared norm of its written quaternion."""
+        return GzPose(self.X, pose_quaternion_norm2(self.pose_el))
 
 
 @dataclass(eq=False)
@@ -71,7 +76,7 @@ class FrameGraph:
     def __init__(self, diag: SdfDiagnostic):
         self.diag = diag
         self.vertices: dict[str, Vertex] = {}
-        self._scope_pose: dict[str, RigidTransform] = {}
+        self._scope_pose: dict[str, GzPose] = {}
         self._visiting: set[str] = set()
 
     # ------------------------------------------------------------ building
@@ -141,15 +146,15 @@ class FrameGraph:
             return self.resolve(scope, v.attached_to, v.el, "attached_to")
         return scope.path or WORLD
 
-    def pose_in_scope(self, vid: str) -> RigidTransform:
+    def pose_in_scope(self, vid: str) -> GzPose:
         """X_SV: the pose of vertex ``vid`` in the frame of its scope S (for a
-        model vertex, S is the enclosing scope)."""
+        model vertex, S is the enclosing scope), as libsdformat computes it."""
         cached = self._scope_pose.get(vid)
         if cached is not None:
             return cached
         v = self.vertices[vid]
         if v.kind == "world":
-            return RigidTransform()
+            return GzPose(RigidTransform())
         if vid in self._visiting:
             self.diag.error(v.el, f"The relative_to references form a cycle through "
                                   f"'{vid}'.")
@@ -159,11 +164,11 @@ class FrameGraph:
             target = self.relative_target(v)
             if target == vid:
                 self.diag.error(v.el, f"'{vid}' is posed relative to itself.")
-            X = self.pose_in(scope, target) @ v.X
+            X = self.gz_pose_in(scope, target) @ v.gz_pose()
             if v.kind in ("model", "custom") and v.placement is not None:
                 inner = v.inner_scope
                 placement = self.resolve(inner, v.placement, v.el, "placement_frame")
-                X = X @ self.pose_in(inner, placement).inverse()
+                X = X @ self.gz_pose_in(inner, placement).inverse()
         finally:
             self._visiting.discard(vid)
         self._scope_pose[vid] = X
@@ -171,8 +176,12 @@ class FrameGraph:
 
     def pose_in(self, scope: Scope, vid: str) -> RigidTransform:
         """X_SV for a vertex in ``scope`` or in a model nested inside it."""
+        return self.gz_pose_in(scope, vid).X
+
+    def gz_pose_in(self, scope: Scope, vid: str) -> GzPose:
+        """X_SV (see :meth:`pose_in`) with its quaternion norm."""
         if vid == (scope.path or WORLD):
-            return RigidTransform()
+            return GzPose(RigidTransform())
         v = self.vertices[vid]
         owner = v.scope
         if owner is scope:
@@ -182,14 +191,39 @@ class FrameGraph:
         while owner is not None and owner is not scope:
             chain.append(owner)
             owner = owner.parent
-        X = RigidTransform()
+        X = GzPose(RigidTransform())
         for nested in reversed(chain):
             X = X @ self.pose_in_scope(nested.path)
         return X @ self.pose_in_scope(vid)
 
+    def contains(self, scope: Scope, vid: str) -> bool:
+        """Whether vertex ``vid`` belongs to ``scope`` or to a model nested in it."""
+        if vid == (scope.path or WORLD):
+            return True
+        owner = self.vertices[vid].scope
+        while owner is not None and owner is not scope:
+            owner = owner.parent
+        return owner is scope
+
+    def gz_relative(self, scope: Scope, vid: str, base: str) -> GzPose:
+        """X_BV for two vertices of ``scope`` (or nested in it), as
+        libsdformat resolves a pose: both from the scope's frame, then the
+        inverse of the one composed with the other."""
+        return self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
+
     def pose_relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
         """X_BV for two vertices of ``scope`` (or nested in it)."""
-        return self.pose_in(scope, base).inverse() @ self.pose_in(scope, vid)
+        return self.gz_relative(scope, vid, base).X
+
+
+def pose_quaternion_norm2(pose_el) -> float:
+    """The squared norm of the quaternion a ``<pose>`` holds (1 when none)."""
+    if pose_el is None or pose_el.get("rotation_format") != "quat_xyzw":
+        return 1.0
+    try:
+        return values.parse_pose_with_norm(pose_el.text or "", "quat_xyzw")[1]
+    except ValueError:
+        return 1.0
 
 
 def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, object]:

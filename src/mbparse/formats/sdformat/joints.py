@@ -7,7 +7,7 @@ import math
 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, ScrewJoint,
                       UniversalJoint, WeldJoint)
-from ...spatial import RigidTransform, cross, dot, matvec, norm
+from ...spatial import RigidTransform, cross, dot, norm
 from . import values
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -164,8 +164,7 @@ class JointReader:
     def axis_in_joint(self, vertex, axis: Axis):
         if axis.expressed_in is None:
             return axis.xyz
-        R_JE = self.ctx.rotation_to_joint(vertex, axis.expressed_in, axis.el)
-        return matvec(R_JE, axis.xyz)
+        return self.ctx.axis_in_joint(vertex, axis.expressed_in, axis.el, axis.xyz)
 
     def check_limits(self, el, axis: Axis) -> None:
         if axis.lower > axis.upper:

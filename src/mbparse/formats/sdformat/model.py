@@ -5,7 +5,7 @@ filter groups."""
 from __future__ import annotations
 
 from ...plant import WeldJoint
-from ...spatial import RigidTransform
+from ...spatial import RigidTransform, matvec
 from .. import drake_ext
 from . import deformable, drake_elements, values
 from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
@@ -44,6 +44,14 @@ class ModelBuilder:
     def X_W(self, vid: str) -> RigidTransform:
         return self.graph.pose_in(self.root, vid)
 
+    def relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
+        """X_BV resolved as libsdformat resolves it in ``scope`` (whose frame
+        is the root of the composition); the world is the root otherwise."""
+        graph = self.graph
+        if graph.contains(scope, vid) and graph.contains(scope, base):
+            return graph.pose_relative(scope, vid, base)
+        return self.X_W(base).inverse() @ self.X_W(vid)
+
     def body_of_vertex(self, vid: str):
         if vid == WORLD:
             return self.plant.world_body()
@@ -62,14 +70,20 @@ class ModelBuilder:
     def joint_pose_in_body(self, vertex, body_vid: str) -> RigidTransform:
         if body_vid == WORLD:
             return self.X_W(vertex.id)
-        return self.X_W(body_vid).inverse() @ self.X_W(vertex.id)
+        return self.relative(vertex.scope, vertex.id, body_vid)
 
     def joint_pose_in_world(self, vertex, is_model_joint: bool) -> RigidTransform:
         return self.X_W(vertex.id)
 
-    def rotation_to_joint(self, vertex, expressed_in: str, el):
-        vid = self.graph.resolve(vertex.scope, expressed_in, el, "axis expressed_in")
-        return (self.X_W(vertex.id).inverse() @ self.X_W(vid)).R
+    def axis_in_joint(self, vertex, expressed_in: str, el, xyz):
+        """The axis ``xyz`` (expressed in frame ``expressed_in``) in the joint
+        frame, rotated as libsdformat rotates it."""
+        graph = self.graph
+        vid = graph.resolve(vertex.scope, expressed_in, el, "axis expressed_in")
+        scope = vertex.scope
+        if graph.contains(scope, vid) and graph.contains(scope, vertex.id):
+            return graph.gz_relative(scope, vid, vertex.id).rotate(xyz)
+        return matvec((self.X_W(vertex.id).inverse() @ self.X_W(vid)).R, xyz)
 
     # ------------------------------------------------------------ models
     def add_world(self, world: Scope, parent_model_name: str | None) -> list[int]:
@@ -114,7 +128,7 @@ class ModelBuilder:
         # The model frame, fixed to the canonical link (unless deformable).
         if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
-            X_LM = self.X_W(scope.canonical).inverse() @ X_WM
+            X_LM = self.relative(scope.parent, scope.path, scope.canonical)
             with diag.located(el):
                 plant.add_frame(MODEL_FRAME, body.body_frame, X_LM, instance)
         else:
@@ -213,7 +227,7 @@ class ModelBuilder:
             return X
         scope_vertex = self.graph.vertices[self._link_vid(link_el)]
         target = self.graph.resolve(scope_vertex.scope, relative_to, pose, "relative_to")
-        return self.X_W(scope_vertex.id).inverse() @ self.X_W(target) @ X
+        return self.relative(scope_vertex.scope, target, scope_vertex.id) @ X
 
     def _link_vid(self, link_el) -> str:
         for vid, body in self.bodies.items():
@@ -259,7 +273,7 @@ class ModelBuilder:
         else:
             base = graph.resolve(scope, attached, el, "attached_to")
             parent = self.plant_frame_for(scope, instance, attached, base)
-        X_PF = self.X_W(base).inverse() @ self.X_W(vertex.id)
+        X_PF = self.relative(scope, vertex.id, base)
         with diag.located(el):
             # As in Drake, the frame joins the model instance of its parent frame.
             plant.add_frame(el.get("name"), parent, X_PF, None)

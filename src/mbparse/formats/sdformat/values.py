@@ -75,9 +75,16 @@ def parse_color(text: str) -> tuple[float, float, float, float]:
 def parse_pose(text: str, rotation_format: str = "euler_rpy",
                degrees: bool = False) -> RigidTransform:
     """A pose ``x y z roll pitch yaw`` or ``x y z qx qy qz qw``."""
+    return parse_pose_with_norm(text, rotation_format, degrees)[0]
+
+
+def parse_pose_with_norm(text: str, rotation_format: str = "euler_rpy",
+                         degrees: bool = False) -> tuple[RigidTransform, float]:
+    """The pose and the squared norm of its quaternion as written (1 for
+    Euler angles): libsdformat keeps a ``quat_xyzw`` quaternion unnormalised."""
     tokens = text.split()
     if not tokens:
-        return RigidTransform()
+        return RigidTransform(), 1.0
     if rotation_format == "quat_xyzw":
         if degrees:
             raise ValueError_("a quaternion pose cannot be in degrees")
@@ -85,10 +92,12 @@ def parse_pose(text: str, rotation_format: str = "euler_rpy",
             raise ValueError_(f"a quat_xyzw pose needs 7 numbers, got '{text}'")
         v = [_float(t) for t in tokens]
         x, y, z, w = v[3:7]
-        n = math.sqrt(w * w + x * x + y * y + z * z)
+        norm2 = w * w + x * x + y * y + z * z
+        n = math.sqrt(norm2)
         if n == 0:
             raise ValueError_("a pose quaternion cannot be zero")
-        return RigidTransform(quaternion_to_matrix((w / n, x / n, y / n, z / n)), v[:3])
+        return (RigidTransform(quaternion_to_matrix((w / n, x / n, y / n, z / n)), v[:3]),
+                norm2)
     if rotation_format != "euler_rpy":
         raise ValueError_(f"unknown rotation_format '{rotation_format}'")
     if len(tokens) != 6:
@@ -98,8 +107,8 @@ def parse_pose(text: str, rotation_format: str = "euler_rpy",
     if degrees:
         rpy = [math.radians(a) for a in rpy]
     if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
-        return RigidTransform(p=v[:3])
-    return RigidTransform(rpy_to_matrix(rpy), v[:3])
+        return RigidTransform(p=v[:3]), 1.0
+    return RigidTransform(rpy_to_matrix(rpy), v[:3]), 1.0
 
 
 def check(value_type: str, text: str) -> None:
