@@ -28,7 +28,8 @@ class Lumper:
     def __init__(self, exts: Extensions, preserve_all: bool = False):
         self.exts = exts
         self.preserve_all = preserve_all
-        self.frames: list[Node] = []
+        # (joint frame, link frame) for each lumped joint, in lumping order.
+        self.frames: list[tuple[Node, Node]] = []
 
     def reducible(self, joint: Joint | None) -> bool:
         """Whether a fixed joint gets lumped (no opt-out on it)."""
@@ -61,8 +62,7 @@ class Lumper:
         joint = link.parent_joint
         frame = Node("frame", {"name": joint.name, "attached_to": link.parent.name})
         frame.sub("pose", " ".join(fmt(v) for v in joint.origin.euler_values()))
-        self.frames.append(frame)
-        self.frames.append(Node("frame", {"name": link.name, "attached_to": joint.name}))
+        self.frames.append((frame, Node("frame", {"name": link.name, "attached_to": joint.name})))
 
     def _reattach_joints(self, link: Link) -> None:
         for child in link.child_links:

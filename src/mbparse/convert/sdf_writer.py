@@ -73,10 +73,35 @@ class SdfWriter:
         if robot_origin is not None:
             model.set_value("pose", fmt_values(robot_origin.p + robot_origin.q.urdf_rpy()))
         if self.options.lumped_joint_frames:
-            model.children.extend(self.lumper.frames)
+            self._add_frames(model)
         sdf = Node("sdf", {"version": "1.9"})
         sdf.append(model)
         return sdf
+
+    def _add_frames(self, model: Node) -> None:
+        """The frames of lumped joints and links. URDF lets a joint share a link's
+        name, SDFormat does not: a joint frame whose name is taken is left out and
+        its link frame takes the joint's pose directly (libsdformat writes both,
+        giving a model its own reader refuses)."""
+        taken = {c.attrs.get("name") for c in model.children if c.name in ("link", "joint")}
+        for joint_frame, link_frame in self.lumper.frames:
+            if joint_frame.attrs["name"] in taken:
+                self.policy.warning(f"no <frame> is written for lumped joint "
+                                    f"'{joint_frame.attrs['name']}': a link has that name; frame "
+                                    f"'{link_frame.attrs['name']}' is placed by the joint's pose "
+                                    "instead", self.file, None)
+                link_frame.attrs["attached_to"] = joint_frame.attrs["attached_to"]
+                link_frame.children = joint_frame.children
+            else:
+                model.append(joint_frame)
+                taken.add(joint_frame.attrs["name"])
+            if link_frame.attrs["name"] in taken:
+                self.policy.warning(f"no <frame> is written for lumped link "
+                                    f"'{link_frame.attrs['name']}': the name is taken",
+                                    self.file, None)
+                continue
+            model.append(link_frame)
+            taken.add(link_frame.attrs["name"])
 
     # -- links --------------------------------------------------------------
 
