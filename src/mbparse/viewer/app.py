@@ -20,7 +20,8 @@ from .shapes import add_shape, geometry_rgba, pose_args
 
 FLOATING = ("quaternion_floating", "rpy_floating")
 TRANSLATIONS = {"prismatic": (0,), "planar": (0, 1)}
-COLLISION_RGBA = (0.95, 0.55, 0.2, 0.6)
+COLLISION_RGBA = (0.95, 0.55, 0.2, 0.6)  # collision geometry shown on demand
+STAND_IN_RGBA = (0.72, 0.76, 0.84, 1.0)  # collision geometry standing in for a visual
 
 
 @dataclass
@@ -149,8 +150,10 @@ class Viewer:
             text = (f"**{os.path.basename(self.path)}** — {plant.num_bodies() - 1} bodies, "
                     f"{sum(1 for j in plant.joints() if not j.is_ephemeral)} joints")
             if self.problems:
+                more = len(self.problems) - 3
                 text += "\n\nNot drawn (collision geometry stands in):\n" + "\n".join(
-                    f"- {p}" for p in self.problems[:8])
+                    f"- {p}" for p in self.problems[:3]) + (f"\n- and {more} more" if more > 0
+                                                             else "")
             self._status.content = text
             return True
 
@@ -207,8 +210,8 @@ class Viewer:
         for g in collisions:
             parent = self._body_nodes[g.body]
             try:
-                handle = add_shape(scene, f"{parent.name}/c{g.id}", g.shape, g.X_BG,
-                                   COLLISION_RGBA)
+                rgba = STAND_IN_RGBA if g.body in self._undrawn_bodies else COLLISION_RGBA
+                handle = add_shape(scene, f"{parent.name}/c{g.id}", g.shape, g.X_BG, rgba)
             except Exception as e:
                 self.problems.append(f"{g.name}: {e}")
                 continue
@@ -232,8 +235,8 @@ class Viewer:
         self._scene_handles.append(grid)
         camera = self.server.initial_camera
         camera.look_at = center
-        camera.position = (center[0] + 1.7 * radius, center[1] - 1.7 * radius,
-                           center[2] + 0.9 * radius)
+        camera.position = (center[0] + 1.25 * radius, center[1] - 1.25 * radius,
+                           center[2] + 0.6 * radius)
 
     def _build_sliders(self) -> None:
         plant, gui = self._plant, self.server.gui

@@ -83,7 +83,11 @@ def add_shape(scene, name: str, shape, X_BG: RigidTransform,
     elif isinstance(shape, Mesh):
         if not os.path.exists(shape.filename):
             raise OSError(f"mesh file '{shape.filename}' does not exist")
-        mesh = load_mesh(shape.filename, isinstance(shape, Convex))
+        try:
+            mesh = load_mesh(shape.filename, isinstance(shape, Convex))
+        except Exception as e:  # trimesh raises many kinds
+            raise OSError(f"cannot read '{os.path.basename(shape.filename)}' "
+                          f"({type(e).__name__}: {e})") from None
         has_own_colors = getattr(mesh.visual, "kind", None) in ("texture", "vertex", "face")
         if has_own_colors and not given:
             return scene.add_mesh_trimesh(name, mesh, scale=tuple(shape.scale), **pose)
