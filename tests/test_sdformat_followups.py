@@ -68,3 +68,141 @@ def test_sdf_axis_in_a_frame_with_a_scaled_quaternion_is_rotated_as_libsdformat_
         '<axis><xyz expressed_in="F">1 0 0</xyz></axis></joint></model>'))
     axis = plant.get_joint_by_name("j").axis
     assert close(axis, (-1 / math.sqrt(5), 2 / math.sqrt(5), 0.0))
+
+
+# ------------------------------------------------------------ <inertial auto="true">
+def auto_link(inertial: str, collisions: str, link_pose: str = "") -> str:
+    return sdf(f'<model name="m"><link name="L">{link_pose}\n'
+               f'<inertial auto="true">{inertial}</inertial>\n{collisions}\n</link></model>',
+               "1.11")
+
+
+def collision(name: str, shape: str, density: str | None = "<density>2</density>",
+              pose: str = "") -> str:
+    return (f'<collision name="{name}">{pose}{density or ""}<geometry>{shape}</geometry>'
+            '</collision>')
+
+
+def inertia_of(plant, name="L"):
+    M = plant.get_body_by_name(name).default_spatial_inertia
+    return M.mass, tuple(M.com), tuple(M.I_cm)
+
+
+def test_sdf_auto_inertial_of_a_box_uses_the_collision_density():
+    plant, _, _ = parse(auto_link("", collision("c", "<box><size>1 2 3</size></box>")))
+    mass, com, I = inertia_of(plant)
+    assert mass == pytest.approx(12.0) and com == (0.0, 0.0, 0.0)
+    assert close(I, (12 / 12 * 13, 12 / 12 * 10, 12 / 12 * 5, 0, 0, 0))
+
+
+def test_sdf_auto_inertial_link_density_applies_to_collisions_without_one():
+    plant, _, _ = parse(auto_link("<density>3</density>",
+                                  collision("c", "<sphere><radius>2</radius></sphere>", None)))
+    mass, _, I = inertia_of(plant)
+    expected = 3 * 4 / 3 * math.pi * 8
+    assert mass == pytest.approx(expected)
+    assert close(I, (0.4 * expected * 4,) * 3 + (0, 0, 0), 1e-9)
+
+
+def test_sdf_auto_inertial_sums_collisions_with_their_poses():
+    # Two half-cubes stacked along z make the unit cube's inertia; a third,
+    # rotated cylinder far away moves the center of mass.
+    half = "<box><size>1 1 0.5</size></box>"
+    plant, _, _ = parse(auto_link("", collision("up", half, pose="<pose>0 0 0.25 0 0 0</pose>")
+                                  + collision("down", half,
+                                              pose="<pose>0 0 -0.25 0 0 0</pose>")))
+    mass, com, I = inertia_of(plant)
+    assert mass == pytest.approx(2.0) and close(com, (0, 0, 0))
+    assert close(I, (2 / 6, 2 / 6, 2 / 6, 0, 0, 0))
+    plant, _, _ = parse(auto_link("", collision("a", "<box><size>1 1 1</size></box>")
+                                  + collision("b", "<cylinder><radius>1</radius><length>2"
+                                              "</length></cylinder>",
+                                              pose="<pose>4 0 0 0 1.5707963267948966 0</pose>")))
+    mass, com, I = inertia_of(plant)
+    m_cyl = 2 * math.pi * 2
+    assert mass == pytest.approx(2 + m_cyl)
+    assert close(com, (4 * m_cyl / (2 + m_cyl), 0, 0), 1e-12)
+    # Cylinder axis along x after the rotation: its Ixx is m r²/2.
+    d_box, d_cyl = com[0], 4 - com[0]
+    iyy = 2 / 6 + m_cyl / 12 * (3 + 4) + 2 * d_box ** 2 + m_cyl * d_cyl ** 2
+    assert close(I[:3], (2 / 6 + m_cyl / 2, iyy, iyy), 1e-9)
+
+
+def test_sdf_auto_inertial_with_mass_scales_to_it():
+    plant, _, _ = parse(auto_link("<mass>6</mass>", collision(
+        "c", "<capsule><radius>0.5</radius><length>1</length></capsule>", None)))
+    mass, _, I = inertia_of(plant)
+    assert mass == 6.0
+    # Capsule about its center: cylinder plus two hemispheres, per unit mass.
+    r, l = 0.5, 1.0
+    m_c, m_h = math.pi * r * r * l, 2 / 3 * math.pi * r ** 3
+    dz = l / 2 + 3 * r / 8
+    ixx = (m_c / 12 * (3 * r * r + l * l)
+           + 2 * (83 / 320 * m_h * r * r + m_h * dz * dz)) / (m_c + 2 * m_h)
+    izz = (m_c / 2 * r * r + 2 * 2 / 5 * m_h * r * r) / (m_c + 2 * m_h)
+    assert close(I, (6 * ixx, 6 * ixx, 6 * izz, 0, 0, 0), 1e-12)
+
+
+def test_sdf_auto_inertial_collision_pose_relative_to_another_frame():
+    text = sdf('<model name="m"><frame name="F"><pose>0 0 1 0 0 0</pose></frame>'
+               '<link name="L"><inertial auto="true"/>'
+               + collision("c", "<ellipsoid><radii>1 2 3</radii></ellipsoid>",
+                           pose='<pose relative_to="F">1 0 0 0 0 0</pose>')
+               + '</link></model>', "1.11")
+    plant, _, _ = parse(text)
+    mass, com, I = inertia_of(plant)
+    assert mass == pytest.approx(2 * 4 / 3 * math.pi * 6)
+    assert close(com, (1.0, 0.0, 1.0))
+    assert close(I, (mass / 5 * 13, mass / 5 * 10, mass / 5 * 5, 0, 0, 0), 1e-9)
+
+
+def test_sdf_auto_inertial_of_an_obj_mesh(tmp_path):
+    (tmp_path / "cube.obj").write_text(
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+        "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n")
+    model = tmp_path / "m.sdf"
+    model.write_text(auto_link("", collision("c", "<mesh><uri>cube.obj</uri>"
+                                                  "<scale>2 1 1</scale></mesh>")))
+    plant, _, _ = parse_file(model)
+    mass, com, I = inertia_of(plant)
+    assert mass == pytest.approx(4.0) and close(com, (1.0, 0.5, 0.5))
+    assert close(I, (4 / 12 * 2, 4 / 12 * 5, 4 / 12 * 5, 0, 0, 0))
+
+
+def test_sdf_auto_inertial_without_any_density_or_mass_is_a_located_error():
+    text = auto_link("", collision("c", "<box><size>1 1 1</size></box>", None))
+    with pytest.raises(ParseError, match="density") as e:
+        parse(text)
+    assert f":{line_of(text, '<collision')}:" in str(e.value)
+
+
+def test_sdf_auto_inertial_needs_a_collision():
+    text = auto_link("<mass>1</mass>", "")
+    with pytest.raises(ParseError, match="no <collision>") as e:
+        parse(text)
+    assert f":{line_of(text, '<inertial')}:" in str(e.value)
+
+
+def test_sdf_auto_inertial_with_explicit_inertia_is_an_error():
+    text = auto_link("<mass>1</mass>\n<inertia><ixx>1</ixx></inertia>",
+                     collision("c", "<sphere/>"))
+    with pytest.raises(ParseError, match="inertia") as e:
+        parse(text)
+    assert f":{line_of(text, '<inertia>')}:" in str(e.value)
+
+
+def test_sdf_auto_inertial_cannot_use_a_plane():
+    text = auto_link("", collision("c", "<plane><normal>0 0 1</normal></plane>"))
+    with pytest.raises(ParseError, match="plane") as e:
+        parse(text)
+    assert f":{line_of(text, '<collision')}:" in str(e.value)
+
+
+def test_sdf_auto_inertial_invalid_collision_warns_and_adds_nothing():
+    # A density of zero gives no mass, which libsdformat finds invalid.
+    plant, _, parser = parse(auto_link("", collision("bad", "<box><size>1 1 1</size></box>",
+                                                     "<density>0</density>")
+                                       + collision("good", "<box><size>1 1 1</size></box>")))
+    assert inertia_of(plant)[0] == pytest.approx(2.0)
+    messages = [d.message for d in parser.diagnostic_policy().warnings_seen]
+    assert any("'bad'" in m and "not valid" in m for m in messages)

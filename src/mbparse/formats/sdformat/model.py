@@ -8,6 +8,7 @@ from ...plant import WeldJoint
 from ...spatial import RigidTransform, matvec
 from .. import drake_ext
 from . import deformable, drake_elements, values
+from .auto_inertia import auto_inertial
 from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -233,6 +234,9 @@ class ModelBuilder:
         for vid, body in self.bodies.items():
             if self.graph.vertices[vid].el is link_el:
                 return vid
+        for vid, vertex in self.graph.vertices.items():  # a link not added yet
+            if vertex.kind == "link" and vertex.el is link_el:
+                return vid
         raise KeyError(link_el.get("name"))
 
     def inertia(self, el):
@@ -243,7 +247,11 @@ class ModelBuilder:
         X = RigidTransform()
         if inertial is not None:
             if values.parse_bool(inertial.get("auto", "false")):
-                diag.error(inertial, "<inertial auto=\"true\"> is not supported by mbparse.")
+                X, mass, moments = auto_inertial(
+                    diag, el, inertial, lambda c: self.X_element(c, el),
+                    self.resolve_uri_for)
+                return drake_ext.spatial_inertia(X, mass, moments,
+                                                 lambda m: diag.warning(el, m))
             mass_el = inertial.find("mass")
             if mass_el is not None and (mass_el.text or "").strip():
                 mass = values.parse_double(mass_el.text)
