@@ -249,7 +249,7 @@ def check_connectivity(ctx: ModelContext) -> Iterator[Finding]:
     for instance, roots in bases.items():
         articulated = any(b.model_instance == instance for b in plant.bodies()
                           if b.index in user_jointed)
-        if len(roots) < 2 or not articulated:
+        if not articulated:
             continue
         for body in roots:
             if body.index not in user_jointed:
