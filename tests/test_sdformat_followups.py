@@ -206,3 +206,55 @@ def test_sdf_auto_inertial_invalid_collision_warns_and_adds_nothing():
     assert inertia_of(plant)[0] == pytest.approx(2.0)
     messages = [d.message for d in parser.diagnostic_policy().warnings_seen]
     assert any("'bad'" in m and "not valid" in m for m in messages)
+
+
+# ------------------------------------------------------------ unflattening (< 1.8)
+FLAT = '''<world name="w"><model name="P"><pose>0 0 1 0 0 0</pose>
+<frame name="N::__model__" attached_to="N::B"><pose relative_to="__model__">5 0 0 0 0 0</pose></frame>
+<frame name="N::F" attached_to="N::__model__"><pose>0 1 0 0 0 0</pose></frame>
+<link name="N::A"><pose relative_to="N::F">0 0 0 0 0 0</pose>
+<visual name="v"><pose relative_to="N::__model__">0 0 0 0 0 0</pose><geometry><sphere/></geometry></visual></link>
+<link name="N::B"/>
+<joint name="N::J" type="revolute"><parent>N::A</parent><child>N::B</child>
+<axis><xyz expressed_in="N::F">0 0 1</xyz></axis></joint>
+<model name="N::Inner"><link name="L"/></model>
+<link name="own"/>
+</model></world>'''
+
+
+def test_sdf_flattened_names_before_1_8_become_nested_models():
+    plant, instances, _ = parse(sdf(FLAT, "1.7"))
+    names = [plant.get_model_instance_name(i) for i in instances]
+    assert names == ["P", "P::N", "P::N::Inner"]
+    n = plant.get_model_instance_by_name("P::N")
+    # The N::__model__ frame gave N its pose (in P) and its canonical link B.
+    model_frame = plant.get_frame_by_name("__model__", n)
+    assert model_frame.body.name == "B" and model_frame.X_BF.p == (0.0, 0.0, 0.0)
+    assert plant.get_body_by_name("B", n).default_free_body_pose.p == (5.0, 0.0, 1.0)
+    assert plant.get_body_by_name("A", n).default_free_body_pose.p == (5.0, 1.0, 1.0)
+    assert plant.get_frame_by_name("F", n).X_BF.p == (0.0, 1.0, 0.0)
+    assert plant.get_joint_by_name("J", n).child_body.name == "B"
+    assert plant.has_body_named("own", plant.get_model_instance_by_name("P"))
+
+
+def test_sdf_flattened_names_from_1_8_on_are_errors():
+    text = sdf(FLAT, "1.8")
+    with pytest.raises(ParseError, match="::") as e:
+        parse(text)
+    assert f":{line_of(text, 'N::__model__')}:" in str(e.value)
+
+
+def test_sdf_top_level_flattened_model_is_not_unflattened():
+    # libsdformat unflattens only the models of a world.
+    plant, instances, _ = parse(sdf('<model name="P"><link name="N::A"/></model>', "1.7"))
+    assert [plant.get_model_instance_name(i) for i in instances] == ["P"]
+    assert plant.has_body_named("N::A", instances[0])
+
+
+def test_sdf_unflattening_a_joint_end_outside_the_model_is_a_located_error():
+    text = sdf('<world name="w"><model name="P"><link name="N::A"/><link name="X"/>\n'
+               '<joint name="N::J" type="fixed"><parent>X</parent><child>N::A</child></joint>'
+               '</model></world>', "1.7")
+    with pytest.raises(ParseError, match="'X'") as e:
+        parse(text)
+    assert f":{line_of(text, '<parent>X')}:" in str(e.value)

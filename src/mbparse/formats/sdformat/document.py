@@ -21,6 +21,7 @@ from ..xml_tools import _declare_prefix, _PARSER, _UNDEFINED_PREFIX
 from . import values
 from .diagnostic import SdfDiagnostic
 from .schema_data import SCHEMA
+from .unflatten import unflatten_document
 
 CURRENT_VERSION = (1, 12)
 KNOWN_VERSIONS = {"1.0", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "1.9", "1.10",
@@ -83,6 +84,8 @@ class Loader:
             self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.")
         root.set(VERSION_ATTR, version)
         upgrade(root, parse_version(version))
+        if parse_version(version) < (1, 8):
+            unflatten_document(self.diag, root)
         key = os.path.abspath(source.filename) if source.filename else None
         if key is not None:
             self.open_files.append(key)
