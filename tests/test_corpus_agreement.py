@@ -79,3 +79,23 @@ def test_corpus_file_matches_drake(path: Path):
         warnings.simplefilter("ignore")
         d = _diffs(rel, _summary(path))
     assert d == [], "\n".join(d[:20])
+
+
+def test_element_names_with_double_colons_are_read_as_libsdformat_writes_them(tmp_path):
+    """libsdformat writes <ignition::corrected_offsets>; strict namespace
+    parsing would refuse the name, tinyxml2 (Drake's XML reader) does not."""
+    from mbparse import MultibodyPlant, Parser, ParseError
+    path = tmp_path / "m.sdf"
+    path.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><model name="m">\n'
+                    '<link name="l"/>\n'
+                    '<ignition::corrected_offsets>1</ignition::corrected_offsets>\n'
+                    '</model></sdf>\n')
+    plant = MultibodyPlant()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Parser(plant).add_models(str(path))
+    assert plant.has_body_named("l")
+    bad = tmp_path / "bad.urdf"
+    bad.write_text('<robot name="r">\n<link name="a">\n</robot>\n')
+    with pytest.raises(ParseError, match=r"bad.urdf:3:"):
+        Parser(MultibodyPlant()).add_models(str(bad))

@@ -20,27 +20,58 @@ _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entitie
 _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
 
 
-def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> etree._Element:
-    """Parses the source; malformed XML is a located error.
+_TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
+                                   resolve_entities=False, no_network=True, huge_tree=True,
+                                   recover=True)
 
-    Namespace prefixes used without a declaration (``drake:`` often is) are
-    accepted, as Drake's tinyxml2-based readers accept them.
+
+def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None]:
+    """Parses XML text: (root, "", None), or (None, problem, line).
+
+    Accepted beyond strict namespace rules, as Drake's tinyxml2-based readers
+    accept them: namespace prefixes used without a declaration (``drake:``
+    often is), and element names holding ``::`` (libsdformat writes
+    ``<ignition::corrected_offsets>``). Any other fault is a problem.
     """
-    data = source.read_bytes()
     declared: list[str] = []
     while True:
         try:
-            return etree.fromstring(data, _PARSER)
+            return etree.fromstring(data, _PARSER), "", None
         except etree.XMLSyntaxError as e:
             m = _UNDEFINED_PREFIX.search(str(e))
             if m and m.group(1) not in declared and len(declared) < 32:
-                declared.append(m.group(1))
-                data = _declare_prefix(data, m.group(1))
-                if data is not None:
+                fixed = _declare_prefix(data, m.group(1))
+                if fixed is not None:
+                    declared.append(m.group(1))
+                    data = fixed
                     continue
             line = e.position[0] if e.position else None
             msg = str(e.msg if hasattr(e, "msg") else e)
-            diag.policy.error(f"the {kind} is not well-formed XML: {msg}", diag.file, line)
+            if "Failed to parse QName" in msg:
+                root = _parse_tolerating_qnames(data)
+                if root is not None:
+                    return root, "", None
+            return None, msg, line
+
+
+def _parse_tolerating_qnames(data: bytes):
+    """The tree, when the only faults are names that are not namespace QNames."""
+    try:
+        root = etree.fromstring(data, _TOLERANT_PARSER)
+    except etree.XMLSyntaxError:
+        return None
+    errors = [e for e in _TOLERANT_PARSER.error_log
+              if e.level >= etree.ErrorLevels.ERROR and "QName" not in e.message]
+    return root if root is not None and not errors else None
+
+
+def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> etree._Element:
+    """Parses the source (see :func:`parse_xml_bytes`); malformed XML is a
+    located error."""
+    root, problem, line = parse_xml_bytes(source.read_bytes())
+    if root is None:
+        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line)
+    return root
 
 
 def _declare_prefix(data: bytes, prefix: str) -> bytes | None:

@@ -17,7 +17,7 @@ from typing import Callable
 from lxml import etree
 
 from ...workspace import DataSource
-from ..xml_tools import _declare_prefix, _PARSER, _UNDEFINED_PREFIX
+from ..xml_tools import parse_xml_bytes
 from . import values
 from .diagnostic import SdfDiagnostic
 from .schema_data import SCHEMA
@@ -50,23 +50,10 @@ class Loader:
 
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
-        data = source.read_bytes()
-        declared: list[str] = []
         name = source.name()
-        while True:
-            try:
-                root = etree.fromstring(data, _PARSER)
-                break
-            except etree.XMLSyntaxError as e:
-                m = _UNDEFINED_PREFIX.search(str(e))
-                if m and m.group(1) not in declared and len(declared) < 32:
-                    declared.append(m.group(1))
-                    fixed = _declare_prefix(data, m.group(1))
-                    if fixed is not None:
-                        data = fixed
-                        continue
-                line = e.position[0] if e.position else None
-                self.diag.policy.error(f"Error parsing XML in '{name}': {e.msg}", name, line)
+        root, problem, line = parse_xml_bytes(source.read_bytes())
+        if root is None:
+            self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line)
         root.set(XML_BASE, name)
         return root
 
