@@ -9,7 +9,7 @@ import math
 import os
 from typing import Callable, Sequence
 
-from ..geometry import CoulombFriction, GeometryProperties, HydroelasticType, Mesh
+from ..geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
 from ..spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
 
 ReadDouble = Callable[[str], "float | None"]
@@ -109,6 +109,19 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
 
 
 CONVEX_HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")
+
+
+def mesh_shape(path: str, scale, declare_convex: bool, for_collision: bool,
+               error: Report) -> Mesh:
+    """The Mesh (or, with ``drake:declare_convex``, Convex) shape of a mesh
+    file; a collision mesh whose convex hull Drake could not compute is an
+    error. May raise ShapeError for an invalid scale."""
+    shape = (Convex if declare_convex else Mesh)(path, tuple(scale))
+    if for_collision:
+        problem = collision_mesh_problem(shape)
+        if problem:
+            error(problem)
+    return shape
 
 
 def collision_mesh_problem(shape: Mesh) -> str | None:

@@ -1,8 +1,8 @@
 """URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
 from __future__ import annotations
 
-from ..geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, DEFAULT_FRICTION,
-                        Ellipsoid, GeometryInstance, GeometryProperties, Mesh, Rgba, Sphere)
+from ..geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
+                        GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ..package_map import resolve_uri
 from . import drake_ext
@@ -128,14 +128,10 @@ class GeometryReader:
                 else:
                     s = diag.scalar(el, "scale")
                     scale = (s, s, s)
-            kind = Convex if first_child(el, "drake:declare_convex") is not None else Mesh
             with diag.located(el):
-                shape = kind(path, tuple(scale))
-            if for_collision:
-                problem = drake_ext.collision_mesh_problem(shape)
-                if problem:
-                    diag.error(el, problem)
-            return shape
+                return drake_ext.mesh_shape(
+                    path, scale, first_child(el, "drake:declare_convex") is not None,
+                    for_collision, lambda m: diag.error(el, m))
         el = first_child(geometry_el, "drake:ellipsoid")
         if el is not None:
             axes = []

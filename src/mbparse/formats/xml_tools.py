@@ -160,11 +160,17 @@ class XmlDiagnostic:
         self.policy = policy
         self.file = file
 
+    def where(self, el) -> tuple[str, int | None]:
+        """The file and line an element came from."""
+        return self.file, _line(el)
+
     def error(self, el, message: str) -> None:
-        self.policy.error(message, self.file, _line(el), element=_name(el))
+        file, line = self.where(el)
+        self.policy.error(message, file, line, element=_name(el))
 
     def warning(self, el, message: str) -> None:
-        self.policy.warning(message, self.file, _line(el), element=_name(el))
+        file, line = self.where(el)
+        self.policy.warning(message, file, line, element=_name(el))
 
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
@@ -218,11 +224,8 @@ class XmlDiagnostic:
 
 
 def _line(el) -> int | None:
-    return getattr(el, "sourceline", None)
+    return getattr(el, "sourceline", None) if el is not None else None
 
 
 def _name(el) -> str | None:
-    try:
-        return qname(el)
-    except Exception:
-        return None
+    return qname(el) if el is not None and hasattr(el, "tag") else None

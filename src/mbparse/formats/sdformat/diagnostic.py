@@ -2,21 +2,15 @@
 from (included files keep their own name) and its line."""
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-from ...diagnostics import DiagnosticPolicy
-from ...geometry import ShapeError
-from ...package_map import PackageMapError
-from ...plant import ModelError
-
-# Elements Drake reads or that libsdformat consumes without a Drake warning.
+from ..xml_tools import XmlDiagnostic, qname as local_name
 
 
-class SdfDiagnostic:
-    """Reports problems at an element's file and line."""
+class SdfDiagnostic(XmlDiagnostic):
+    """Reports problems at an element's file and line: an element from an
+    included file carries that file's name (``xml:base``)."""
 
-    def __init__(self, policy: DiagnosticPolicy, default_file: str):
-        self.policy = policy
+    def __init__(self, policy, default_file: str):
+        super().__init__(policy, default_file)
         self.default_file = default_file
 
     def where(self, el) -> tuple[str, int | None]:
@@ -24,38 +18,6 @@ class SdfDiagnostic:
             return self.default_file, None
         base = el.base if hasattr(el, "base") else None
         return (base or self.default_file), getattr(el, "sourceline", None)
-
-    def error(self, el, message: str) -> None:
-        file, line = self.where(el)
-        self.policy.error(message, file, line, element=_tag(el))
-
-    def warning(self, el, message: str) -> None:
-        file, line = self.where(el)
-        self.policy.warning(message, file, line, element=_tag(el))
-
-    @contextmanager
-    def located(self, el):
-        """Turns the model's refusals inside the block into errors at ``el``."""
-        try:
-            yield
-        except (ModelError, ShapeError, PackageMapError) as e:
-            self.error(el, str(e))
-
-
-def _tag(el) -> str | None:
-    tag = getattr(el, "tag", None)
-    return tag if isinstance(tag, str) else None
-
-
-def local_name(el) -> str:
-    """``drake:joint`` for a namespaced element, else the tag."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    if tag[0] == "{":
-        local = tag[tag.index("}") + 1:]
-        return f"{el.prefix}:{local}" if el.prefix else local
-    return tag
 
 
 def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str]) -> None:

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...geometry import (Box, Capsule, Convex, CoulombFriction, Cylinder, DEFAULT_FRICTION,
-                         Ellipsoid, GeometryInstance, GeometryProperties, HalfSpace, Mesh, Rgba,
-                         Sphere)
+from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
+                         GeometryInstance, GeometryProperties, HalfSpace, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...spatial import RigidTransform, cross, normalized
 from .. import drake_ext
 from . import values
-from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
@@ -107,13 +106,9 @@ class SdfGeometryReader:
             diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.")
         path = self.resolve(uri_el, uri)
         scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
-        kind = Convex if _drake_child(el, "drake:declare_convex") is not None else Mesh
-        shape = kind(path, tuple(scale))
-        if for_collision:
-            problem = drake_ext.collision_mesh_problem(shape)
-            if problem:
-                diag.error(el, problem)
-        return shape
+        return drake_ext.mesh_shape(
+            path, scale, _drake_child(el, "drake:declare_convex") is not None, for_collision,
+            lambda m: diag.error(el, m))
 
     @staticmethod
     def plane_pose(geometry_el, X_LG: RigidTransform) -> RigidTransform:

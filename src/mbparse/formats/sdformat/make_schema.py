@@ -7,7 +7,6 @@ Usage: python -m mbparse.formats.sdformat.make_schema SPEC_DIR
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 
