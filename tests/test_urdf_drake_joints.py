@@ -171,7 +171,7 @@ def test_urdf_joint_to_world_link():
 
 
 def test_urdf_duplicate_joint_name_is_an_error():
-    text = robot(f'<link name="a"/><link name="b"/><link name="c"/>'
+    text = robot('<link name="a"/><link name="b"/><link name="c"/>'
                  '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>'
                  '<joint name="j" type="fixed"><parent link="b"/><child link="c"/></joint>')
     with pytest.raises(ParseError, match="'j'"):
