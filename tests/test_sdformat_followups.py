@@ -258,3 +258,20 @@ def test_sdf_unflattening_a_joint_end_outside_the_model_is_a_located_error():
     with pytest.raises(ParseError, match="'X'") as e:
         parse(text)
     assert f":{line_of(text, '<parent>X')}:" in str(e.value)
+
+
+def test_sdf_include_is_searched_in_sdf_path_as_libsdformat_does(tmp_path, monkeypatch):
+    """libsdformat looks for an included file in each folder of SDF_PATH
+    before asking Drake's package map."""
+    from mbparse import MultibodyPlant, Parser
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "part.sdf").write_text('<?xml version="1.0"?>\n<sdf version="1.9">'
+                                     '<model name="part"><link name="L"/></model></sdf>\n')
+    top = tmp_path / "top.sdf"
+    top.write_text('<?xml version="1.0"?>\n<sdf version="1.9"><world name="w">'
+                   '<include><uri>part.sdf</uri></include></world></sdf>\n')
+    monkeypatch.setenv("SDF_PATH", str(models))
+    plant = MultibodyPlant()
+    instances = Parser(plant).add_models(str(top))
+    assert [plant.get_model_instance_name(i) for i in instances] == ["part"]

@@ -53,13 +53,20 @@ class SdfReader:
         return root
 
     def find_include(self, uri: str) -> str | None:
-        """libsdformat's search for an included file: package://, model:// and
-        file:// through the package map; other paths as given (from the
-        current folder)."""
-        if "://" in uri:
-            path, problem = resolve_uri(uri, self.ws.package_map, ".")
-            return None if problem else path
-        return uri if os.path.exists(uri) else None
+        """libsdformat's search for an included file, in its order: the URI
+        with any scheme stripped, from the current folder and as given; then
+        each folder of the SDF_PATH environment variable; last, Drake's
+        callback, which resolves package://, model:// and file:// through
+        the package map (and relative paths from the current folder)."""
+        _, sep, rest = uri.partition("://")
+        filename = rest if sep else uri
+        for candidate in ([os.path.join(os.getcwd(), filename), filename]
+                          + [os.path.join(folder, filename)
+                             for folder in os.environ.get("SDF_PATH", "").split(":") if folder]):
+            if filename and os.path.exists(candidate):
+                return candidate
+        path, problem = resolve_uri(uri, self.ws.package_map, ".")
+        return None if problem else path
 
     def root_children(self, root):
         models = root.findall("model")
