@@ -208,6 +208,14 @@ def test_urdf_drake_accepting_renderer_without_name_is_an_error():
         parse_urdf(link(visual('<box size="1 1 1"/>', "<drake:accepting_renderer/>")))
 
 
+def test_urdf_drake_accepting_renderer_with_an_empty_name_is_an_error():
+    """The reference: "If the value is empty, that is a parsing error."
+    Drake 1.51's URDF reader lets an empty name through (its SDFormat reader
+    refuses it); we follow the reference, which we believe is right."""
+    with pytest.raises(ParseError, match="accepting_renderer"):
+        parse_urdf(link(visual('<box size="1 1 1"/>', '<drake:accepting_renderer name=""/>')))
+
+
 # ------------------------------------------------------------ proximity properties
 def proximity(inside: str):
     text = link(collision('<box size="1 1 1"/>',

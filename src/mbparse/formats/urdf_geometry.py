@@ -198,8 +198,10 @@ class GeometryReader:
         accepting = None
         for node in children(el, "drake:accepting_renderer"):
             name = attr(node, "name")
-            if name is None:
-                diag.error(node, "<drake:accepting_renderer> has no name attribute")
+            if not name:
+                # The reference calls an empty name a parsing error (Drake's
+                # SDFormat reader agrees; its URDF reader lets "" through).
+                diag.error(node, "<drake:accepting_renderer> needs a non-empty name attribute")
             if accepting is None:
                 accepting = set()
             accepting.add(name)
