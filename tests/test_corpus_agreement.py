@@ -24,9 +24,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "sdformat/test/sdf/world_complete.sdf":
         "Drake bug: Drake 1.51 fails with an internal assertion (\"Drake must never use "
         "ParserConfig::GlobalConfig()\"), not a modelling rule; the file is valid",
-    "drake/examples/multibody/deformable/models/bubbles.sdf":
-        "deformable bodies are not modelled, so deformable-deformable collision pairs "
-        "are not counted (collision_candidates 0 instead of 1)",
 }
 SUFFIXES = (".urdf", ".sdf", ".xml", ".dmd.yaml", ".obj")
 

@@ -275,3 +275,20 @@ def test_sdf_include_is_searched_in_sdf_path_as_libsdformat_does(tmp_path, monke
     plant = MultibodyPlant()
     instances = Parser(plant).add_models(str(top))
     assert [plant.get_model_instance_name(i) for i in instances] == ["part"]
+
+
+def test_sdf_two_deformable_bodies_can_collide_with_each_other():
+    """Deformable geometries sit in the world frame but move on their own:
+    a pair of them is a collision candidate (Drake counts 1 for bubbles.sdf)."""
+    from mbparse.geometry import Box, GeometryInstance, GeometryProperties, SceneGraph
+    from mbparse.geometry.properties import PROXIMITY
+    from mbparse.spatial import RigidTransform
+    sg = SceneGraph()
+    for name in ("left", "right"):
+        sg.register_geometry(0, GeometryInstance(RigidTransform(), Box(1, 1, 1), name,
+                                                 {PROXIMITY: GeometryProperties()}),
+                             deformable=True)
+    sg.register_geometry(0, GeometryInstance(RigidTransform(), Box(1, 1, 1), "floor",
+                                             {PROXIMITY: GeometryProperties()}))
+    # left-right, left-floor, right-floor; two rigid world geometries would be none.
+    assert sg.num_collision_candidates() == 3 == len(sg.collision_candidates())

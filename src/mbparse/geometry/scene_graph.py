@@ -31,6 +31,9 @@ class Geometry:
     id: int
     body: int
     instance: GeometryInstance
+    # A deformable body's geometry: posed in the world but moving on its
+    # own, so no body-level filter applies to it.
+    deformable: bool = False
 
     @property
     def name(self) -> str:
@@ -63,8 +66,9 @@ class SceneGraph:
         self._excluded: set[tuple[int, int]] = set()
 
     # -- registration
-    def register_geometry(self, body: int, instance: GeometryInstance) -> Geometry:
-        g = Geometry(len(self._geometries), body, instance)
+    def register_geometry(self, body: int, instance: GeometryInstance,
+                          deformable: bool = False) -> Geometry:
+        g = Geometry(len(self._geometries), body, instance, deformable)
         self._geometries.append(g)
         return g
 
@@ -98,26 +102,38 @@ class SceneGraph:
             return True
         return ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded
 
+    def _collision_key(self, g: Geometry):
+        """What filters apply to: a body index, or the geometry itself for
+        a deformable one."""
+        return ("deformable", g.id) if g.deformable else g.body
+
+    def _pair_filtered(self, a, b) -> bool:
+        if a == b:
+            return True
+        if isinstance(a, tuple) or isinstance(b, tuple):
+            return False
+        return self.is_excluded(a, b)
+
     def collision_candidates(self) -> list[tuple[Geometry, Geometry]]:
         """Pairs of proximity geometries on different bodies left unfiltered."""
         prox = [g for g in self._geometries if g.has_role(PROXIMITY)]
         out = []
         for i, g in enumerate(prox):
             for h in prox[i + 1:]:
-                if g.body == h.body or self.is_excluded(g.body, h.body):
-                    continue
-                out.append((g, h))
+                if not self._pair_filtered(self._collision_key(g), self._collision_key(h)):
+                    out.append((g, h))
         return out
 
     def num_collision_candidates(self) -> int:
-        counts: dict[int, int] = {}
+        counts: dict = {}
         for g in self._geometries:
             if g.has_role(PROXIMITY):
-                counts[g.body] = counts.get(g.body, 0) + 1
-        bodies = sorted(counts)
+                key = self._collision_key(g)
+                counts[key] = counts.get(key, 0) + 1
+        keys = list(counts)
         total = 0
-        for i, a in enumerate(bodies):
-            for b in bodies[i + 1:]:
-                if (a, b) not in self._excluded:
+        for i, a in enumerate(keys):
+            for b in keys[i + 1:]:
+                if not self._pair_filtered(a, b):
                     total += counts[a] * counts[b]
         return total

@@ -87,7 +87,7 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
     name = f"{plant.get_model_instance_name(instance)}::{el.get('name')}"
     instance_geometry = GeometryInstance(builder.X_W(vertex.id), shape, name, roles,
                                          (diag.where(el)[0], el.sourceline))
-    plant.scene_graph.register_geometry(0, instance_geometry)
+    plant.scene_graph.register_geometry(0, instance_geometry, deformable=True)
 
 
 def proximity_properties(diag, collision) -> GeometryProperties:
