@@ -29,7 +29,6 @@ KNOWN_ROBOT_CHILDREN = {
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
 }
-KNOWN_LINK_CHILDREN = {"inertial", "visual", "collision", "drake:surface_velocity_axis"}
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -71,10 +70,18 @@ class UrdfReader:
         if root.tag != "robot":
             diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file")
         diag.warn_unsupported_attribute(root, "version")
+        # One pass over <robot>'s children, in document order per tag.
+        by_tag: dict[str, list] = {}
+        joint_elements = []
         for child in children(root):
-            if qname(child) not in KNOWN_ROBOT_CHILDREN:
-                diag.warning(child, f"<{qname(child)}> is not part of URDF or of Drake's "
+            tag = qname(child)
+            if tag not in KNOWN_ROBOT_CHILDREN:
+                diag.warning(child, f"<{tag}> is not part of URDF or of Drake's "
                                     "extensions; it is ignored")
+            by_tag.setdefault(tag, []).append(child)
+            if tag == "joint" or tag == "drake:joint":
+                joint_elements.append(child)
+        found = by_tag.get
         name = self.model_name or attr(root, "name")
         if not name:
             diag.error(root, "<robot> has no name attribute and no model name was given; "
@@ -86,37 +93,38 @@ class UrdfReader:
         else:
             self.instance = self.merge_into
 
-        for el in children(root, "material"):
+        for el in found("material", ()):
             self.geometry.material(el, name_required=True)
-        for el in children(root, "link"):
+        for el in found("link", ()):
             self.link(el)
         if self.plant.geometry_source_is_registered():
-            for el in children(root, "drake:collision_filter_group"):
+            for el in found("drake:collision_filter_group", ()):
                 self.collision_filter_group(el)
-        joint_elements = [el for el in children(root) if qname(el) in ("joint", "drake:joint")]
         for el in joint_elements:
             self.joint(el)
         for el in joint_elements:
             self.mimic(el)
-        for el in children(root, "transmission"):
+        for el in found("transmission", ()):
             self.transmission(el)
-        for el in children(root, "loop_joint"):
+        for el in found("loop_joint", ()):
             urdf_extensions.read_loop_joint(self, el)
-        for el in children(root, "frame"):
+        for el in found("frame", ()):
             self.frame(el)
-        for el in children(root, "drake:linear_bushing_rpy"):
+        for el in found("drake:linear_bushing_rpy", ()):
             self.bushing(el)
-        for el in children(root, "drake:linear_spring_damper"):
+        for el in found("drake:linear_spring_damper", ()):
             self.linear_spring_damper(el)
-        for el in children(root, "drake:ball_constraint"):
+        for el in found("drake:ball_constraint", ()):
             self.ball_constraint(el)
-        for el in children(root, "drake:distance_constraint"):
+        for el in found("drake:distance_constraint", ()):
             self.distance_constraint(el)
-        for el in children(root, "force_element"):
+        for el in found("force_element", ()):
             urdf_extensions.read_force_element(self, el)
-        urdf_extensions.read_sensors(self, root)
-        for el in children(root, "drake:tendon_constraint"):
-            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the model would be incomplete")
+        if "sensor" in by_tag:
+            urdf_extensions.read_sensors(self, root)
+        for el in found("drake:tendon_constraint", ()):
+            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
+                           "model would be incomplete")
         return self.instance, name
 
     # ------------------------------------------------------------ links
@@ -128,11 +136,20 @@ class UrdfReader:
         name = attr(el, "name")
         if name is None:
             diag.error(el, "<link> has no name attribute")
+        inertial = sv = None
+        visuals, collisions = [], []
         for child in children(el):
-            if qname(child) not in KNOWN_LINK_CHILDREN:
-                diag.warning(child, f"<{qname(child)}> is not a child <link> may have; it is "
-                                    "ignored")
-        inertial = first_child(el, "inertial")
+            tag = qname(child)
+            if tag == "visual":
+                visuals.append(child)
+            elif tag == "collision":
+                collisions.append(child)
+            elif tag == "inertial":
+                inertial = child if inertial is None else inertial
+            elif tag == "drake:surface_velocity_axis":
+                sv = child if sv is None else sv
+            else:
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored")
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
@@ -144,18 +161,17 @@ class UrdfReader:
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if self.plant.geometry_source_is_registered():
             used: set[str] = set()
-            for visual in children(el, "visual"):
+            for visual in visuals:
                 instance = self.geometry.visual(visual, name, used)
                 if instance is not None:
                     with diag.located(visual):
                         self.plant.register_visual_geometry(body, instance)
             used = set()
-            for collision in children(el, "collision"):
+            for collision in collisions:
                 instance = self.geometry.collision(collision, name, used)
                 if instance is not None:
                     with diag.located(collision):
                         self.plant.register_collision_geometry(body, instance)
-        sv = first_child(el, "drake:surface_velocity_axis")
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
