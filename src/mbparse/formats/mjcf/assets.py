@@ -1,5 +1,5 @@
-"""``<asset>``: meshes (OBJ files, found through ``meshdir``) with their
-MuJoCo mass properties, and materials (for colors)."""
+"""``<asset>``: meshes (OBJ or STL files, found through ``meshdir``) with
+their MuJoCo mass properties, and materials (for colors)."""
 from __future__ import annotations
 
 import os
@@ -13,6 +13,7 @@ from .document import Document, tag
 from .inertia import MeshInertiaError, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
+MESH_FILE_TYPES = (".obj", ".stl")
 
 
 @dataclass
@@ -80,9 +81,9 @@ class Assets:
         if not os.path.isfile(path):
             doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked for "
                           f"'{path}')")
-        if os.path.splitext(path)[1].lower() != ".obj":
-            doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ file; only "
-                          "OBJ meshes can be read")
+        if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
+            doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor an "
+                          "STL file; only those meshes can be read")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
@@ -105,19 +106,22 @@ class Assets:
         """(volume or area, centroid, inertia per unit density) of a mesh,
         in the mesh file's frame after scaling."""
         if mesh._props is None:
-            from ...geometry.mesh_io import ObjError, read_obj
+            from ...geometry.mesh_io import ObjError
+            from .mesh_data import MeshDataError, read_file
             try:
-                obj = read_obj(mesh.path)
-            except (ObjError, OSError) as e:
+                data = read_file(mesh.path)
+            except (ObjError, MeshDataError, OSError) as e:
                 self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}")
+            if data.note:
+                self.doc.warning(mesh.el, f"mesh '{mesh.name}': {data.note}")
             mode = mesh.inertia_mode
             if mode == "convex":
                 self.doc.warning(mesh.el, f"mesh '{mesh.name}': inertia='convex' is not "
                                           "supported; the exact volume of the mesh is used")
                 mode = "exact"
             try:
-                mesh._props = mesh_properties(obj.vertices, obj.faces, mode, mesh.scale)
-            except MeshInertiaError as e:
+                mesh._props = mesh_properties(data.vertices, data.faces, mode, mesh.scale)
+            except (MeshInertiaError, MeshDataError) as e:
                 self.doc.error(geom_el, f"the inertia of mesh '{mesh.name}' cannot be "
                                         f"computed: {e}")
         return mesh._props

@@ -118,8 +118,14 @@ def mesh_properties(vertices, faces, mode: str,
 
     V = np.asarray(vertices, dtype=np.float32).astype(np.float64).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    if len(V) < 4:
+        raise MeshInertiaError(f"a mesh needs at least 4 vertices; this one has {len(V)}")
     if len(F) == 0:
         raise MeshInertiaError("the mesh has no faces")
+    if mode == "exact":
+        _check_orientation(V, F)
+    if scale[0] * scale[1] * scale[2] < 0:  # a mirror: MuJoCo turns the faces over
+        F = F[:, [0, 2, 1]]
     V = V * np.asarray(scale, dtype=np.float64)
     shell = mode == "shell"
     legacy = mode == "legacy"
@@ -174,6 +180,26 @@ def mesh_properties(vertices, faces, mode: str,
     if a + b < c * (1 - 1e-6) - 1e-9:
         raise MeshInertiaError("the mesh's principal moments violate the triangle inequality")
     return measure, (float(com[0]), float(com[1]), float(com[2])), I
+
+
+def _check_orientation(V, F) -> None:
+    """MuJoCo refuses exact inertia when two faces run along the same edge
+    in the same direction (faces wound inconsistently); faces of (nearly)
+    no area are left out, as it leaves them out."""
+    import numpy as np
+
+    n = np.cross(V[F[:, 1]] - V[F[:, 0]], V[F[:, 2]] - V[F[:, 0]])
+    length = np.linalg.norm(n, axis=1)
+    area = np.where(length < MINVAL, 0.0, length / 2)
+    G = F[area > math.sqrt(MINVAL)]
+    edges = np.concatenate([G[:, [0, 1]], G[:, [1, 2]], G[:, [2, 0]]])
+    if len(edges) == 0:
+        return
+    unique, counts = np.unique(edges, axis=0, return_counts=True)
+    if (counts > 1).any():
+        a, b = unique[np.argmax(counts > 1)]
+        raise MeshInertiaError(f"faces are wound inconsistently (two run from vertex {a + 1} "
+                               f"to vertex {b + 1}); exact inertia needs consistent faces")
 
 
 def rotate_inertia(I: Sequence[float], R: Mat3) -> tuple:

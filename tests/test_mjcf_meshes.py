@@ -1,0 +1,114 @@
+"""MJCF mesh assets beyond OBJ: STL files (read with the optional trimesh),
+with the mass properties MuJoCo's compiler gives them; the comparison of
+every test model with MuJoCo is in test_mjcf_mujoco_agreement.py."""
+from __future__ import annotations
+
+import shutil
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import line_of, new_parser, parse_file
+from mbparse import ParseError
+from mbparse.formats.mjcf.mesh_data import merge_bitwise
+
+DATA = Path(__file__).parent / "data" / "mjcf"
+MESHES = DATA / "meshes"
+TETRA = [((0, 0, 0), (0, 1, 0), (1, 0, 0)), ((0, 0, 0), (1, 0, 0), (0, 0, 1)),
+         ((0, 0, 0), (0, 0, 1), (0, 1, 0)), ((1, 0, 0), (0, 1, 0), (0, 0, 1))]
+
+
+def binary_stl(path: Path, triangles) -> Path:
+    with open(path, "wb") as f:
+        f.write(b"test".ljust(80, b" ") + struct.pack("<I", len(triangles)))
+        for t in triangles:
+            f.write(struct.pack("<12f", 0, 0, 0, *[c for v in t for c in v]) + b"\0\0")
+    return path
+
+
+def one_mesh_model(file: str, mesh_attrs: str = "") -> str:
+    return (f'<mujoco model="m">\n<asset>\n<mesh name="m" file="{file}" {mesh_attrs}/>\n'
+            '</asset>\n<worldbody>\n<body name="b">\n<freejoint/>\n'
+            '<geom type="mesh" mesh="m"/>\n</body>\n</worldbody>\n</mujoco>\n')
+
+
+def body_mass_properties(path) -> tuple:
+    parsed = parse_file(path)
+    M = parsed.plant.get_body_by_name("b", parsed.instance).default_spatial_inertia
+    return M.mass, M.com, M.I_cm, parsed.warnings
+
+
+def test_mjcf_ascii_stl_means_the_same_as_binary_and_warns_that_mujoco_refuses_it(tmp_path):
+    for name in ("l_bracket.stl", "l_bracket_ascii.stl"):
+        shutil.copy(MESHES / name, tmp_path / name)
+    (tmp_path / "bin.xml").write_text(one_mesh_model("l_bracket.stl"))
+    (tmp_path / "ascii.xml").write_text(one_mesh_model("l_bracket_ascii.stl"))
+    mass, com, I, warnings = body_mass_properties(tmp_path / "bin.xml")
+    mass2, com2, I2, warnings2 = body_mass_properties(tmp_path / "ascii.xml")
+    assert mass > 0 and not warnings
+    assert np.allclose([mass, *com, *I], [mass2, *com2, *I2], rtol=1e-12, atol=1e-15)
+    assert any("MuJoCo itself would refuse" in w for w in warnings2), warnings2
+
+
+def test_mjcf_stl_mass_matches_mujoco_for_a_tetrahedron(tmp_path):
+    mujoco = pytest.importorskip("mujoco")
+    binary_stl(tmp_path / "t.stl", TETRA)
+    path = tmp_path / "t.xml"
+    path.write_text(one_mesh_model("t.stl", 'scale="0.3 0.2 0.1"'))
+    m = mujoco.MjModel.from_xml_path(str(path))
+    mass, com, _, _ = body_mass_properties(path)
+    assert mass == pytest.approx(m.body_mass[1], rel=1e-9)
+    assert np.allclose(com, m.body_ipos[1], atol=1e-12)
+
+
+def test_mjcf_stl_without_trimesh_is_a_located_error_saying_how_to_install_it(
+        tmp_path, monkeypatch):
+    binary_stl(tmp_path / "t.stl", TETRA)
+    text = one_mesh_model("t.stl")
+    path = tmp_path / "t.xml"
+    path.write_text(text)
+    monkeypatch.setitem(sys.modules, "trimesh", None)  # importing it now fails
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    message = str(info.value)
+    assert f"{path}:{line_of(text, '<mesh')}:" in message, message
+    assert "pip install 'mbparse[mesh]'" in message, message
+
+
+def test_mjcf_stl_with_inconsistent_winding_refuses_exact_inertia_as_mujoco_does(tmp_path):
+    flipped = TETRA[:3] + [(TETRA[3][0], TETRA[3][2], TETRA[3][1])]
+    binary_stl(tmp_path / "t.stl", flipped)
+    path = tmp_path / "t.xml"
+    path.write_text(one_mesh_model("t.stl", 'inertia="exact"'))
+    with pytest.raises(ParseError, match="wound inconsistently"):
+        new_parser().add_models(path)
+    mujoco = pytest.importorskip("mujoco")
+    with pytest.raises(ValueError, match="inconsistent orientation"):
+        mujoco.MjModel.from_xml_path(str(path))
+
+
+def test_mjcf_unreadable_stl_is_a_located_error(write):
+    text = one_mesh_model("bad.stl")
+    (Path(write("bad.stl", "this is no mesh at all\n")))
+    path = write("bad.xml", text)
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
+
+
+def test_mjcf_mesh_files_other_than_obj_and_stl_are_an_error(write):
+    write("m.ply", "ply\n")
+    text = one_mesh_model("m.ply")
+    path = write("ply.xml", text)
+    with pytest.raises(ParseError, match="OBJ nor an STL"):
+        new_parser().add_models(path)
+
+
+def test_stl_vertices_merge_by_their_bits_so_zero_and_minus_zero_stay_apart():
+    V = np.array([[0, 0, 0], [1, 0, 0], [0.0, -0.0, 0], [1, 0, 0]], dtype=np.float32)
+    merged, faces = merge_bitwise(V, np.array([[0, 1, 2], [2, 3, 0]]))
+    assert len(merged) == 3
+    assert faces.tolist() == [[0, 1, 2], [2, 1, 0]]
