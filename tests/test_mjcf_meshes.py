@@ -112,3 +112,85 @@ def test_stl_vertices_merge_by_their_bits_so_zero_and_minus_zero_stay_apart():
     merged, faces = merge_bitwise(V, np.array([[0, 1, 2], [2, 3, 0]]))
     assert len(merged) == 3
     assert faces.tolist() == [[0, 1, 2], [2, 1, 0]]
+
+
+# ------------------------------------------------------------ convex hulls
+def inline_model(mesh_attrs: str, geom_attrs: str = "") -> str:
+    return (f'<mujoco model="m">\n<asset>\n<mesh name="m" {mesh_attrs}/>\n</asset>\n'
+            '<worldbody>\n<body name="b">\n<freejoint/>\n'
+            f'<geom type="mesh" mesh="m" {geom_attrs}/>\n</body>\n</worldbody>\n</mujoco>\n')
+
+
+@pytest.mark.parametrize("model", ["own_hull.xml", "own_stl.xml"])
+def test_mjcf_mesh_inertias_match_mujoco_relatively_even_when_tiny(model):
+    """The agreement test's tolerance is absolute below 1; the cubelets'
+    inertias are about 1e-7, so compare them relatively here."""
+    mujoco = pytest.importorskip("mujoco")
+    m = mujoco.MjModel.from_xml_path(str(DATA / model))
+    parsed = parse_file(DATA / model)
+    for i in range(1, m.nbody):
+        M = parsed.plant.get_body_by_name(m.body(i).name, parsed.instance).default_spatial_inertia
+        R = np.zeros(9)
+        mujoco.mju_quat2Mat(R, m.body_iquat[i])
+        R = R.reshape(3, 3)
+        want = R @ np.diag(m.body_inertia[i]) @ R.T
+        ixx, iyy, izz, ixy, ixz, iyz = M.I_cm
+        have = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        assert M.mass == pytest.approx(m.body_mass[i], rel=1e-9)
+        assert np.max(np.abs(have - want)) <= 1e-6 * np.max(np.abs(want)), m.body(i).name
+
+
+def test_mjcf_mesh_given_by_vertices_counts_its_hull_mass_and_warns_it_has_no_shape(write):
+    text = inline_model('vertex="0 0 0  1 0 0  0 1 0  0 0 1  0.1 0.1 0.1"', 'density="6"')
+    parsed = parse_file(write("v.xml", text))
+    M = parsed.plant.get_body_by_name("b", parsed.instance).default_spatial_inertia
+    assert M.mass == pytest.approx(1.0)  # the hull is the unit corner tetrahedron: 1/6
+    assert np.allclose(M.com, 0.25)
+    assert list(parsed.geometries()) == []
+    assert any("no shape can hold" in w for w in parsed.warnings), parsed.warnings
+
+
+def test_mjcf_obj_file_of_points_is_registered_as_its_convex_hull():
+    parsed = parse_file(DATA / "own_hull.xml")
+    shapes = [g.shape for g in parsed.geometries()
+              if "point_cloud" in getattr(g.shape, "filename", "")]
+    assert shapes and all(type(s).__name__ == "Convex" for s in shapes)
+    assert not any("convex" in w and "not supported" in w for w in parsed.warnings)
+
+
+def test_mjcf_mesh_of_coplanar_vertices_is_a_located_error_as_in_mujoco(write):
+    text = inline_model('vertex="0 0 0  1 0 0  0 1 0  1 1 0"')
+    path = write("flat.xml", text)
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
+    assert "one plane" in str(info.value)
+    mujoco = pytest.importorskip("mujoco")
+    with pytest.raises(ValueError, match="coplanar"):
+        mujoco.MjModel.from_xml_path(str(path))
+
+
+def test_mjcf_hull_without_scipy_is_a_located_error_saying_how_to_install_it(
+        write, monkeypatch):
+    text = inline_model('vertex="0 0 0  1 0 0  0 1 0  0 0 1"')
+    path = write("v.xml", text)
+    monkeypatch.setitem(sys.modules, "scipy.spatial", None)
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
+    assert "pip install 'mbparse[mesh]'" in str(info.value)
+
+
+@pytest.mark.parametrize("attrs, needle, words", [
+    ('vertex="0 0 0  1 0 0  0 1 0  0 0 1" face="0 1 4"', 'face=', "vertex 4"),
+    ('vertex="0 0 0  1 0 0  0 1 0  0 0 1" face="0 1"', 'face=', "three"),
+    ('file="x.obj" vertex="0 0 0  1 0 0  0 1 0  0 0 1"', 'vertex=', "file"),
+])
+def test_mjcf_bad_mesh_vertices_or_faces_are_located_errors(write, attrs, needle, words):
+    write("x.obj", "v 0 0 0\n")
+    text = inline_model(attrs)
+    path = write("bad.xml", text)
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
+    assert words in str(info.value)

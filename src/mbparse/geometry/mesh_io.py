@@ -78,18 +78,19 @@ def _index(text: str) -> int:
         return int(m.group()) if m else 0
 
 
-def read_obj(path: str) -> ObjMesh:
+def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     """Reads an OBJ file; raises ObjError (with a line) when it cannot.
 
     A file without any face is an error: it holds no object to make a
-    mesh of.
+    mesh of (unless ``allow_no_faces``: MuJoCo meshes the convex hull of
+    such a file's vertices).
     """
     with open(path, "rb") as f:
         data = f.read()
-    return parse_obj(data.decode("utf-8", errors="replace"))
+    return parse_obj(data.decode("utf-8", errors="replace"), allow_no_faces)
 
 
-def parse_obj(text: str) -> ObjMesh:
+def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     """Parses OBJ text; see ``read_obj``."""
     mesh = ObjMesh()
     vertices = mesh.vertices
@@ -133,7 +134,7 @@ def parse_obj(text: str) -> ObjMesh:
     if greatest >= len(vertices):
         raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
                        f"{len(vertices)} vertices")
-    if not polygons:
+    if not polygons and not allow_no_faces:
         raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
                        "of (the data may be empty, corrupt or not OBJ)")
     for corners in polygons:

@@ -1,11 +1,14 @@
-"""``<asset>``: meshes (OBJ or STL files, found through ``meshdir``) with
-their MuJoCo mass properties, and materials (for colors)."""
+"""``<asset>``: meshes (OBJ or STL files, found through ``meshdir``, or
+vertices written in the file) with their MuJoCo mass properties, and
+materials (for colors)."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
 
-from ...geometry import Mesh
+import numpy as np
+
+from ...geometry import Convex, Mesh
 from .attrs import Attrs
 from .compiler import Compiler
 from .defaults import DefaultClasses
@@ -18,16 +21,27 @@ MESH_FILE_TYPES = (".obj", ".stl")
 
 @dataclass
 class MeshAsset:
-    """A mesh file, its scale and how MuJoCo computes its inertia."""
+    """A mesh (a file, or vertices and maybe faces written in the MJCF
+    file), its scale and how MuJoCo computes its inertia."""
 
     el: object
     name: str
-    path: str
+    path: str | None
     scale: tuple[float, float, float]
     inertia_mode: str
+    vertices: tuple | None = None   # written in the file ('vertex')
+    faces: tuple | None = None      # written in the file ('face')
+    _data: object = field(default=None, repr=False)
     _props: tuple | None = field(default=None, repr=False)
 
-    def shape(self) -> Mesh:
+    def shape(self, data) -> Mesh | None:
+        """The shape to register: the file as a mesh, or as its convex hull
+        when it has no faces (MuJoCo meshes the hull then); None for a mesh
+        without a file, which no shape can name."""
+        if self.path is None:
+            return None
+        if len(data.faces) == 0:
+            return Convex(self.path, self.scale)
         return Mesh(self.path, self.scale)
 
 
@@ -62,33 +76,57 @@ class Assets:
     def _mesh(self, el) -> None:
         doc = self.doc
         a = self.defaults.attrs(el)
-        for name in ("smoothnormal", "maxhullvert", "vertex", "normal", "face", "texcoord",
-                     "refpos", "refquat", "builtin", "params"):
+        for name in ("smoothnormal", "maxhullvert", "normal", "texcoord", "refpos", "refquat",
+                     "builtin", "params"):
             if a.has(name):
                 doc.warning(a.where(name), f"the attribute '{name}' of <mesh> is not supported "
                                            "and is ignored")
         for child in doc.kids(el):
             doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored")
         file = a.text("file")
-        if file is None:
-            doc.warning(el, f"the mesh '{a.text('name', '')}' has no 'file' attribute and is "
-                            "ignored")
+        vertices = a.number_list("vertex")
+        faces = self._faces(a, vertices)
+        if file is None and vertices is None:
+            doc.warning(el, f"the mesh '{a.text('name', '')}' has neither a 'file' nor a "
+                            "'vertex' attribute and is ignored")
             if a.has("name"):
                 self.ignored_meshes.add(a.text("name"))
             return
-        name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
-        path = self.resolve(file)
-        if not os.path.isfile(path):
-            doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked for "
-                          f"'{path}')")
-        if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
-            doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor an "
-                          "STL file; only those meshes can be read")
+        if file is not None and vertices is not None:
+            a.error("vertex", "a <mesh> with a 'file' cannot list its vertices too")
+        path = None
+        if file is None:
+            name = a.text("name")
+            if name is None:
+                doc.error(el, "a <mesh> without a 'file' needs a 'name'")
+        else:
+            name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
+            path = self.resolve(file)
+            if not os.path.isfile(path):
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
+                              f"for '{path}')")
+            if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
+                              "an STL file; only those meshes can be read")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
             doc.error(el, f"the mesh name '{name}' is used twice")
-        self.meshes[name] = MeshAsset(el, name, path, scale, mode)
+        self.meshes[name] = MeshAsset(el, name, path, scale, mode, vertices, faces)
+
+    def _faces(self, a, vertices) -> tuple | None:
+        """The 'face' attribute: whole, non-negative vertex indices, three
+        per triangle."""
+        faces = a.number_list("face")
+        if faces is None:
+            return None
+        if len(faces) % 3 or any(f != int(f) or f < 0 for f in faces):
+            a.error("face", "'face' must list whole, non-negative vertex indices, three per "
+                            "triangle")
+        if vertices is not None and faces and max(faces) >= len(vertices) // 3:
+            a.error("face", f"'face' names vertex {int(max(faces))}, but the mesh has "
+                            f"{len(vertices) // 3} vertices (counted from 0)")
+        return tuple(int(f) for f in faces)
 
     def resolve(self, file: str) -> str:
         """The path of a mesh file: absolute as given, else under ``meshdir``
@@ -102,25 +140,59 @@ class Assets:
             base = self.doc.base_dir
         return os.path.normpath(os.path.join(base, file))
 
-    def mesh_properties(self, mesh: MeshAsset, geom_el) -> tuple[float, tuple, tuple]:
-        """(volume or area, centroid, inertia per unit density) of a mesh,
-        in the mesh file's frame after scaling."""
-        if mesh._props is None:
+    def data(self, mesh: MeshAsset):
+        """The mesh's vertices and triangles (read once); a located error
+        when they cannot be had."""
+        if mesh._data is None:
             from ...geometry.mesh_io import ObjError
-            from .mesh_data import MeshDataError, read_file
+            from .mesh_data import MeshData, MeshDataError, read_file
             try:
-                data = read_file(mesh.path)
+                if mesh.path is None:
+                    V = mesh.vertices
+                    if len(V) % 3:
+                        self.doc.error(mesh.el, f"mesh '{mesh.name}': 'vertex' must hold three "
+                                                "numbers per vertex")
+                    data = MeshData(np.asarray(V, dtype=np.float32).reshape(-1, 3),
+                                    np.asarray(mesh.faces or (), dtype=np.int64).reshape(-1, 3))
+                else:
+                    data = read_file(mesh.path)
+                    if mesh.faces is not None:
+                        if len(data.faces):
+                            self.doc.error(mesh.el, f"mesh '{mesh.name}': the file has faces, "
+                                                    "so the 'face' attribute cannot give them")
+                        data.faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
+                        if data.faces.size and data.faces.max() >= len(data.vertices):
+                            self.doc.error(mesh.el, f"mesh '{mesh.name}': 'face' names a "
+                                                    "vertex the file does not have")
             except (ObjError, MeshDataError, OSError) as e:
                 self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}")
             if data.note:
                 self.doc.warning(mesh.el, f"mesh '{mesh.name}': {data.note}")
-            mode = mesh.inertia_mode
-            if mode == "convex":
-                self.doc.warning(mesh.el, f"mesh '{mesh.name}': inertia='convex' is not "
-                                          "supported; the exact volume of the mesh is used")
-                mode = "exact"
+            mesh._data = data
+        return mesh._data
+
+    def mesh_properties(self, mesh: MeshAsset, geom_el) -> tuple[float, tuple, tuple]:
+        """(volume or area, centroid, inertia per unit density) of a mesh,
+        in the mesh file's frame after scaling. A mesh without faces, and
+        any mesh with inertia='convex', is measured by its convex hull."""
+        if mesh._props is None:
+            from .hull import convex_hull
+            from .mesh_data import MeshDataError, check_vertices
+            data = self.data(mesh)
+            mode, faces = mesh.inertia_mode, data.faces
             try:
-                mesh._props = mesh_properties(data.vertices, data.faces, mode, mesh.scale)
+                if len(faces) == 0 or mode == "convex":
+                    check_vertices(data.vertices)
+                    hull = convex_hull(data.vertices)
+                    if mode == "convex":
+                        # The hull's exact volume (MuJoCo's signed sum over it).
+                        mode, faces = "exact", hull
+                    else:
+                        faces = hull
+            except MeshDataError as e:
+                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}")
+            try:
+                mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:
                 self.doc.error(geom_el, f"the inertia of mesh '{mesh.name}' cannot be "
                                         f"computed: {e}")

@@ -28,7 +28,7 @@ class Geom:
     el: object
     name: str
     X_BG: RigidTransform
-    shape: Shape
+    shape: Shape | None  # None: a mesh without a file (mass only)
     rgba: tuple
     friction: CoulombFriction
     visual: bool = True
@@ -71,7 +71,7 @@ class GeomReader:
         if kind == "plane" and moving:
             doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move")
         shape, mesh = self._shape(a, name, kind, size)
-        if shape is None:
+        if shape is None and mesh is None:
             return None
         for attr_name in UNSUPPORTED:
             if a.has(attr_name):
@@ -79,6 +79,12 @@ class GeomReader:
                                                 "supported and is ignored")
         geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
         self._roles(a, geom, kind, size)
+        if shape is None:  # a mesh written in the file: no file for a shape to name
+            doc.warning(a.where("mesh"), f"geom '{name}': the mesh '{mesh.name}' is given by "
+                                         "vertices in the file, which no shape can hold; the "
+                                         "geom's mass counts but it is neither drawn nor "
+                                         "collides")
+            geom.visual = geom.collision = False
         if with_inertia and kind != "plane" and not in_world:
             self._mass_properties(a, geom, kind, size, mesh)
         return geom
@@ -142,7 +148,7 @@ class GeomReader:
                 if mesh is None:
                     a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
                                     "<mesh> asset defines")
-                shape = mesh.shape()
+                shape = mesh.shape(self.assets.data(mesh))
         except ShapeError as e:
             a.doc.error(a.el, f"geom '{name}': {e}")
         return shape, mesh

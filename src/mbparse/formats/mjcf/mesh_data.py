@@ -1,6 +1,7 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
-gets them: OBJ files and STL files (binary, as MuJoCo reads them; ASCII
-too, with a note, since MuJoCo refuses those).
+gets them: OBJ files (faces or only vertices) and STL files (binary, as
+MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those).
+Meshes without faces get their convex hull's (``hull.py``).
 
 STL files are read with trimesh, an optional dependency (the ``mesh``
 extra) imported only when a model has an STL mesh.
@@ -85,9 +86,10 @@ def read_stl(path: str) -> MeshData:
 
 
 def read_obj_data(path: str) -> MeshData:
-    """An OBJ file's vertices and triangles."""
+    """An OBJ file's vertices and triangles (none when it only lists
+    vertices: MuJoCo then meshes their convex hull)."""
     from ...geometry.mesh_io import read_obj
-    obj = read_obj(path)
+    obj = read_obj(path, allow_no_faces=True)
     V = np.asarray(obj.vertices, dtype=np.float32).reshape(-1, 3)
     F = np.asarray(obj.faces, dtype=np.int64).reshape(-1, 3)
     return MeshData(V, F)
