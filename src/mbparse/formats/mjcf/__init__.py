@@ -22,6 +22,7 @@ from .defaults import DefaultClasses
 from .document import Document, tag
 from .geoms import GeomReader
 from .joints import PlantBuilder
+from .replicate import expand_replicates
 
 # Top-level elements: read in this order, whatever their order in the file.
 TOP_LEVEL = ("compiler", "option", "size", "statistic", "visual", "default", "extension",
@@ -92,6 +93,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     assets = Assets(doc, defaults, compiler)
     for el in sections["asset"]:
         assets.read(el)
+    expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
     for el in sections["worldbody"] + sections["body"]:

@@ -15,8 +15,7 @@ from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
 
 # Elements of a body that carry no meaning for the plant.
-BODY_UNSUPPORTED = ("camera", "light", "composite", "flexcomp", "plugin", "attach",
-                    "replicate")
+BODY_UNSUPPORTED = ("camera", "light", "composite", "flexcomp", "plugin", "attach")
 BODY_KNOWN = ("body", "frame", "inertial", "joint", "freejoint", "geom", "site") \
     + BODY_UNSUPPORTED
 

@@ -97,6 +97,18 @@ def z_to_vector(v: Sequence[float]):
     return quaternion_to_matrix((math.cos(h), axis[0] * sh, axis[1] * sh, axis[2] * sh))
 
 
+def euler_quat(angles: Sequence[float], c: Compiler) -> tuple[float, float, float, float]:
+    """The quaternion of Euler angles in the compiler's sequence and unit."""
+    q = (1.0, 0.0, 0.0, 0.0)
+    for ang, axis in zip(angles, c.eulerseq):
+        h = c.angle(ang) / 2
+        r = [math.cos(h), 0.0, 0.0, 0.0]
+        r["xyz".index(axis.lower()) + 1] = math.sin(h)
+        # Lower case: moving axes (post-multiply); upper case: fixed axes.
+        q = quat_mul(q, r) if axis.islower() else quat_mul(r, q)
+    return q  # type: ignore[return-value]
+
+
 def orientation(a: Attrs, c: Compiler):
     """The rotation an element's orientation attributes give (None if it has none)."""
     given = [k for k in ORIENTATION if a.has(k)]
@@ -120,15 +132,7 @@ def orientation(a: Attrs, c: Compiler):
         s = math.sin(h) / n
         return quaternion_to_matrix((math.cos(h), x * s, y * s, z * s))
     if kind == "euler":
-        angles = a.numbers("euler", 3)
-        q = (1.0, 0.0, 0.0, 0.0)
-        for ang, axis in zip(angles, c.eulerseq):
-            h = c.angle(ang) / 2
-            r = [math.cos(h), 0.0, 0.0, 0.0]
-            r["xyz".index(axis.lower()) + 1] = math.sin(h)
-            # Lower case: moving axes (post-multiply); upper case: fixed axes.
-            q = quat_mul(q, r) if axis.islower() else quat_mul(r, q)
-        return quaternion_to_matrix(q)
+        return quaternion_to_matrix(euler_quat(a.numbers("euler", 3), c))
     if kind == "xyaxes":
         v = a.numbers("xyaxes", 6)
         x, y = v[:3], v[3:]

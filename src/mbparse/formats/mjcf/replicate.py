@@ -1,0 +1,90 @@
+"""``<replicate>`` (MuJoCo 3 model composition), expanded as MuJoCo's
+reader expands it: ``count`` copies of its contents, copy ``i`` in a frame
+turned by ``i`` times ``euler`` and moved by the offsets of the copies
+before it (each ``offset`` turned by its copy's rotation), every name in
+copy ``i`` ending in ``sep`` and ``i`` written with as many digits as
+``count`` has. Nested replicates expand innermost first, so their
+suffixes come first.
+
+The expansion rewrites the XML: each ``<replicate>`` becomes ``count``
+``<frame>`` elements holding copies of its children (which keep their
+source lines for diagnostics).
+"""
+from __future__ import annotations
+
+import copy
+
+from ...spatial import quaternion_to_matrix
+from .attrs import Attrs
+from .compiler import Compiler, euler_quat
+from .document import Document, tag
+
+KNOWN = ("count", "offset", "euler", "sep", "childclass")
+# Elements whose children may hold a <replicate>.
+CONTAINERS = ("worldbody", "body", "frame", "replicate")
+
+
+def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) -> None:
+    """Expands every ``<replicate>`` under ``roots`` (``<worldbody>`` and
+    top-level ``<body>`` elements), includes included."""
+    found: list = []
+    for root in roots:
+        _collect(doc, root, found)
+    for el in found:  # innermost first: children were collected before parents
+        if el.getparent() is not None:
+            _expand(doc, el, compiler, defaults)
+
+
+def _collect(doc: Document, el, found: list) -> None:
+    for child in doc.kids(el):
+        if tag(child) in CONTAINERS:
+            _collect(doc, child, found)
+            if tag(child) == "replicate":
+                found.append(child)
+
+
+def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
+    a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+    for name in el.attrib:
+        if name not in KNOWN:
+            doc.warning(el, f"the attribute '{name}' of <replicate> is not supported and is "
+                            "ignored")
+    if not a.has("count"):
+        doc.error(el, "<replicate> needs a 'count' attribute")
+    count = a.integer("count", 0)
+    if count < 0:
+        a.error("count", f"the 'count' of <replicate> cannot be negative ({count})")
+    offset = a.numbers("offset", 3, (0.0, 0.0, 0.0))
+    euler = a.numbers("euler", 3, (0.0, 0.0, 0.0))
+    sep = a.text("sep", "")
+    childclass = a.text("childclass")
+    if childclass is not None:
+        defaults.check_class(el, childclass)
+    digits = len(str(count))
+    parent = el.getparent()
+    at = parent.index(el)
+    pos = [0.0, 0.0, 0.0]
+    frames = []
+    for i in range(count):
+        turned = [i * e for e in euler]
+        frame = el.makeelement("frame", {})
+        frame.sourceline = el.sourceline
+        frame.set("pos", " ".join(repr(float(v)) for v in pos))
+        frame.set("euler", " ".join(repr(float(v)) for v in turned))
+        if childclass is not None:
+            frame.set("childclass", childclass)
+        suffix = sep + str(i).rjust(digits, "0")
+        for child in el:
+            copied = copy.deepcopy(child)
+            if isinstance(copied.tag, str):
+                for node in copied.iter():
+                    if isinstance(node.tag, str) and node.get("name") is not None:
+                        node.set("name", node.get("name") + suffix)
+            frame.append(copied)
+        frames.append(frame)
+        R = quaternion_to_matrix(euler_quat(turned, compiler))
+        for k in range(3):
+            pos[k] += sum(R[k][j] * offset[j] for j in range(3))
+    parent.remove(el)
+    for k, frame in enumerate(frames):
+        parent.insert(at + k, frame)
