@@ -92,7 +92,7 @@ def test_mjcf_stl_with_inconsistent_winding_refuses_exact_inertia_as_mujoco_does
 
 def test_mjcf_unreadable_stl_is_a_located_error(write):
     text = one_mesh_model("bad.stl")
-    (Path(write("bad.stl", "this is no mesh at all\n")))
+    write("bad.stl", "this is no mesh at all\n")
     path = write("bad.xml", text)
     with pytest.raises(ParseError) as info:
         new_parser().add_models(path)
