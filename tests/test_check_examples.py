@@ -38,3 +38,17 @@ def test_check_the_example_arm_has_no_error():
     code, findings = _check(EXAMPLES / "two_link_arm.urdf")
     assert code == 0
     assert not [f for f in findings if f["severity"] == "error"]
+
+
+def test_check_list_rules_needs_no_file_and_names_every_rule():
+    proc = subprocess.run([sys.executable, "-m", "mbparse", "check", "--list-rules"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0
+    ids = [line.split()[0] for line in proc.stdout.splitlines()]
+    assert "mass-nonpositive" in ids and "body-disconnected" in ids and len(ids) >= 10
+
+
+def test_check_without_a_file_says_what_it_needs():
+    proc = subprocess.run([sys.executable, "-m", "mbparse", "check"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 2 and "FILE" in proc.stderr

@@ -18,7 +18,7 @@ FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text",
                    help="how to write the findings (default: %(default)s); sarif is SARIF "
                         "2.1.0, which CI code-scanning services show inline")
@@ -72,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         for rule in RULES.values():
             print(f"{rule.id:<22} {rule.severity:<8} {rule.summary}")
         return 0
+    if not args.files:
+        print("mbparse check: give at least one FILE (or --list-rules)", file=sys.stderr)
+        return 2
     findings = []
     bar = ProgressBar(len(args.files), sys.stderr) if _wants_progress(
         args.progress, len(args.files)) else None
