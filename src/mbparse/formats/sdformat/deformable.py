@@ -8,7 +8,8 @@ from __future__ import annotations
 from ...geometry import CoulombFriction, DEFAULT_FRICTION, GeometryInstance, GeometryProperties
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from . import values
-from .diagnostic import check_supported, local_name
+from ..xml_tools import first_child
+from .diagnostic import check_supported
 
 LINK_TAGS = frozenset({"pose", "collision", "visual", "drake:deformable_properties",
                        "drake:wall_boundary_condition"})
@@ -25,13 +26,6 @@ CHECKS = {"drake:youngs_modulus": (lambda v: v > 0, "Young's modulus must be pos
 MATERIAL_MODELS = ("linear_corotated", "corotated", "neohookean", "linear")
 
 
-def _child(el, name):
-    for c in el:
-        if isinstance(c.tag, str) and local_name(c) == name:
-            return c
-    return None
-
-
 def add_deformable_link(builder, vertex, instance: int) -> None:
     diag = builder.diag
     plant = builder.plant
@@ -41,13 +35,13 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
                          "geometry source. The deformable link is ignored.")
         return
     check_supported(diag, el, LINK_TAGS)
-    props_el = _child(el, "drake:deformable_properties")
+    props_el = first_child(el, "drake:deformable_properties")
     check_supported(diag, props_el, PROPERTY_TAGS)
     for tag, (ok, message) in CHECKS.items():
-        node = _child(props_el, tag)
+        node = first_child(props_el, tag)
         if node is not None and not ok(values.parse_double(node.text or "")):
             diag.error(props_el, message)
-    model = _child(props_el, "drake:material_model")
+    model = first_child(props_el, "drake:material_model")
     if model is not None and (model.text or "").strip() not in MATERIAL_MODELS:
         diag.error(props_el, f"Invalid <drake:material_model> value {model.text}.")
     collisions = el.findall("collision")
@@ -93,7 +87,7 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
 def proximity_properties(diag, collision) -> GeometryProperties:
     check_supported(diag, collision, {"geometry", "drake:proximity_properties"})
     props = GeometryProperties()
-    drake_el = _child(collision, "drake:proximity_properties")
+    drake_el = first_child(collision, "drake:proximity_properties")
     if drake_el is None:
         props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
         return props
@@ -101,7 +95,7 @@ def proximity_properties(diag, collision) -> GeometryProperties:
                                      "drake:relaxation_time", "drake:mesh_resolution_hint"})
 
     def read(tag):
-        node = _child(drake_el, tag)
+        node = first_child(drake_el, tag)
         return None if node is None else values.parse_double(node.text or "")
 
     mu = read("drake:mu_dynamic")

@@ -11,6 +11,7 @@ import copy
 from ...plant import (CurvilinearJoint, LinearBushingRollPitchYaw, LinearSpringDamper,
                       PlanarJoint)
 from . import values
+from ..xml_tools import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
@@ -19,17 +20,8 @@ DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
                               "drake:length", "drake:radius", "drake:angle", "pose"})
 
 
-def _children(el, name: str):
-    return [c for c in el if isinstance(c.tag, str) and local_name(c) == name]
-
-
-def _child(el, name: str):
-    found = _children(el, name)
-    return found[0] if found else None
-
-
 def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
-    node = _child(el, name)
+    node = first_child(el, name)
     if node is None:
         diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.")
     return (node.text or "").strip(), node
@@ -81,17 +73,17 @@ def named_body(builder, el, instance: int, tag: str):
 
 def add_all(builder, scope, instance: int) -> None:
     el = scope.el
-    for node in _children(el, "drake:joint"):
+    for node in children(el, "drake:joint"):
         drake_joint(builder, node, instance)
-    for node in _children(el, "drake:linear_bushing_rpy"):
+    for node in children(el, "drake:linear_bushing_rpy"):
         bushing(builder, node, instance)
-    for node in _children(el, "drake:linear_spring_damper"):
+    for node in children(el, "drake:linear_spring_damper"):
         spring_damper(builder, node, instance)
-    for node in _children(el, "drake:ball_constraint"):
+    for node in children(el, "drake:ball_constraint"):
         ball_constraint(builder, node, instance)
-    for node in _children(el, "drake:distance_constraint"):
+    for node in children(el, "drake:distance_constraint"):
         distance_constraint(builder, node, instance)
-    for node in _children(el, "drake:tendon_constraint"):
+    for node in children(el, "drake:tendon_constraint"):
         builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.")
 
 
@@ -115,24 +107,24 @@ def drake_joint(builder, el, instance: int) -> None:
             _add_frame_joint(plant, PlanarJoint, name, parent, child, damping)
     elif jtype == "curvilinear":
         normal, tangent, periodic, damping = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0), False, 0.0
-        node = _child(el, "drake:plane_normal")
+        node = first_child(el, "drake:plane_normal")
         if node is not None:
             normal = _vector(diag, node, "xyz")
-        node = _child(el, "drake:initial_tangent")
+        node = first_child(el, "drake:initial_tangent")
         if node is not None:
             tangent = _vector(diag, node, "xyz")
-        node = _child(el, "drake:is_periodic")
+        node = first_child(el, "drake:is_periodic")
         if node is not None:
             text = (node.text or "").strip()
             if text not in ("true", "false"):
                 diag.error(el, f"<drake:is_periodic>: boolean node contains non-boolean value "
                                f"'{text}'.")
             periodic = text == "true"
-        if _child(el, "drake:damping") is not None:
+        if first_child(el, "drake:damping") is not None:
             damping = _double(diag, el, "drake:damping")
             if damping < 0:
                 diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}")
-        curves = _child(el, "drake:curves")
+        curves = first_child(el, "drake:curves")
         if curves is None:
             diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.")
         breaks, rates = [0.0], []
@@ -254,7 +246,7 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
     """``<drake:collision_filter_group>``: members are (scoped) link names."""
     diag = builder.diag
     resolver = builder.ws.collision_resolver
-    for el in _children(scope.el, "drake:collision_filter_group"):
+    for el in children(scope.el, "drake:collision_filter_group"):
         ignore = el.get("ignore")
         if ignore is not None and values.parse_bool(ignore):
             continue
@@ -264,13 +256,13 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
                            "attribute \"name\"")
         members, groups = set(), set()
         for tag, out in (("drake:member", members), ("drake:member_group", groups)):
-            for node in _children(el, tag):
+            for node in children(el, tag):
                 text = (node.text or "").strip()
                 if not text:
                     diag.error(node, f"The tag <{tag}> is missing a required string value.")
                 out.add(text)
         resolver.add_group(lambda m, e=el: diag.error(e, m), name, members, groups, instance)
-        for node in _children(el, "drake:ignored_collision_filter_group"):
+        for node in children(el, "drake:ignored_collision_filter_group"):
             target = (node.text or "").strip()
             if not target:
                 diag.error(node, "The tag <drake:ignored_collision_filter_group> is missing a "

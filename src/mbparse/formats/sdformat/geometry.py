@@ -12,6 +12,7 @@ from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...spatial import RigidTransform, cross, normalized
 from .. import drake_ext
 from . import values
+from ..xml_tools import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
@@ -47,13 +48,6 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default):
         return values.parse_numbers(child.text, 3)
     except ValueError:
         diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.")
-
-
-def _drake_child(el, name: str):
-    for child in el:
-        if isinstance(child.tag, str) and local_name(child) == name:
-            return child
-    return None
 
 
 class SdfGeometryReader:
@@ -107,7 +101,7 @@ class SdfGeometryReader:
         path = self.resolve(uri_el, uri)
         scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
         return drake_ext.mesh_shape(
-            path, scale, _drake_child(el, "drake:declare_convex") is not None, for_collision,
+            path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
             lambda m: diag.error(el, m))
 
     @staticmethod
@@ -145,7 +139,7 @@ class SdfGeometryReader:
         enabled = {}
         for role, tag in ((PERCEPTION, "drake:perception_properties"),
                           (ILLUSTRATION, "drake:illustration_properties")):
-            node = _drake_child(el, tag)
+            node = first_child(el, tag)
             enabled[role] = True
             if node is not None and node.get("enabled") is not None:
                 try:
@@ -162,7 +156,7 @@ class SdfGeometryReader:
         material = el.find("material")
         if material is not None:
             check_supported(diag, material, MATERIAL_TAGS)
-            diffuse_map = _drake_child(material, "drake:diffuse_map")
+            diffuse_map = first_child(material, "drake:diffuse_map")
             if diffuse_map is not None and (diffuse_map.text or "").strip():
                 path = self.resolve(diffuse_map, diffuse_map.text.strip())
                 props.add_property("phong", "diffuse_map", path)
@@ -177,8 +171,7 @@ class SdfGeometryReader:
             roles[ILLUSTRATION] = props
         if enabled[PERCEPTION]:
             perception = props.copy()
-            accepting = [c for c in el if isinstance(c.tag, str)
-                         and local_name(c) == "drake:accepting_renderer"]
+            accepting = list(children(el, "drake:accepting_renderer"))
             if accepting:
                 names = set()
                 for node in accepting:
@@ -189,8 +182,7 @@ class SdfGeometryReader:
                     names.add(name)
                 perception.add_property("renderer", "accepting", frozenset(names))
             roles[PERCEPTION] = perception
-        elif any(isinstance(c.tag, str) and local_name(c) == "drake:accepting_renderer"
-                 for c in el):
+        elif first_child(el, "drake:accepting_renderer") is not None:
             diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
                              "disabled perception role.")
         return roles
@@ -217,13 +209,13 @@ class SdfGeometryReader:
         if retro is not None and values.parse_double(retro.text or "0") != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
                                 f"{(retro.text or '').strip()}")
-        drake_el = _drake_child(el, "drake:proximity_properties")
+        drake_el = first_child(el, "drake:proximity_properties")
         props = GeometryProperties()
         if drake_el is not None:
             check_supported(diag, drake_el, PROXIMITY_TAGS)
 
             def read_double(tag: str):
-                node = _drake_child(drake_el, tag)
+                node = first_child(drake_el, tag)
                 if node is None:
                     return None
                 try:
@@ -231,9 +223,9 @@ class SdfGeometryReader:
                 except ValueError:
                     diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.")
 
-            rigid = _drake_child(drake_el, "drake:rigid_hydroelastic") is not None
-            compliant = _drake_child(drake_el, "drake:compliant_hydroelastic") is not None
-            if _drake_child(drake_el, "drake:soft_hydroelastic") is not None:
+            rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
+            compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
+            if first_child(drake_el, "drake:soft_hydroelastic") is not None:
                 diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
                                "no longer supported; use <drake:compliant_hydroelastic>.")
             if rigid and compliant:

@@ -9,6 +9,7 @@ from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSprin
                       UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, cross, dot, norm
 from . import values
+from ..xml_tools import first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 INF = math.inf
@@ -18,13 +19,6 @@ JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:
 LIMIT_TAGS = frozenset({"drake:acceleration", "effort", "lower", "stiffness", "upper",
                         "velocity"})
 ONE_AXIS = ("revolute", "continuous", "prismatic", "screw")
-
-
-def _drake_child(el, name: str):
-    for child in el:
-        if isinstance(child.tag, str) and local_name(child) == name:
-            return child
-    return None
 
 
 def _number(diag: SdfDiagnostic, el, default: float) -> float:
@@ -189,7 +183,7 @@ class JointReader:
         if limit is None:
             return INF
         check_supported(self.diag, limit, LIMIT_TAGS)
-        node = _drake_child(limit, "drake:acceleration")
+        node = first_child(limit, "drake:acceleration")
         if node is None:
             return INF
         value = _number(self.diag, node, INF)
@@ -236,10 +230,10 @@ class JointReader:
                 actuator = self.plant.add_joint_actuator(name, joint, effort)
             for tag, attr in (("drake:rotor_inertia", "rotor_inertia"),
                               ("drake:gear_ratio", "gear_ratio")):
-                node = _drake_child(el, tag)
+                node = first_child(el, tag)
                 if node is not None:
                     setattr(actuator, attr, _number(diag, node, 0.0))
-            gains = _drake_child(el, "drake:controller_gains")
+            gains = first_child(el, "drake:controller_gains")
             if gains is not None:
                 p, d = gains.get("p"), gains.get("d")
                 if p is None:
@@ -276,7 +270,7 @@ class JointReader:
     def mimic(self, el, instance: int) -> None:
         """``<drake:mimic>`` (read after every joint exists)."""
         diag = self.diag
-        node = _drake_child(el, "drake:mimic")
+        node = first_child(el, "drake:mimic")
         if node is None:
             return
         name = el.get("name")

@@ -9,7 +9,8 @@ from ...spatial import RigidTransform, matvec
 from .. import drake_ext
 from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
-from .diagnostic import SdfDiagnostic, check_supported, check_value, local_name
+from ..xml_tools import children, first_child
+from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader
@@ -122,7 +123,7 @@ class ModelBuilder:
             added += self.add_model(nested, f"{name}::{nested.name}")
         X_WM = self.X_W(scope.path)
         for link in scope.links:
-            if _drake_child(link.el, "drake:deformable_properties") is not None:
+            if first_child(link.el, "drake:deformable_properties") is not None:
                 deformable.add_deformable_link(self, link, instance)
             else:
                 self.link(link, instance)
@@ -188,7 +189,7 @@ class ModelBuilder:
         plant.set_default_free_body_pose(body, X_WL)
         if plant.geometry_source_is_registered():
             self.link_geometry(el, body)
-        sv = _drake_child(el, "drake:surface_velocity_axis")
+        sv = first_child(el, "drake:surface_velocity_axis")
         if sv is not None:
             diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                              "surface velocities are not part of its model.")
@@ -197,8 +198,7 @@ class ModelBuilder:
         diag = self.diag
         plant = self.plant
         visuals = list(el.findall("visual"))
-        for dv in [c for c in el if isinstance(c.tag, str)
-                   and local_name(c) == "drake:visual"]:
+        for dv in children(el, "drake:visual"):
             visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
         for visual in visuals:
             if visual is None:
@@ -303,13 +303,6 @@ class ModelBuilder:
         if plant.has_frame_named(local, target_instance):
             return plant.get_frame_by_name(local, target_instance)
         return self.body_of_vertex(self.graph.body_of(vid)).body_frame
-
-
-def _drake_child(el, name: str):
-    for child in el:
-        if isinstance(child.tag, str) and local_name(child) == name:
-            return child
-    return None
 
 
 def _welded_to_world(plant) -> set[int]:
