@@ -89,21 +89,23 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
     An inertia that cannot be physical is replaced, with a warning, by a
     solid sphere of water of the same mass (or 1 kg) at the same place.
     """
-    plausible_mass = mass if (math.isfinite(mass) and mass > 0) else 1.0
-    radius = (3.0 / (4.0 * math.pi) * plausible_mass / 1000.0) ** (1.0 / 3.0)
-    dummy = SpatialInertia.solid_sphere_with_density(1000.0, radius, X_BBi.p)
+    def plausible() -> SpatialInertia:
+        plausible_mass = mass if (math.isfinite(mass) and mass > 0) else 1.0
+        radius = (3.0 / (4.0 * math.pi) * plausible_mass / 1000.0) ** (1.0 / 3.0)
+        return SpatialInertia.solid_sphere_with_density(1000.0, radius, X_BBi.p)
+
     why = inertia_invalidity(inertia)
     if why is not None:
         warning(f"While parsing inertia matrix: the rotational inertia {list(inertia)} did not "
                 f"pass the test CouldBePhysicallyValid(): {why}. A plausible inertia (a solid "
                 "sphere of water) is used instead.")
-        return dummy
+        return plausible()
     if mass == 0.0 and all(v == 0.0 for v in inertia):
         return SpatialInertia(0.0, (0.0, 0.0, 0.0), (0.0,) * 6)
     if not (mass > 0):
         warning(f"While re-expressing as central inertia: the mass {mass:g} is not positive. "
                 "A plausible inertia (a solid sphere of water) is used instead.")
-        return dummy
+        return plausible()
     I_cm_B = reexpress_inertia(inertia, X_BBi.R)
     return SpatialInertia(mass, X_BBi.p, I_cm_B)
 
