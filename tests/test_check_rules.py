@@ -2,20 +2,19 @@
 line where the mistake was written."""
 from __future__ import annotations
 
-import argparse
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from mbparse.loading import LoadOptions
 from mbparse.lint import lint_file
 
 INERTIA = '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>'
 
 
-def options() -> argparse.Namespace:
-    return argparse.Namespace(package=[], time_step=0.001, contact_approximation="tamsi",
-                              strict=False)
+def options() -> LoadOptions:
+    return LoadOptions()
 
 
 def lint(tmp_path: Path, body: str, name: str = "robot.urdf"):

@@ -3,7 +3,6 @@ give the same bodies, masses and world poses, once lumping is accounted for
 (a lumped link's mass belongs to the link it was lumped into)."""
 from __future__ import annotations
 
-import argparse
 import re
 import warnings
 from pathlib import Path
@@ -14,31 +13,28 @@ from mbparse.formats import format_of
 
 pytest.importorskip("mbparse.formats.sdformat")
 
-from mbparse.commands.loading import ancestor_package_xmls, load  # noqa: E402
+from mbparse.loading import LoadOptions, ancestor_package_xmls, load  # noqa: E402
 from mbparse.convert import urdf_to_sdf_tree  # noqa: E402
 from mbparse.convert.urdf_model import UrdfModelReader  # noqa: E402
 from mbparse.diagnostics import DiagnosticPolicy, ParseError  # noqa: E402
-from mbparse.formats.xml_tools import XmlDiagnostic, load_xml  # noqa: E402
+from mbparse.formats.common.xml import XmlDiagnostic, load_xml  # noqa: E402
 from mbparse.workspace import DataSource  # noqa: E402
 
 CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 URDFS = sorted(CORPUS.rglob("*.urdf"))
-ARGS = argparse.Namespace(package=[], time_step=0.001, contact_approximation="tamsi",
-                          strict=False)
 
 
 def _load(path: Path, packages_of: Path | None = None):
     """Loads a file; the packages found above ``packages_of`` are added (a
     converted copy lives in a temporary folder)."""
-    args = argparse.Namespace(**vars(ARGS))
-    args.package = []
+    options = LoadOptions()
     for xml in ancestor_package_xmls(str(packages_of or path)):
         m = re.search(r"<name>\s*([^<\s]+)\s*</name>", Path(xml).read_text())
         if m:
-            args.package.append(f"{m.group(1)}={Path(xml).parent}")
+            options.packages.append((m.group(1), str(Path(xml).parent)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load(str(path), args)
+        return load(str(path), options)
 
 
 def _convert(path: Path, out: Path) -> tuple[dict[str, str | None], bool]:

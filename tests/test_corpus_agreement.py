@@ -36,15 +36,13 @@ def _corpus_files(suffix: str) -> list[Path]:
 
 
 def _summary(path: Path) -> dict:
-    import argparse
-    from mbparse.commands.loading import load
     from mbparse.diagnostics import ParseError
+    from mbparse.loading import LoadOptions, load
     from mbparse.summary import summarize
-    args = argparse.Namespace(package=[f"drake={CORPUS / 'drake'}",
-                                       f"drake_models={CORPUS / 'drake_models'}"],
-                              time_step=0.001, contact_approximation="tamsi", strict=False)
+    options = LoadOptions(packages=[("drake", str(CORPUS / "drake")),
+                                    ("drake_models", str(CORPUS / "drake_models"))])
     try:
-        loaded = load(str(path), args)
+        loaded = load(str(path), options)
     except ParseError as e:
         return {"error": str(e)}
     return summarize(loaded.plant, loaded.parser, loaded.instances)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mbparse.cli import main
-from mbparse.commands import tree
+from mbparse import tree
 
 CORPUS = Path(__file__).parents[1].parent / "shared" / "corpus"
 ACROBOT = CORPUS / "drake" / "examples" / "acrobot" / "Acrobot.urdf"

@@ -2,7 +2,6 @@
 offending element — never another kind of exception."""
 from __future__ import annotations
 
-import argparse
 
 import pytest
 
@@ -139,12 +138,10 @@ CYCLE = """<?xml version="1.0"?>
 
 
 def test_urdf_cycle_of_joints_is_a_located_parse_error_when_loaded(write):
-    from mbparse.commands.loading import load
+    from mbparse.loading import LoadOptions, load
     path = write("cycle.urdf", CYCLE)
-    args = argparse.Namespace(package=[], time_step=0.0, contact_approximation="tamsi",
-                              strict=False)
     with pytest.raises(ParseError) as info:
-        load(str(path), args)
+        load(str(path), LoadOptions(time_step=0.0))
     line = line_of(CYCLE, '<joint name="ca"')
     assert f"{path}:{line}:" in str(info.value)
     assert "loop" in str(info.value)

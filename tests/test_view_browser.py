@@ -3,7 +3,6 @@ loads, the model is drawn, a slider moved with the keyboard moves the joint,
 and the screenshot shows the model, not a blank canvas."""
 from __future__ import annotations
 
-import argparse
 import shutil
 import socket
 import time
@@ -91,11 +90,10 @@ def test_view_page_draws_the_model_and_a_slider_moves_it(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
+    from mbparse.loading import LoadOptions
     from mbparse.viewer import Viewer
 
-    args = argparse.Namespace(package=[], time_step=0.001, contact_approximation="tamsi",
-                              strict=False)
-    viewer = Viewer(str(ACROBOT), args, port=free_port(), watch=False)
+    viewer = Viewer(str(ACROBOT), LoadOptions(), port=free_port(), watch=False)
     try:
         browser.get(viewer.url)
         sliders = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, '[role="slider"]'),

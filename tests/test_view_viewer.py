@@ -2,13 +2,13 @@
 collision stand-ins, reloading, and the advice when viser is missing."""
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 from pathlib import Path
 
 import pytest
 
+from mbparse.loading import LoadOptions
 from mbparse.cli import main
 from mbparse.commands import view as view_command
 
@@ -40,9 +40,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def options(**extra) -> argparse.Namespace:
-    return argparse.Namespace(package=[], time_step=0.001, contact_approximation="tamsi",
-                              strict=False, **extra)
+def options(**extra) -> LoadOptions:
+    return LoadOptions(**extra)
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from .loading import add_loading_arguments
+from ..diagnostics import ParseError
+from .loading import add_loading_arguments, options_from_args
 
 FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
 
@@ -75,13 +76,18 @@ def run(args: argparse.Namespace) -> int:
     if not args.files:
         print("mbparse check: give at least one FILE (or --list-rules)", file=sys.stderr)
         return 2
+    try:
+        options = options_from_args(args)
+    except ParseError as e:
+        print(f"mbparse check: {e}", file=sys.stderr)
+        return 2
     findings = []
     bar = ProgressBar(len(args.files), sys.stderr) if _wants_progress(
         args.progress, len(args.files)) else None
     for path in args.files:
         if bar:
             bar.show(path)
-        findings += lint_file(path, args)
+        findings += lint_file(path, options)
         if bar:
             bar.step(path)
     if bar:

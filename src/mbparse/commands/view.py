@@ -11,7 +11,8 @@ import sys
 import time
 import webbrowser
 
-from .loading import add_loading_arguments
+from ..diagnostics import ParseError
+from .loading import add_loading_arguments, options_from_args
 
 INSTALL_HINT = ("mbparse view needs the optional packages viser and trimesh: "
                 "pip install 'mbparse[view]'  (or: pip install viser trimesh)")
@@ -43,7 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from ..viewer import Viewer
 
     try:
-        viewer = Viewer(args.file, args, host=args.host, port=args.port,
+        options = options_from_args(args)
+    except ParseError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    try:
+        viewer = Viewer(args.file, options, host=args.host, port=args.port,
                         watch=not args.no_watch)
     except OSError as e:
         print(f"error: cannot serve on {args.host}:{args.port}: {e}", file=sys.stderr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import DiagnosticPolicy
-from ..formats.xml_tools import XmlDiagnostic, load_xml
+from ..formats.common.xml import XmlDiagnostic, load_xml
 from ..workspace import DataSource
 from .gazebo import read_extensions
 from .quat import Pose, Quat

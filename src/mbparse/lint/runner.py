@@ -2,10 +2,9 @@
 run the model checks on what was loaded."""
 from __future__ import annotations
 
-import argparse
-
 from .. import formats
 from ..diagnostics import Diagnostic, ParseError
+from ..loading import LoadOptions, load
 from ..plant import ModelError
 from .findings import Finding, rule_finding
 from .locator import Locator, related_files
@@ -13,14 +12,12 @@ from .model_rules import ModelContext, check_model
 from .parse_rules import finding_from_diagnostic
 
 
-def lint_file(path: str, args: argparse.Namespace) -> list[Finding]:
-    """Every finding for the model file ``path`` (loading options in ``args``)."""
-    from ..commands.loading import load
-
+def lint_file(path: str, options: LoadOptions | None = None) -> list[Finding]:
+    """Every finding for the model file ``path``, loaded with ``options``."""
     if formats.format_of(path) is None:
         return [rule_finding("unknown-format", f"'{path}' has no known model suffix", path)]
     try:
-        loaded = load(path, args, finalize=False)
+        loaded = load(path, options, finalize=False)
     except ParseError as e:
         seen = list(getattr(e, "warnings_seen", []))
         locator = Locator(related_files(path, [d.file for d in [*seen, e.diagnostic]]))

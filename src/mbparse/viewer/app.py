@@ -8,13 +8,13 @@ slider positions of joints that still exist.
 """
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import threading
 from dataclasses import dataclass
 
 from ..diagnostics import ParseError
+from ..loading import LoadOptions, load
 from ..plant import ModelError
 from .shapes import add_shape, geometry_rgba, pose_args
 
@@ -53,12 +53,12 @@ def _slider_range(joint, i: int) -> tuple[float, float]:
 class Viewer:
     """Serves a model file at ``http://host:port``; see the module docstring."""
 
-    def __init__(self, path: str, args: argparse.Namespace, host: str = "127.0.0.1",
+    def __init__(self, path: str, options: LoadOptions | None = None, host: str = "127.0.0.1",
                  port: int = 8080, watch: bool = True, poll_seconds: float = 0.5):
         import viser
 
         self.path = path
-        self.args = args
+        self.options = options or LoadOptions()
         self.host, self.port = host, port
         self.server = viser.ViserServer(host=host, port=port, verbose=False,
                                         label=f"mbparse view · {os.path.basename(path)}")
@@ -120,12 +120,10 @@ class Viewer:
     def reload(self) -> bool:
         """Reads the file again; on failure the old scene stays and the
         error is shown. Returns True when the model was (re)loaded."""
-        from ..commands.loading import load
-
         with self._lock:
             self._remember_mtimes([self.path])
             try:
-                loaded = load(self.path, self.args)
+                loaded = load(self.path, self.options)
             except ParseError as e:
                 self.error = str(e)
                 self._status.content = f"**Cannot load** `{os.path.basename(self.path)}`:\n\n" \

@@ -21,7 +21,7 @@ from .constraints import ConstraintReader
 from .defaults import DefaultClasses
 from .document import Document, tag
 from .geoms import GeomReader
-from .joints import PlantBuilder
+from .plant_builder import PlantBuilder
 from .replicate import expand_replicates
 
 # Top-level elements: read in this order, whatever their order in the file.

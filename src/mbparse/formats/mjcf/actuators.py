@@ -9,7 +9,7 @@ from .attrs import Attrs
 from .compiler import Compiler
 from .defaults import DefaultClasses
 from .document import Document, tag
-from .joints import PlantBuilder
+from .plant_builder import PlantBuilder
 
 SUPPORTED = ("motor", "position", "velocity", "general")
 UNSUPPORTED_KINDS = ("intvelocity", "damper", "cylinder", "muscle", "adhesion", "plugin",

@@ -7,7 +7,7 @@ from ...spatial import RigidTransform, quaternion_to_matrix
 from .attrs import Attrs
 from .defaults import DefaultClasses
 from .document import Document, tag
-from .joints import PlantBuilder
+from .plant_builder import PlantBuilder
 
 EQUALITY_UNSUPPORTED = ("tendon", "flex", "flexvert", "flexstrain", "distance")
 

@@ -7,7 +7,7 @@ import os
 
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
-from ..xml_tools import XmlDiagnostic, load_xml
+from ..common.xml import XmlDiagnostic, load_xml
 
 # Nesting deeper than this is taken for an include cycle.
 MAX_INCLUDE_DEPTH = 32

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...geometry import CoulombFriction, DEFAULT_FRICTION, GeometryInstance, GeometryProperties
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from . import values
-from ..xml_tools import first_child
+from ..common.xml import first_child
 from .diagnostic import check_supported
 
 LINK_TAGS = frozenset({"pose", "collision", "visual", "drake:deformable_properties",

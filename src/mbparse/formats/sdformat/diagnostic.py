@@ -2,7 +2,7 @@
 from (included files keep their own name) and its line."""
 from __future__ import annotations
 
-from ..xml_tools import XmlDiagnostic, qname as local_name
+from ..common.xml import XmlDiagnostic, qname as local_name
 
 
 class SdfDiagnostic(XmlDiagnostic):

@@ -17,10 +17,10 @@ from typing import Callable
 from lxml import etree
 
 from ...workspace import DataSource
-from ..xml_tools import parse_xml_bytes
+from ..common.xml import parse_xml_bytes
 from . import values
 from .diagnostic import SdfDiagnostic
-from .schema_data import SCHEMA
+from .schema import ElementSpec, root as schema_root
 from .unflatten import unflatten_document
 
 CURRENT_VERSION = (1, 12)
@@ -30,8 +30,6 @@ XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 RESOLVED = "mbparse-resolved"
 VERSION_ATTR = "mbparse-version"
 CUSTOM_SUFFIXES = (".urdf", ".xml")
-_NODES = SCHEMA["nodes"]
-_ROOT = SCHEMA["root"]
 RESERVED_REFERENCE = "__root__"
 
 
@@ -77,7 +75,7 @@ class Loader:
         if key is not None:
             self.open_files.append(key)
         try:
-            self.read(root, _NODES[_ROOT], version)
+            self.read(root, schema_root(), version)
         finally:
             if key is not None:
                 self.open_files.pop()
@@ -86,10 +84,10 @@ class Loader:
         return root
 
     # ------------------------------------------------------------ checking
-    def read(self, el, node: dict, version: str) -> None:
+    def read(self, el, node: ElementSpec, version: str) -> None:
         """Checks ``el`` against its description ``node`` (libsdformat's readXml)."""
         diag = self.diag
-        attrs = node["attrs"]
+        attrs = node.attributes
         for key, text in el.attrib.items():
             if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
                 continue
@@ -98,46 +96,47 @@ class Loader:
                 diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
                                "SDFormat.")
             try:
-                values.check(spec[0], text)
+                values.check(spec.type, text)
             except (ValueError, OverflowError):
                 diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
-                               f"{spec[0]}: '{text}'.")
+                               f"{spec.type}: '{text}'.")
         for key, spec in attrs.items():
-            if spec[2] == "1" and el.get(key) is None and node["name"] != "sdf":
+            if spec.required and el.get(key) is None and node.name != "sdf":
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
                                "missing.")
         self.check_value(el, node)
-        if node["copy"] and not node["children"]:
+        if node.copy_data and not node.children:
             return
-        children = node["children"]
+        children = node.children
         for child in list(el):
             tag = child.tag
             if not isinstance(tag, str):
                 continue
             if tag == "include" and "include" in children:
-                self.read(child, _NODES[children["include"][0]], version)
+                self.read(child, children["include"][0], version)
                 self.include(el, child)
                 continue
             entry = children.get(tag)
             if entry is not None:
-                if entry[1] == "-1":
+                spec, multiplicity = entry
+                if multiplicity == "deprecated":
                     diag.warning(child, f"SDFormat element <{tag}> is deprecated.")
-                self.read(child, _NODES[entry[0]], version)
+                self.read(child, spec, version)
             elif tag[0] == "{" or ":" in tag:
                 continue  # custom (namespaced) elements are kept as written
-            elif node["copy"]:
+            elif node.copy_data:
                 continue
             else:
                 diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
                                   "SDFormat.")
         if el.tag == "joint" and el.get("type") != "ball":
             for name, (_, required) in children.items():
-                if required in ("1", "+") and el.find(name) is None:
+                if required in ("required", "one or more") and el.find(name) is None:
                     diag.error(el, f"Required element <{name}> of joint "
                                    f"'{el.get('name')}' is missing.")
 
-    def check_value(self, el, node: dict) -> None:
-        value_type = node["type"]
+    def check_value(self, el, node: ElementSpec) -> None:
+        value_type = node.type
         if not value_type:
             return
         text = el.text

@@ -11,7 +11,7 @@ import copy
 from ...plant import (CurvilinearJoint, LinearBushingRollPitchYaw, LinearSpringDamper,
                       PlanarJoint)
 from . import values
-from ..xml_tools import children, first_child
+from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",

@@ -10,9 +10,9 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTI
                          GeometryInstance, GeometryProperties, HalfSpace, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...spatial import RigidTransform, cross, normalized
-from .. import drake_ext
+from ..common import drake
 from . import values
-from ..xml_tools import children, first_child
+from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
@@ -24,7 +24,7 @@ VISUAL_TAGS = frozenset({"drake:perception_properties", "drake:illustration_prop
 COLLISION_TAGS = frozenset({"drake:proximity_properties", "geometry", "laser_retro", "pose",
                             "surface"})
 MATERIAL_TAGS = frozenset({"ambient", "diffuse", "drake:diffuse_map", "emissive", "specular"})
-PROXIMITY_TAGS = frozenset(drake_ext.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
+PROXIMITY_TAGS = frozenset(drake.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
 Resolve = Callable[[object, str], str]
 
 
@@ -100,7 +100,7 @@ class SdfGeometryReader:
             diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.")
         path = self.resolve(uri_el, uri)
         scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
-        return drake_ext.mesh_shape(
+        return drake.mesh_shape(
             path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
             lambda m: diag.error(el, m))
 
@@ -231,7 +231,7 @@ class SdfGeometryReader:
             if rigid and compliant:
                 diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
                                "<drake:compliant_hydroelastic>; only one can be given.")
-            props = drake_ext.proximity_properties(
+            props = drake.proximity_properties(
                 read_double, rigid, compliant, lambda m: diag.warning(drake_el, m),
                 lambda m: diag.error(drake_el, m))
         if not props.has_property("material", "coulomb_friction"):

@@ -9,7 +9,7 @@ from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSprin
                       UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, cross, dot, norm
 from . import values
-from ..xml_tools import first_child
+from ..common.xml import first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 INF = math.inf

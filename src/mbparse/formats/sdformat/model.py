@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from ...plant import WeldJoint
 from ...spatial import RigidTransform, matvec
-from .. import drake_ext
+from ..common import drake
 from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
-from ..xml_tools import children, first_child
+from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -250,7 +250,7 @@ class ModelBuilder:
                 X, mass, moments = auto_inertial(
                     diag, el, inertial, lambda c: self.X_element(c, el),
                     self.resolve_uri_for)
-                return drake_ext.spatial_inertia(X, mass, moments,
+                return drake.spatial_inertia(X, mass, moments,
                                                  lambda m: diag.warning(el, m))
             mass_el = inertial.find("mass")
             if mass_el is not None and (mass_el.text or "").strip():
@@ -265,7 +265,7 @@ class ModelBuilder:
             if pose is not None:
                 X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                                       values.parse_bool(pose.get("degrees", "false")))
-        return drake_ext.spatial_inertia(X, mass, moments, lambda m: diag.warning(el, m))
+        return drake.spatial_inertia(X, mass, moments, lambda m: diag.warning(el, m))
 
     # ------------------------------------------------------------ frames
     def frame(self, vertex, scope: Scope, instance: int) -> None:

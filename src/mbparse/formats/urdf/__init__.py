@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import math
 
-from ..plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
+from ...plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
                      LinearSpringDamper, PlanarJoint, PrismaticJoint, RevoluteJoint, ScrewJoint,
                      UniversalJoint, WeldJoint)
-from ..spatial import RigidTransform, closest_rotation_from_unit_z, norm
-from ..workspace import DataSource, Workspace
-from . import drake_ext, urdf_extensions
-from .urdf_geometry import GeometryReader
-from .xml_tools import XmlDiagnostic, attr, children, first_child, load_xml, qname
+from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
+from ...workspace import DataSource, Workspace
+from ..common import drake
+from . import force_elements, loop_joints, sensors
+from .geometry import GeometryReader
+from ..common.xml import XmlDiagnostic, attr, children, first_child, load_xml, qname
 
 WORLD = "world"
 INF = math.inf
@@ -24,7 +25,7 @@ INF = math.inf
 # Children of <robot> this reader understands, or ignores on purpose.
 KNOWN_ROBOT_CHILDREN = {
     "material", "link", "joint", "drake:joint", "transmission", "frame", "loop_joint",
-    "force_element", "sensor",  # read by urdf_extensions (not Drake's)
+    "force_element", "sensor",  # read by loop_joints/force_elements/sensors (not Drake's)
     "drake:collision_filter_group", "drake:linear_bushing_rpy", "drake:linear_spring_damper",
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
@@ -107,7 +108,7 @@ class UrdfReader:
         for el in found("transmission", ()):
             self.transmission(el)
         for el in found("loop_joint", ()):
-            urdf_extensions.read_loop_joint(self, el)
+            loop_joints.read_loop_joint(self, el)
         for el in found("frame", ()):
             self.frame(el)
         for el in found("drake:linear_bushing_rpy", ()):
@@ -119,9 +120,9 @@ class UrdfReader:
         for el in found("drake:distance_constraint", ()):
             self.distance_constraint(el)
         for el in found("force_element", ()):
-            urdf_extensions.read_force_element(self, el)
+            force_elements.read_force_element(self, el)
         if "sensor" in by_tag:
-            urdf_extensions.read_sensors(self, root)
+            sensors.read_sensors(self, root)
         for el in found("drake:tendon_constraint", ()):
             diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
                            "model would be incomplete")
@@ -192,7 +193,7 @@ class UrdfReader:
         if inertia_el is not None:
             for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                 values[i] = diag.scalar(inertia_el, key, 0.0)
-        return drake_ext.spatial_inertia(X, mass, values, lambda m: diag.warning(el, m))
+        return drake.spatial_inertia(X, mass, values, lambda m: diag.warning(el, m))
 
     def body(self, element_name: str, link_name: str, el):
         if link_name == WORLD:
@@ -407,7 +408,7 @@ class UrdfReader:
         if child is None or child.text is None:
             return
         text = child.text
-        from ..spatial import parse_float_prefixes
+        from ...spatial import parse_float_prefixes
         values = parse_float_prefixes(text)
         if len(values) == 1 and values[0] == 1:
             return

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import Diagnostic, ParseError
-from ..plant import ModelError, QuaternionFloatingJoint, WeldJoint
-from ..package_map import resolve_uri
-from ..spatial import RigidTransform, matrix_to_quaternion
-from ..workspace import DataSource, Workspace
-from .dmd_schema import Directive, DmdSyntaxError, Pose, load_document
+from ...diagnostics import Diagnostic, ParseError
+from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
+from ...package_map import resolve_uri
+from ...spatial import RigidTransform, matrix_to_quaternion
+from ...workspace import DataSource, Workspace
+from .schema import Directive, DmdSyntaxError, Pose, load_document
 
 WORLD = "world"
 

@@ -1,22 +1,11 @@
-"""URDF tags that Drake's parser does not read, read into the model anyway.
+"""``<force_element>`` of Drake's older URDF dialect (reference 002).
 
-* ``<loop_joint>`` and ``<force_element>``: the extensions of Drake's older
-  URDF dialect (reference 002). A loop joint becomes a
-  :class:`LoopJointConstraint`: it is kept with the constraints, so the tree
-  of joints that ``finalize()`` checks stays a tree. A ``LinearSpringDamper``
-  becomes the plant's :class:`LinearSpringDamper`; a ``Wing`` or a ``Thrust``
-  a :class:`GenericForceElement` that keeps every parameter.
-* ``<sensor>`` directly under ``<robot>``: iDynTree's sensor extension
-  (reference 004). Each becomes a :class:`Sensor` posed in its parent link's
-  frame, the pose iDynTree gives it.
-
-Force elements are read in two spellings: the reference's
-(``<force_element name type="Wing">`` with ``<chord value=".."/>`` children)
-and the older nested one that files written for Drake's MATLAB and
-RigidBodyTree tools use (``<force_element name><wing chord=".." ...>``).
-
-Drake itself refuses ``<loop_joint>`` and ignores ``<sensor>``; reading them
-is a deliberate difference (see docs/SUMMARY_SCHEMA.md).
+A ``LinearSpringDamper`` becomes the plant's :class:`LinearSpringDamper`; a
+``Wing`` or a ``Thrust`` a :class:`GenericForceElement` that keeps every
+parameter. Two spellings are read: the reference's (``<force_element name
+type="Wing">`` with ``<chord value=".."/>`` children) and the older nested one
+that files written for Drake's MATLAB and RigidBodyTree tools use
+(``<force_element name><wing chord=".." ...>``).
 """
 from __future__ import annotations
 
@@ -25,23 +14,21 @@ import os
 import re
 from typing import TYPE_CHECKING
 
-from ..package_map import resolve_uri
-from ..plant import GenericForceElement, LinearSpringDamper, LoopJointConstraint, Sensor
-from ..spatial import RigidTransform, matvec, norm, parse_float_prefixes
-from .xml_tools import attr, attr_names, children, first_child, qname
+from ...package_map import resolve_uri
+from ...plant import GenericForceElement, LinearSpringDamper
+from ...spatial import RigidTransform, matvec, norm, parse_float_prefixes
+from ..common.xml import attr, children, first_child, qname
+from .unknown import warn_unknown_attributes as _warn_unknown_attributes
+from .unknown import warn_unknown_children as _warn_unknown_children
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .urdf import UrdfReader
+    from . import UrdfReader
 
-LOOP_JOINT_TYPES = ("continuous",)
 REFERENCE_FORCE_TYPES = ("LinearSpringDamper", "Wing", "Thrust")
 NESTED_FORCE_TAGS = ("linear_spring_damper", "wing", "thrust")
 # Nested force elements of the older dialect that the model has no room for.
 NESTED_UNSUPPORTED = ("torsional_spring", "propellor", "bluff_body", "added_mass", "buoyancy",
                       "wing_with_control_surface")
-SENSOR_TYPES = ("force_torque", "gyroscope", "accelerometer")
-FT_FRAMES = ("child", "parent", "sensor")
-FT_DIRECTIONS = ("parent_to_child", "child_to_parent")
 # How far from 1 the norm of a thrust direction may be (hand-written values
 # such as 0.7071 are accepted; the stored direction is normalized).
 UNIT_TOLERANCE = 1e-4
@@ -50,67 +37,6 @@ _INF_WORDS = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": 
               "+infinity": math.inf, "-infinity": -math.inf}
 
 
-# ---------------------------------------------------------------- loop joints
-def read_loop_joint(reader: "UrdfReader", el) -> None:
-    """Adds the ``<loop_joint>`` ``el`` to the plant as a loop-joint constraint.
-
-    Frame F (on link1) and frame M (on link2) keep their origins together and
-    their ``axis`` aligned; the axis is expressed in both frames.
-    """
-    diag, plant = reader.diag, reader.plant
-    name = attr(el, "name")
-    if not name:
-        diag.error(el, "a <loop_joint> needs a 'name' attribute")
-    jtype = attr(el, "type")
-    if jtype is None:
-        diag.error(el, f"loop joint '{name}' has no 'type' attribute; write "
-                       "type=\"continuous\", the only loop joint type that is read")
-    if jtype not in LOOP_JOINT_TYPES:
-        diag.error(el, f"loop joint '{name}' has type '{jtype}'; only 'continuous' loop joints "
-                       "can close a kinematic loop here")
-    _warn_unknown_children(reader, el, ("link1", "link2", "axis"), f"loop joint '{name}'")
-    ends = []
-    for tag in ("link1", "link2"):
-        node = first_child(el, tag)
-        if node is None:
-            diag.error(el, f"loop joint '{name}' has no <{tag}> element")
-        link = attr(node, "link")
-        if not link:
-            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute")
-        _warn_unknown_children(reader, node, ("origin",), f"<{tag}> of loop joint '{name}'")
-        ends.append((reader.body(name, link, node), _end_pose(reader, node, tag, name)))
-    (body_A, X_AF), (body_B, X_BM) = ends
-    if body_A is body_B:
-        diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself")
-    axis = (1.0, 0.0, 0.0)
-    axis_el = first_child(el, "axis")
-    if axis_el is not None:
-        axis = diag.vector(axis_el, "xyz", 3, axis)
-        n = norm(axis)
-        if n < 1e-8:
-            diag.error(axis_el, f"loop joint '{name}' has a zero axis")
-        axis = (axis[0] / n, axis[1] / n, axis[2] / n)
-    if plant.has_joint_named(name, reader.instance) or any(
-            c.type == "loop_joint" and c.name == name
-            and c.body_A.model_instance == reader.instance for c in plant.constraints()):
-        diag.error(el, f"loop joint '{name}' has the name of another joint of this model")
-    with diag.located(el):
-        plant.add_constraint(LoopJointConstraint(name, body_A, X_AF, body_B, X_BM, axis))
-
-
-def _end_pose(reader: "UrdfReader", node, tag: str, name: str) -> RigidTransform:
-    """The pose of a loop joint's end: an ``<origin>`` child (the reference) or
-    ``xyz``/``rpy`` attributes on the end itself (the older files)."""
-    diag = reader.diag
-    origin = first_child(node, "origin")
-    inline = attr(node, "xyz") is not None or attr(node, "rpy") is not None
-    if origin is not None and inline:
-        diag.error(node, f"<{tag}> of loop joint '{name}' gives its pose twice: as an <origin> "
-                         "and as xyz/rpy attributes; keep one")
-    return diag.origin(origin if origin is not None else (node if inline else None))
-
-
-# ---------------------------------------------------------------- force elements
 def read_force_element(reader: "UrdfReader", el) -> None:
     """Adds the ``<force_element>`` ``el`` to the plant (or warns that its kind
     is not read)."""
@@ -399,121 +325,3 @@ def _numbers(reader: "UrdfReader", el, key: str, n: int, what: str) -> list[floa
         reader.diag.error(el, f"attribute '{key}' of <{qname(el)}> ({what}) should be {n} "
                               f"number{'s' if n > 1 else ''}, not '{text}'")
     return out
-
-
-# ---------------------------------------------------------------- sensors
-def read_sensors(reader: "UrdfReader", robot) -> None:
-    """Adds every ``<sensor>`` directly under ``robot`` to the plant."""
-    diag = reader.diag
-    joints = {attr(j, "name"): j for j in children(robot)
-              if qname(j) in ("joint", "drake:joint") and attr(j, "name")}
-    first_line: dict[str, int | None] = {}
-    for el in children(robot, "sensor"):
-        name = attr(el, "name")
-        if not name:
-            diag.error(el, "a <sensor> needs a 'name' attribute")
-        if name in first_line:
-            diag.error(el, f"sensor name '{name}' is used again (first at line "
-                           f"{first_line[name]}); sensor names must be unique")
-        first_line[name] = getattr(el, "sourceline", None)
-        stype = attr(el, "type")
-        if stype is None:
-            diag.error(el, f"sensor '{name}' needs a 'type' attribute (one of "
-                           f"{', '.join(SENSOR_TYPES)})")
-        if stype == "force_torque":
-            sensor = _force_torque_sensor(reader, el, name, joints)
-        elif stype in SENSOR_TYPES:
-            sensor = _link_sensor(reader, el, name, stype)
-        else:
-            diag.warning(el, f"sensor '{name}' has type '{stype}', which is not one of "
-                             f"{', '.join(SENSOR_TYPES)}; it is ignored")
-            continue
-        with diag.located(el):
-            reader.plant.add_sensor(sensor)
-
-
-def _sensor_parent(reader: "UrdfReader", el, name: str, key: str) -> tuple[str, object]:
-    diag = reader.diag
-    node = first_child(el, "parent")
-    if node is None:
-        diag.error(el, f"sensor '{name}' needs a <parent {key}=\"...\"/> element")
-    value = attr(node, key)
-    if not value:
-        other = "link" if key == "joint" else "joint"
-        hint = (f"; a {attr(el, 'type')} sensor is mounted on a {key}, not on a {other}"
-                if attr(node, other) else "")
-        diag.error(node, f"<parent> of sensor '{name}' needs a '{key}' attribute{hint}")
-    return value, node
-
-
-def _link_sensor(reader: "UrdfReader", el, name: str, stype: str) -> Sensor:
-    diag = reader.diag
-    link, node = _sensor_parent(reader, el, name, "link")
-    body = reader.body(name, link, node)
-    _warn_unknown_children(reader, el, ("parent", "origin"), f"sensor '{name}'")
-    X_PS = diag.origin(first_child(el, "origin"))
-    return Sensor(name, stype, link, body, X_PS, reader.instance, {})
-
-
-def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> Sensor:
-    diag = reader.diag
-    joint, node = _sensor_parent(reader, el, name, "joint")
-    joint_el = joints.get(joint)
-    if joint_el is None or attr(joint_el, "drake_ignore") == "true":
-        diag.error(node, f"sensor '{name}' is mounted on joint '{joint}', which this model does "
-                         "not have")
-    ft = first_child(el, "force_torque")
-    if ft is None:
-        diag.error(el, f"force-torque sensor '{name}' needs a <force_torque> element with "
-                       "<frame> and <measure_direction>")
-    frame = _text_choice(reader, ft, "frame", FT_FRAMES, name)
-    direction = _text_choice(reader, ft, "measure_direction", FT_DIRECTIONS, name)
-    _warn_unknown_children(reader, ft, ("frame", "measure_direction"), f"sensor '{name}'")
-    _warn_unknown_children(reader, el, ("parent", "origin", "force_torque"), f"sensor '{name}'")
-    links = []
-    for side in ("parent", "child"):
-        side_el = first_child(joint_el, side)
-        link = attr(side_el, "link") if side_el is not None else None
-        if not link:
-            diag.error(joint_el, f"joint '{joint}' of sensor '{name}' has no {side} link")
-        links.append(reader.body(name, link, side_el))
-    X_PC = diag.origin(first_child(joint_el, "origin"))
-    origin = first_child(el, "origin")
-    if frame == "child":
-        X_PS = X_PC
-    elif frame == "parent":
-        X_PS = RigidTransform()
-    else:
-        X_PS = X_PC @ diag.origin(origin)
-    if origin is not None and frame != "sensor":
-        diag.warning(origin, f"the <origin> of sensor '{name}' is ignored: its <frame> is "
-                             f"'{frame}', and only a 'sensor' frame takes an origin")
-    params = {"frame": frame, "measure_direction": direction, "child_link": links[1].name}
-    return Sensor(name, "force_torque", joint, links[0], X_PS, reader.instance, params)
-
-
-def _text_choice(reader: "UrdfReader", el, tag: str, allowed: tuple[str, ...],
-                 name: str) -> str:
-    node = first_child(el, tag)
-    if node is None:
-        reader.diag.error(el, f"force-torque sensor '{name}' needs a <{tag}> (one of "
-                              f"{', '.join(allowed)})")
-    text = (node.text or "").strip()
-    if text not in allowed:
-        reader.diag.error(node, f"<{tag}> of sensor '{name}' is '{text}'; it should be one of "
-                                f"{', '.join(allowed)}")
-    return text
-
-
-# ---------------------------------------------------------------- helpers
-def _warn_unknown_children(reader: "UrdfReader", el, known: tuple[str, ...], what: str) -> None:
-    for child in children(el):
-        if qname(child) not in known:
-            reader.diag.warning(child, f"<{qname(child)}> in {what} is not read; it is ignored")
-
-
-def _warn_unknown_attributes(reader: "UrdfReader", el, known: tuple[str, ...],
-                             what: str) -> None:
-    for key in attr_names(el):
-        if key not in known:
-            reader.diag.warning(el, f"attribute '{key}' of {what} is not read; it is ignored")

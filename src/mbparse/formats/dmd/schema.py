@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
+from ...spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
 # The tags YAML gives plain data (implicitly or as !!str, !!int, ...).

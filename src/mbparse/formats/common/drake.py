@@ -9,8 +9,8 @@ import math
 import os
 from typing import Callable, Sequence
 
-from ..geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
-from ..spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
+from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
+from ...spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
 
 ReadDouble = Callable[[str], "float | None"]
 Report = Callable[[str], None]

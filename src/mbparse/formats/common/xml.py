@@ -8,12 +8,12 @@ from typing import Iterator
 
 from lxml import etree
 
-from ..diagnostics import DiagnosticPolicy
-from ..geometry import ShapeError
-from ..package_map import PackageMapError
-from ..plant import ModelError
-from ..spatial import RigidTransform, parse_float_prefixes
-from ..workspace import DataSource
+from ...diagnostics import DiagnosticPolicy
+from ...geometry import ShapeError
+from ...package_map import PackageMapError
+from ...plant import ModelError
+from ...spatial import RigidTransform, parse_float_prefixes
+from ...workspace import DataSource
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)

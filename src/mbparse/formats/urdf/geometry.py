@@ -1,12 +1,12 @@
 """URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
 from __future__ import annotations
 
-from ..geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
+from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
-from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
-from ..package_map import resolve_uri
-from . import drake_ext
-from .xml_tools import XmlDiagnostic, attr, children, first_child, qname
+from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...package_map import resolve_uri
+from ..common import drake
+from ..common.xml import XmlDiagnostic, attr, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -129,7 +129,7 @@ class GeometryReader:
                     s = diag.scalar(el, "scale")
                     scale = (s, s, s)
             with diag.located(el):
-                return drake_ext.mesh_shape(
+                return drake.mesh_shape(
                     path, scale, first_child(el, "drake:declare_convex") is not None,
                     for_collision, lambda m: diag.error(el, m))
         el = first_child(geometry_el, "drake:ellipsoid")
@@ -264,10 +264,10 @@ class GeometryReader:
                                  f"<drake:compliant_hydroelastic> (line {compliant.sourceline}) "
                                  "cannot both be given")
         for child in children(drake_el):
-            if qname(child) not in drake_ext.PROXIMITY_TAGS:
+            if qname(child) not in drake.PROXIMITY_TAGS:
                 diag.warning(child, f"<{qname(child)}> is not a proximity property; it is "
                                     "ignored")
-        return drake_ext.proximity_properties(
+        return drake.proximity_properties(
             read_double, rigid is not None, compliant is not None,
             lambda m: diag.warning(drake_el, m), lambda m: diag.error(drake_el, m))
 

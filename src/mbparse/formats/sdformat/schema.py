@@ -1,0 +1,54 @@
+"""The SDFormat 1.12 specification as named records, read from ``schema.json``
+(generated from libsdformat's description files by
+``tools/make_sdformat_schema.py``)."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    """An attribute an element may carry: its value type and default."""
+
+    type: str
+    default: str
+    required: bool
+
+
+@dataclass(eq=False)
+class ElementSpec:
+    """An element: its value type and default (for elements holding a value),
+    its attributes, and its children with their multiplicity."""
+
+    name: str
+    type: str
+    default: str
+    # The element's children may be anything (libsdformat's copy_data).
+    copy_data: bool
+    attributes: dict[str, AttributeSpec] = field(default_factory=dict)
+    # child name → (its description, one of optional, required, any,
+    # "one or more", deprecated)
+    children: dict[str, tuple["ElementSpec", str]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"ElementSpec(<{self.name}>, {len(self.attributes)} attributes, " \
+               f"{len(self.children)} children)"
+
+
+@lru_cache(maxsize=1)
+def root() -> ElementSpec:
+    """The description of ``<sdf>``, from which every other one is reached."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    specs = [ElementSpec(e["name"], e["type"], e["default"], e["copy_data"],
+                         {k: AttributeSpec(a["type"], a["default"], a["required"])
+                          for k, a in e["attributes"].items()})
+             for e in data["elements"]]
+    for spec, e in zip(specs, data["elements"]):
+        spec.children = {k: (specs[c["element"]], c["multiplicity"])
+                         for k, c in e["children"].items()}
+    return specs[data["root"]]

@@ -1,0 +1,98 @@
+"""Loading one model file the way every command does (inspect, check, tree,
+view, convert): a fresh plant and scene graph, the packages the options name,
+and the packages whose ``package.xml`` stands in the file's folder or above.
+
+This is a library module: :class:`LoadOptions` is plain data, and the
+command line's flags are turned into it by ``commands/loading.py``."""
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, ParseError
+from .geometry import SceneGraph
+from .package_map import PackageMapError
+from .parser import Parser
+from .plant import ModelError, MultibodyPlant
+
+# The oracle's plant: MultibodyPlant(0.001) with Drake's default (TAMSI).
+DEFAULT_TIME_STEP = 0.001
+DEFAULT_APPROXIMATION = "tamsi"
+
+
+@dataclass
+class LoadOptions:
+    """How a file is loaded: the plant's settings, extra packages, strictness."""
+
+    time_step: float = DEFAULT_TIME_STEP
+    contact_approximation: str = DEFAULT_APPROXIMATION
+    # (name, folder) pairs added to (or replacing in) the package map.
+    packages: list[tuple[str, str]] = field(default_factory=list)
+    strict: bool = False
+
+
+@dataclass
+class Loaded:
+    """What :func:`load` built, with the warnings it saw."""
+
+    plant: MultibodyPlant
+    scene_graph: SceneGraph
+    parser: Parser
+    instances: list[int]
+    warnings: list[Diagnostic]
+
+
+def ancestor_package_xmls(path: str) -> list[str]:
+    """Every ``package.xml`` in the folder of ``path`` and the folders above it."""
+    found = []
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        xml = os.path.join(folder, "package.xml")
+        if os.path.isfile(xml):
+            found.append(xml)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return found
+        folder = parent
+
+
+def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -> Loaded:
+    """Parses ``path``; raises ParseError (located) on any failure."""
+    options = options or LoadOptions()
+    plant = MultibodyPlant(options.time_step, options.contact_approximation)
+    scene_graph = SceneGraph()
+    parser = Parser(plant, scene_graph)
+    parser.diagnostic_policy().emit = False
+    if options.strict:
+        parser.set_strict_parsing()
+    pm = parser.package_map()
+    for xml in ancestor_package_xmls(path):
+        try:
+            pm.add_package_xml(xml)
+        except PackageMapError:
+            pass
+    for name, folder in options.packages:
+        if pm.contains(name):
+            pm.remove(name)
+        try:
+            pm.add(name, folder)
+        except PackageMapError as e:
+            raise ParseError(str(e)) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            instances = parser.add_models(path)
+        except ParseError as e:
+            # The warnings issued before the error, for tools that list them all.
+            e.warnings_seen = list(parser.diagnostic_policy().warnings_seen)
+            raise
+        if finalize:
+            try:
+                plant.finalize()
+            except ModelError as e:
+                # Say where the element at fault (a loop's joint) was declared.
+                file, line = getattr(e.element, "source", (None, None))
+                raise ParseError(Diagnostic("error", str(e), file or path, line)) from None
+    return Loaded(plant, scene_graph, parser, instances,
+                  list(parser.diagnostic_policy().warnings_seen))
