@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One finding: severity, message and location (file, line, column)."""
+    """One finding: severity, message, location (file, line, column), the
+    element it is about, and a stable ``code`` naming the kind of problem
+    (``mbparse check --list-rules`` lists them; None where none is set yet)."""
 
     severity: str  # "error" | "warning"
     message: str
@@ -21,6 +24,7 @@ class Diagnostic:
     line: int | None = None
     column: int | None = None
     element: str | None = None
+    code: str | None = None
 
     def location(self) -> str:
         where = self.file or "<string>"
@@ -68,15 +72,19 @@ class DiagnosticPolicy:
     warnings_seen: list[Diagnostic] = field(default_factory=list)
 
     def error(self, message: str, file: str | None = None, line: int | None = None,
-              column: int | None = None, element: str | None = None) -> None:
-        raise ParseError(Diagnostic("error", message, file, line, column, element))
+              column: int | None = None, element: str | None = None,
+              code: str | None = None) -> NoReturn:
+        """Raises a :class:`ParseError` for the finding."""
+        raise ParseError(Diagnostic("error", message, file, line, column, element, code))
 
     def warning(self, message: str, file: str | None = None, line: int | None = None,
-                column: int | None = None, element: str | None = None) -> None:
+                column: int | None = None, element: str | None = None,
+                code: str | None = None) -> None:
+        """Records (and, with ``emit``, issues) a warning; raises under strict parsing."""
         if self.strict:
             raise ParseError(Diagnostic("error", message + " [a warning, made an error by "
-                                        "strict parsing]", file, line, column, element))
-        d = Diagnostic("warning", message, file, line, column, element)
+                                        "strict parsing]", file, line, column, element, code))
+        d = Diagnostic("warning", message, file, line, column, element, code)
         self.warnings_seen.append(d)
         if self.emit:
             warnings.warn(ParseWarning(d), stacklevel=3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, NoReturn
 
 from lxml import etree
 
@@ -164,13 +164,15 @@ class XmlDiagnostic:
         """The file and line an element came from."""
         return self.file, _line(el)
 
-    def error(self, el, message: str) -> None:
+    def error(self, el, message: str, code: str | None = None) -> NoReturn:
+        """Raises a ParseError at ``el``."""
         file, line = self.where(el)
-        self.policy.error(message, file, line, element=_name(el))
+        self.policy.error(message, file, line, element=_name(el), code=code)
 
-    def warning(self, el, message: str) -> None:
+    def warning(self, el, message: str, code: str | None = None) -> None:
+        """Reports a warning at ``el``."""
         file, line = self.where(el)
-        self.policy.warning(message, file, line, element=_name(el))
+        self.policy.warning(message, file, line, element=_name(el), code=code)
 
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)

@@ -16,6 +16,7 @@ asking for a single model from one is an error, as in Drake.
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 from ...diagnostics import Diagnostic, ParseError
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
@@ -75,14 +76,14 @@ class DirectivesRun:
         self.directive: Directive | None = None
 
     # ------------------------------------------------------------ reporting
-    def error(self, message: str, line: int | None = None) -> None:
+    def error(self, message: str, line: int | None = None, code: str | None = None) -> NoReturn:
         """Raises a ParseError at the current directive (or ``line``)."""
         d = self.directive
         if d is not None:
             message = f"{d.kind}: {message}"
             line = line if line is not None else d.line
         raise ParseError(Diagnostic("error", message, self.source.name(), line,
-                                    element=d.kind if d else None))
+                                    element=d.kind if d else None, code=code))
 
     # ------------------------------------------------------------ the file
     def run(self) -> None:

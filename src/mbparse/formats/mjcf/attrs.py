@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NoReturn, Sequence
 
 if TYPE_CHECKING:
     from .document import Document
@@ -48,8 +48,9 @@ class Attrs:
         v = self.values.get(name)
         return v[1] if v is not None else self.el
 
-    def error(self, name: str, message: str) -> None:
-        self.doc.error(self.where(name), message)
+    def error(self, name: str, message: str, code: str | None = None) -> NoReturn:
+        """Raises a ParseError at the element that wrote attribute ``name``."""
+        self.doc.error(self.where(name), message, code)
 
     def text(self, name: str, default: str | None = None) -> str | None:
         v = self.values.get(name)

@@ -4,6 +4,7 @@ element came from."""
 from __future__ import annotations
 
 import os
+from typing import NoReturn
 
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
@@ -44,12 +45,13 @@ class Document:
         root = el.getroottree().getroot()
         return self._diags.get(root) or self._diags[self.root]
 
-    def error(self, el, message: str) -> None:
+    def error(self, el, message: str, code: str | None = None) -> NoReturn:
         """Raises a ParseError located at ``el``."""
-        self.diag(el).error(el, message)
+        self.diag(el).error(el, message, code)
 
-    def warning(self, el, message: str) -> None:
-        self.diag(el).warning(el, message)
+    def warning(self, el, message: str, code: str | None = None) -> None:
+        """Reports a warning located at ``el``."""
+        self.diag(el).warning(el, message, code)
 
     def file_of(self, el) -> str:
         return self.diag(el).file
