@@ -69,6 +69,10 @@ class DiagnosticPolicy:
 
     strict: bool = False
     emit: bool = True
+    # Drake's mode (``--like drake``): what Drake 1.51 refuses only for a limit
+    # of its own (a mesh format it cannot read, ...) is an error, as in Drake;
+    # otherwise mbparse loads it with a warning that says Drake would refuse it.
+    like_drake: bool = False
     warnings_seen: list[Diagnostic] = field(default_factory=list)
 
     def error(self, message: str, file: str | None = None, line: int | None = None,
@@ -88,3 +92,14 @@ class DiagnosticPolicy:
         self.warnings_seen.append(d)
         if self.emit:
             warnings.warn(ParseWarning(d), stacklevel=3)
+
+    def drake_refuses(self, message: str, what_mbparse_does: str, file: str | None = None,
+                      line: int | None = None, element: str | None = None,
+                      code: str = "drake-refuses") -> None:
+        """Something Drake refuses for a limit of its own implementation:
+        an error (``message``) in Drake's mode, otherwise a warning that says
+        Drake would refuse it and what mbparse does instead."""
+        if self.like_drake:
+            self.error(message, file, line, element=element, code=code)
+        self.warning(f"{message} [Drake refuses this; {what_mbparse_does}]", file, line,
+                     element=element, code=code)

@@ -30,6 +30,9 @@ class LoadOptions:
     # (name, folder) pairs added to (or replacing in) the package map.
     packages: list[tuple[str, str]] = field(default_factory=list)
     strict: bool = False
+    # "default" loads what Drake refuses only for its own limits (with a
+    # warning); "drake" reproduces Drake 1.51, refusals included.
+    like: str = "default"
 
 
 @dataclass
@@ -66,6 +69,8 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
     parser.diagnostic_policy().emit = False
     if options.strict:
         parser.set_strict_parsing()
+    if options.like == "drake":
+        parser.set_like_drake()
     pm = parser.package_map()
     for xml in ancestor_package_xmls(path):
         try:

@@ -50,6 +50,18 @@ class Parser:
         """Every later parse treats warnings as errors."""
         self._policy.strict = True
 
+    def set_like_drake(self, value: bool = True) -> None:
+        """Drake's mode: refuse what Drake 1.51 refuses, even where the refusal
+        comes only from a limit of Drake's own (a mesh format it cannot read,
+        an MJCF model without a name, ...). By default such files load, with a
+        warning that says Drake would refuse them. mbparse's own; Drake has no
+        such switch."""
+        self._policy.like_drake = bool(value)
+
+    def get_like_drake(self) -> bool:
+        """Whether Drake's mode is on (see :meth:`set_like_drake`)."""
+        return self._policy.like_drake
+
     def diagnostic_policy(self) -> DiagnosticPolicy:
         """The policy warnings go through; ``warnings_seen`` keeps them all."""
         return self._policy

@@ -20,6 +20,10 @@ def add_loading_arguments(p: argparse.ArgumentParser) -> None:
                    help="discrete contact approximation; with tamsi (Drake's default) a "
                         "discrete plant holds no constraints, so <mimic> is ignored")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument("--like", choices=("default", "drake"), default="default",
+                   help="'drake' reproduces Drake 1.51 exactly, refusals included; the default "
+                        "also loads what Drake refuses only for limits of its own, with a "
+                        "warning that says so")
 
 
 def options_from_args(args: argparse.Namespace) -> LoadOptions:
@@ -32,7 +36,7 @@ def options_from_args(args: argparse.Namespace) -> LoadOptions:
         packages.append((name, folder))
     return LoadOptions(time_step=args.time_step,
                        contact_approximation=args.contact_approximation,
-                       packages=packages, strict=args.strict)
+                       packages=packages, strict=args.strict, like=args.like)
 
 
 def load(path: str, args: argparse.Namespace, finalize: bool = True) -> Loaded:

@@ -174,6 +174,13 @@ class XmlDiagnostic:
         file, line = self.where(el)
         self.policy.warning(message, file, line, element=_name(el), code=code)
 
+    def drake_refuses(self, el, message: str, what_mbparse_does: str,
+                      code: str = "drake-refuses") -> None:
+        """Something Drake refuses for a limit of its own: an error at ``el``
+        in Drake's mode, otherwise a warning saying so and what mbparse does."""
+        file, line = self.where(el)
+        self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code)
+
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
         if sub is not None:
