@@ -14,12 +14,14 @@ class ModelError(ValueError):
 
     Readers turn it into a located ParseError. ``element`` is the model
     element at fault when there is one (the joint that closes a loop), so
-    that a caller can say where the model file declared it.
+    that a caller can say where the model file declared it. ``code`` names
+    the kind of refusal (``mbparse check --list-rules``).
     """
 
-    def __init__(self, message: str = "", element: Any = None):
+    def __init__(self, message: str = "", element: Any = None, code: str = "model-invalid"):
         super().__init__(message)
         self.element = element
+        self.code = code
 
 
 @dataclass(eq=False)

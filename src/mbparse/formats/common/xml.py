@@ -19,6 +19,10 @@ _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entitie
                           no_network=True, huge_tree=True)
 _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
 
+# The codes of the model's refusals that carry none of their own.
+_REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
+                 PackageMapError: "package-invalid"}
+
 
 _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
                                    resolve_entities=False, no_network=True, huge_tree=True,
@@ -70,7 +74,7 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     located error."""
     root, problem, line = parse_xml_bytes(source.read_bytes())
     if root is None:
-        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line)
+        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line, code="xml-syntax")
     return root
 
 
@@ -179,17 +183,17 @@ class XmlDiagnostic:
         """Something Drake refuses for a limit of its own: an error at ``el``
         in Drake's mode, otherwise a warning saying so and what mbparse does."""
         file, line = self.where(el)
-        self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code)
+        self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code=code)
 
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
         if sub is not None:
-            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored")
+            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored", code="xml-unsupported")
 
     def warn_unsupported_attribute(self, el, name: str) -> None:
         if attr(el, name) is not None:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
-                             "ignored")
+                             "ignored", code="xml-unsupported")
 
     @contextmanager
     def located(self, el):
@@ -197,7 +201,7 @@ class XmlDiagnostic:
         try:
             yield
         except (ModelError, ShapeError, PackageMapError) as e:
-            self.error(el, str(e))
+            self.error(el, str(e), code=getattr(e, "code", None) or _REFUSAL_CODE[type(e)])
 
     # -- typed attributes
     def scalar(self, el, name: str, default: float | None = None) -> float | None:
@@ -209,7 +213,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{text}'")
+                           f"'{text}'", code="xml-value-invalid")
         return vals[0]
 
     def vector(self, el, name: str, n: int, default=None):
@@ -220,7 +224,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{text}'")
+                           f"'{text}'", code="xml-value-invalid")
         return tuple(vals)
 
     def origin(self, el) -> RigidTransform:

@@ -62,18 +62,18 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     root = doc.root
     if tag(root) != "mujoco":
         doc.error(root, f"an MJCF file's root element must be <mujoco>; this one is "
-                        f"<{tag(root)}>")
+                        f"<{tag(root)}>", code="mjcf-root")
     sections = {name: [] for name in TOP_LEVEL}
     for el in doc.kids(root):
         t = tag(el)
         if t in sections:
             sections[t].append(el)
         else:
-            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored")
+            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored", code="mjcf-unsupported")
     name = model_name or root.get("model")
     if not name:
         doc.error(root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
-                        "model name")
+                        "model name", code="mjcf-attribute-missing")
     plant = workspace.plant
     if into_instance is None:
         name = workspace.make_model_name(name, parent_model_name)
@@ -113,7 +113,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         constraints.read_equality(el)
     for t in TOP_UNSUPPORTED:
         for el in sections[t]:
-            doc.warning(el, f"<{t}> is not supported and is ignored")
+            doc.warning(el, f"<{t}> is not supported and is ignored", code="mjcf-unsupported")
     return instance, name
 
 
@@ -121,11 +121,11 @@ def _option(doc: Document, el) -> None:
     for name in el.attrib:
         if name in OPTION_SILENT:
             continue
-        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored")
+        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored", code="mjcf-unsupported")
     for child in doc.kids(el):
         if tag(child) != "flag":  # solver switches: ignored without a word
             doc.warning(child, f"<{tag(child)}> inside <option> is not supported and is "
-                               "ignored")
+                               "ignored", code="mjcf-unsupported")
 
 
 def _apply_mass_bounds(doc: Document, bodies, compiler: Compiler) -> None:
