@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import NoReturn
+from contextlib import contextmanager
+from typing import Iterator, NoReturn
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,12 @@ class DiagnosticPolicy:
     ``strict`` makes every warning an error. ``emit`` controls whether
     warnings go through :func:`warnings.warn` (the library default); they are
     always kept in ``warnings_seen`` for tools such as ``mbparse check``.
+
+    ``collect_errors`` is the linter's mode: an error still ends the element
+    being read, but a reader's :meth:`recovering` block around each
+    top-level element records it in ``errors_seen`` and reading goes on with
+    the next element. Off (the library's contract, as Drake's), the first
+    error raises out of the parse.
     """
 
     strict: bool = False
@@ -74,6 +81,8 @@ class DiagnosticPolicy:
     # otherwise mbparse loads it with a warning that says Drake would refuse it.
     like_drake: bool = False
     warnings_seen: list[Diagnostic] = field(default_factory=list)
+    collect_errors: bool = False
+    errors_seen: list[Diagnostic] = field(default_factory=list)
 
     def error(self, message: str, file: str | None = None, line: int | None = None,
               column: int | None = None, element: str | None = None,
@@ -92,6 +101,19 @@ class DiagnosticPolicy:
         self.warnings_seen.append(d)
         if self.emit:
             warnings.warn(ParseWarning(d), stacklevel=3)
+
+    @contextmanager
+    def recovering(self) -> Iterator[None]:
+        """Around the reading of one element: with ``collect_errors``, an
+        error inside is recorded and the block is left, so that reading goes
+        on after it; otherwise the error passes through."""
+        if not self.collect_errors:
+            yield
+            return
+        try:
+            yield
+        except ParseError as e:
+            self.errors_seen.append(e.diagnostic)
 
     def drake_refuses(self, message: str, what_mbparse_does: str, file: str | None = None,
                       line: int | None = None, element: str | None = None,

@@ -164,7 +164,8 @@ class Parser:
                          for i in range(plant.num_model_instances())}
                 self._groups.append((groups, names))
         except (ModelError, ShapeError, PackageMapError) as e:
-            raise ParseError(Diagnostic("error", str(e), source.name())) from None
+            raise ParseError(Diagnostic("error", str(e), source.name(),
+                                        code=getattr(e, "code", None) or "model-invalid")) from None
         return instances
 
 

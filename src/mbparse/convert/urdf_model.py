@@ -156,7 +156,7 @@ class UrdfModelReader:
             self.error(robot, "<robot> has no name attribute", code="convert-attribute-missing")
         version = robot.get("version")
         if version is not None and not re.fullmatch(r"1(\.0*)?", version.strip()):
-            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)", code="convert-unsupported")
+            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)", code="convert-value-invalid")
         materials: dict[str, Material] = {}
         for m_el in robot.findall("material"):
             material = self._material(m_el, only_name_ok=False)
@@ -258,7 +258,7 @@ class UrdfModelReader:
                 material.color = tuple(values)
             else:
                 self.warning(color, f"rgba of material '{name}' does not have 4 values; "
-                             "black is used", code="convert-value-invalid")
+                             "black is used", code="convert-warning")
             has_rgb = True
         if not has_rgb and not has_file:
             if not only_name_ok:

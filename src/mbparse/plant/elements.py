@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..source_location import UNKNOWN, Source
 from ..spatial import RigidTransform, SpatialInertia, Vec3
 
 
@@ -43,6 +44,8 @@ class RigidBody:
     is_floating_base_body: bool = False
     default_free_body_pose: RigidTransform | None = None
     gravity_enabled: bool = True
+    # (file, line) where a reader declared it (mbparse.source_location)
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     @property
     def mass(self) -> float:
@@ -62,6 +65,7 @@ class Frame:
     body: RigidBody
     X_BF: RigidTransform
     is_body_frame: bool = False
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     def get_fixed_pose_in_body_frame(self) -> RigidTransform:
         return self.X_BF
@@ -82,6 +86,7 @@ class JointActuator:
     gear_ratio: float = 1.0
     rotor_inertia: float = 0.0
     controller_gains: PdControllerGains | None = None
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     @property
     def model_instance(self) -> int:

@@ -8,6 +8,7 @@ from typing import Iterable, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..source_location import UNKNOWN, current_source
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
@@ -127,10 +128,20 @@ class MultibodyPlant:
         self._instances[index].static = static
 
     # ------------------------------------------------------------ bodies
+    @staticmethod
+    def _declared(element):
+        """Records where the reader declared ``element`` (its ``source``),
+        unless it already knows."""
+        if getattr(element, "source", UNKNOWN) == UNKNOWN:
+            element.source = current_source()
+        return element
+
     def _add_body(self, body: RigidBody) -> RigidBody:
+        self._declared(body)
         self._bodies.append(body)
         self._body_names[(body.model_instance, body.name)] = body
-        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True)
+        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True,
+                      source=body.source)
         body.body_frame = frame
         self._frames.append(frame)
         self._frame_names[(body.model_instance, body.name)] = frame
@@ -191,7 +202,7 @@ class MultibodyPlant:
             raise ModelError(f"model instance '{self.get_model_instance_name(mi)}' already has a "
                              f"frame named '{name}'", code="name-duplicate")
         X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
-        frame = Frame(len(self._frames), name, mi, parent.body, X_BF)
+        frame = self._declared(Frame(len(self._frames), name, mi, parent.body, X_BF))
         self._frames.append(frame)
         self._frame_names[(mi, name)] = frame
         return frame
@@ -265,6 +276,7 @@ class MultibodyPlant:
         return self._register_joint(joint)
 
     def _register_joint(self, joint: Joint) -> Joint:
+        self._declared(joint)
         joint.index = len(self._joints)
         self._joints.append(joint)
         self._joint_names[(joint.model_instance, joint.name)] = joint
@@ -301,7 +313,8 @@ class MultibodyPlant:
         if not (effort_limit > 0):
             raise ModelError(f"Actuator '{name}': the effort limit must be positive; given "
                              f"{effort_limit}", code="value-out-of-range")
-        actuator = JointActuator(len(self._actuators), name, joint, float(effort_limit))
+        actuator = self._declared(JointActuator(len(self._actuators), name, joint,
+                                                float(effort_limit)))
         self._actuators.append(actuator)
         self._actuator_names[(joint.model_instance, name)] = actuator
         return actuator
@@ -346,7 +359,7 @@ class MultibodyPlant:
             raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "
                              f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}", code="model-invalid")
         c = CouplerConstraint(joint0, joint1, float(gear_ratio), float(offset))
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_ball_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody,
@@ -357,7 +370,7 @@ class MultibodyPlant:
                              f"'{body_A.name}'", code="joint-same-body")
         c = BallConstraint(body_A, tuple(p_AP), body_B,
                            tuple(p_BQ) if p_BQ is not None else None)
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_distance_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody, p_BQ,
@@ -371,7 +384,7 @@ class MultibodyPlant:
                              "damping >= 0", code="value-out-of-range")
         c = DistanceConstraint(body_A, tuple(p_AP), body_B, tuple(p_BQ), float(distance),
                                float(stiffness), float(damping))
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_weld_constraint(self, body_A: RigidBody, X_AP: RigidTransform, body_B: RigidBody,
@@ -380,13 +393,13 @@ class MultibodyPlant:
         if body_A is body_B:
             raise ModelError("A weld constraint needs two different bodies", code="joint-same-body")
         c = WeldConstraint(body_A, X_AP, body_B, X_BQ)
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_constraint(self, constraint) -> None:
         """Adds a constraint object that is not one of Drake's (a loop joint)."""
         self._throw_if_finalized()
-        self._constraints.append(constraint)
+        self._constraints.append(self._declared(constraint))
 
     def num_constraints(self) -> int:
         return len(self._constraints)
@@ -397,7 +410,7 @@ class MultibodyPlant:
     # ------------------------------------------------------------ forces, sensors
     def add_force_element(self, element):
         self._throw_if_finalized()
-        self._force_elements.append(element)
+        self._force_elements.append(self._declared(element))
         return element
 
     def num_force_elements(self) -> int:
@@ -412,7 +425,7 @@ class MultibodyPlant:
                for s in self._sensors):
             raise ModelError(f"A sensor named '{sensor.name}' already exists in model instance "
                              f"'{self.get_model_instance_name(sensor.model_instance)}'", code="name-duplicate")
-        self._sensors.append(sensor)
+        self._sensors.append(self._declared(sensor))
         return sensor
 
     def sensors(self) -> list[Sensor]:
@@ -427,7 +440,7 @@ class MultibodyPlant:
             instance.properties[ILLUSTRATION] = GeometryProperties()
             instance.properties[PERCEPTION] = GeometryProperties()
         instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, instance)
+        return sg.register_geometry(body.index, self._declared(instance))
 
     def register_collision_geometry(self, body: RigidBody, instance: GeometryInstance,
                                     properties: GeometryProperties | None = None):
@@ -440,7 +453,7 @@ class MultibodyPlant:
             props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
         instance.properties = {PROXIMITY: props}
         instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, instance)
+        return sg.register_geometry(body.index, self._declared(instance))
 
     def _require_scene_graph(self) -> SceneGraph:
         self._throw_if_finalized()

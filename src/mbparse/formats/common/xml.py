@@ -12,6 +12,7 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
+from ...source_location import declared_at
 from ...spatial import RigidTransform, parse_float_prefixes
 from ...workspace import DataSource
 
@@ -197,9 +198,12 @@ class XmlDiagnostic:
 
     @contextmanager
     def located(self, el):
-        """Turns the model's refusals inside the block into errors at ``el``."""
+        """Model elements added inside the block were declared at ``el``
+        (the plant records that as their ``source``); the model's refusals
+        inside it become errors at ``el``."""
         try:
-            yield
+            with declared_at(*self.where(el)):
+                yield
         except (ModelError, ShapeError, PackageMapError) as e:
             self.error(el, str(e), code=getattr(e, "code", None) or _REFUSAL_CODE[type(e)])
 

@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from ...diagnostics import Diagnostic, ParseError
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
+from ...source_location import declared_at
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform, matrix_to_quaternion
 from ...workspace import DataSource, Workspace
@@ -110,10 +111,12 @@ class DirectivesRun:
         try:
             for directive in document.directives:
                 self.directive = directive
-                try:
-                    getattr(self, directive.kind)(directive.fields)
-                except ModelError as e:
-                    self.error(str(e), code=e.code)
+                with self.ws.diagnostic.recovering():
+                    try:
+                        with declared_at(self.source.name(), directive.line):
+                            getattr(self, directive.kind)(directive.fields)
+                    except ModelError as e:
+                        self.error(str(e), code=e.code)
         finally:
             if key is not None:
                 self.ws.open_files.remove(key)

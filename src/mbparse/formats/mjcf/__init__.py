@@ -69,7 +69,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         if t in sections:
             sections[t].append(el)
         else:
-            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored", code="mjcf-unsupported")
+            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored", code="mjcf-unknown-element")
     name = model_name or root.get("model")
     if not name:
         doc.error(root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
@@ -84,12 +84,14 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
 
     compiler = Compiler()
     for el in sections["compiler"]:
-        read_compiler(doc, el, compiler)
+        with doc.policy.recovering():
+            read_compiler(doc, el, compiler)
     for el in sections["option"]:
         _option(doc, el)
     defaults = DefaultClasses(doc)
     for el in sections["default"]:
-        defaults.read(el)
+        with doc.policy.recovering():
+            defaults.read(el)
     assets = Assets(doc, defaults, compiler)
     for el in sections["asset"]:
         assets.read(el)
@@ -97,7 +99,8 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
     for el in sections["worldbody"] + sections["body"]:
-        tree.read_world(el)
+        with doc.policy.recovering():
+            tree.read_world(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
     builder.add_world(tree.world)

@@ -30,13 +30,14 @@ class ActuatorReader:
 
     def read(self, actuator_el) -> None:
         for el in self.doc.kids(actuator_el):
-            t = tag(el)
-            if t in SUPPORTED:
-                self._actuator(el, t)
-            elif t in UNSUPPORTED_KINDS:
-                self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored", code="mjcf-unsupported")
-            else:
-                self.doc.warning(el, f"<{t}> is not an actuator; it is ignored", code="mjcf-unsupported")
+            with self.doc.policy.recovering():
+                t = tag(el)
+                if t in SUPPORTED:
+                    self._actuator(el, t)
+                elif t in UNSUPPORTED_KINDS:
+                    self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored", code="mjcf-unsupported")
+                else:
+                    self.doc.warning(el, f"<{t}> is not an actuator; it is ignored", code="mjcf-unknown-element")
 
     def _range(self, a: Attrs, name: str, limited_name: str) -> tuple[float, float] | None:
         limited = a.choice(limited_name, ("true", "false", "auto"), "auto")

@@ -59,19 +59,20 @@ class Assets:
     def read(self, asset_el) -> None:
         doc = self.doc
         for child in doc.kids(asset_el):
-            t = tag(child)
-            if t == "mesh":
-                self._mesh(child)
-            elif t == "material":
-                a = self.defaults.attrs(child)
-                name = a.text("name")
-                if name is None:
-                    doc.error(child, "a <material> needs a 'name' attribute", code="mjcf-attribute-missing")
-                self.materials[name] = a
-            elif t in ("texture", "hfield", "skin"):
-                doc.warning(child, f"<{t}> assets are not supported and are ignored", code="mjcf-unsupported")
-            else:
-                doc.warning(child, f"<{t}> is not a supported asset; it is ignored", code="mjcf-unsupported")
+            with doc.policy.recovering():
+                t = tag(child)
+                if t == "mesh":
+                    self._mesh(child)
+                elif t == "material":
+                    a = self.defaults.attrs(child)
+                    name = a.text("name")
+                    if name is None:
+                        doc.error(child, "a <material> needs a 'name' attribute", code="mjcf-attribute-missing")
+                    self.materials[name] = a
+                elif t in ("texture", "hfield", "skin"):
+                    doc.warning(child, f"<{t}> assets are not supported and are ignored", code="mjcf-unsupported")
+                else:
+                    doc.warning(child, f"<{t}> is not a supported asset; it is ignored", code="mjcf-unknown-element")
 
     def _mesh(self, el) -> None:
         doc = self.doc

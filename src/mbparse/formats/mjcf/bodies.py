@@ -101,12 +101,14 @@ class BodyTreeReader:
         with_inertia = self._inertia_from_geoms(el)
         child_bodies = self._contents(body, el, RigidTransform(), childclass, False,
                                       with_inertia)
-        self._inertia(body, el)
+        with doc.policy.recovering():
+            self._inertia(body, el)
         moving = [j for j in body.joints if j.attrs.text("type") not in ("free",)]
         body.dummy_names = [f"{name}{k}" for k in range(max(0, len(moving) - 1))]
         self.next_index += len(body.dummy_names)
         for child_el, X, cls in child_bodies:
-            self._body(child_el, body, X, cls)
+            with self.doc.policy.recovering():
+                self._body(child_el, body, X, cls)
 
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""
@@ -124,38 +126,39 @@ class BodyTreeReader:
         doc = self.doc
         bodies = []
         for child in doc.kids(el):
-            t = tag(child)
-            if t == "geom":
-                self._geom(body, child, X_BF, childclass, in_world, with_inertia)
-            elif t in ("joint", "freejoint"):
-                if in_world:
-                    doc.error(child, f"<{t}> cannot be a child of <worldbody>", code="mjcf-structure")
-                if t == "joint":
-                    a = self.defaults.attrs(child, childclass)
+            with doc.policy.recovering():
+                t = tag(child)
+                if t == "geom":
+                    self._geom(body, child, X_BF, childclass, in_world, with_inertia)
+                elif t in ("joint", "freejoint"):
+                    if in_world:
+                        doc.error(child, f"<{t}> cannot be a child of <worldbody>", code="mjcf-structure")
+                    if t == "joint":
+                        a = self.defaults.attrs(child, childclass)
+                    else:
+                        a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                               if isinstance(k, str)})
+                        a.values["type"] = ("free", child)
+                    body.joints.append(Placed(child, a, X_BF))
+                elif t == "site":
+                    body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
+                elif t == "body":
+                    bodies.append((child, X_BF, childclass))
+                elif t == "frame":
+                    fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                            if isinstance(k, str)})
+                    cls = child.get("childclass")
+                    if cls is not None:
+                        self.defaults.check_class(child, cls)
+                    bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
+                                             cls or childclass, in_world, with_inertia)
+                elif t == "inertial":
+                    if in_world or tag(el) == "frame":
+                        doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>", code="mjcf-structure")
+                elif t in BODY_UNSUPPORTED:
+                    doc.warning(child, f"<{t}> inside a body is not supported and is ignored", code="mjcf-unsupported")
                 else:
-                    a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                           if isinstance(k, str)})
-                    a.values["type"] = ("free", child)
-                body.joints.append(Placed(child, a, X_BF))
-            elif t == "site":
-                body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
-            elif t == "body":
-                bodies.append((child, X_BF, childclass))
-            elif t == "frame":
-                fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                        if isinstance(k, str)})
-                cls = child.get("childclass")
-                if cls is not None:
-                    self.defaults.check_class(child, cls)
-                bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
-                                         cls or childclass, in_world, with_inertia)
-            elif t == "inertial":
-                if in_world or tag(el) == "frame":
-                    doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>", code="mjcf-structure")
-            elif t in BODY_UNSUPPORTED:
-                doc.warning(child, f"<{t}> inside a body is not supported and is ignored", code="mjcf-unsupported")
-            else:
-                doc.warning(child, f"<{t}> is not an element of a body; it is ignored", code="mjcf-unsupported")
+                    doc.warning(child, f"<{t}> is not an element of a body; it is ignored", code="mjcf-unknown-element")
         return bodies
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,

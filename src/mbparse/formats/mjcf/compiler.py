@@ -46,7 +46,7 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
     c.autolimits = a.boolean("autolimits", c.autolimits)
     if a.has("coordinate") and a.text("coordinate") != "local":
         doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "
-                      "only reads local coordinates", code="mjcf-unsupported")
+                      "only reads local coordinates", code="mjcf-not-supported")
     if a.has("angle"):
         c.degree = a.choice("angle", ("degree", "radian"), "degree") == "degree"
     if a.has("eulerseq"):

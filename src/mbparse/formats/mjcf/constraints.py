@@ -24,24 +24,25 @@ class ConstraintReader:
     # ------------------------------------------------------------ equality
     def read_equality(self, equality_el) -> None:
         for el in self.doc.kids(equality_el):
-            t = tag(el)
-            a = self.defaults.attrs(el, kind="equality")
-            if t in ("connect", "weld", "joint") and a.has("active") and \
-                    not a.boolean("active", True):
-                self.doc.warning(el, f"<{t}> is inactive (active='false'); constraints cannot "
-                                     "start inactive here, so it is ignored", code="mjcf-unsupported")
-                continue
-            if t == "connect":
-                self._connect(a)
-            elif t == "weld":
-                self._weld(a)
-            elif t == "joint":
-                self._coupler(a)
-            elif t in EQUALITY_UNSUPPORTED:
-                self.doc.warning(el, f"<{t}> equality constraints are not supported; this one "
-                                     "is ignored", code="mjcf-unsupported")
-            else:
-                self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored", code="mjcf-unsupported")
+            with self.doc.policy.recovering():
+                t = tag(el)
+                a = self.defaults.attrs(el, kind="equality")
+                if t in ("connect", "weld", "joint") and a.has("active") and \
+                        not a.boolean("active", True):
+                    self.doc.warning(el, f"<{t}> is inactive (active='false'); constraints cannot "
+                                         "start inactive here, so it is ignored", code="mjcf-unsupported")
+                    continue
+                if t == "connect":
+                    self._connect(a)
+                elif t == "weld":
+                    self._weld(a)
+                elif t == "joint":
+                    self._coupler(a)
+                elif t in EQUALITY_UNSUPPORTED:
+                    self.doc.warning(el, f"<{t}> equality constraints are not supported; this one "
+                                         "is ignored", code="mjcf-unsupported")
+                else:
+                    self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored", code="mjcf-unknown-element")
 
     def _body(self, a: Attrs, attr_name: str, default_world: bool = False):
         name = a.text(attr_name)
@@ -140,16 +141,17 @@ class ConstraintReader:
     # ------------------------------------------------------------ contact
     def read_contact(self, contact_el) -> None:
         for el in self.doc.kids(contact_el):
-            t = tag(el)
-            if t == "exclude":
-                a = Attrs(el, self.doc, {k: (v, el) for k, v in el.attrib.items()
-                                         if isinstance(k, str)})
-                body1, body2 = self._body(a, "body1"), self._body(a, "body2")
-                self.plant.exclude_collisions_between([body1.plant_body], [body2.plant_body])
-            elif t == "pair":
-                self._pair(el)
-            else:
-                self.doc.warning(el, f"<{t}> is not a contact element; it is ignored", code="mjcf-unsupported")
+            with self.doc.policy.recovering():
+                t = tag(el)
+                if t == "exclude":
+                    a = Attrs(el, self.doc, {k: (v, el) for k, v in el.attrib.items()
+                                             if isinstance(k, str)})
+                    body1, body2 = self._body(a, "body1"), self._body(a, "body2")
+                    self.plant.exclude_collisions_between([body1.plant_body], [body2.plant_body])
+                elif t == "pair":
+                    self._pair(el)
+                else:
+                    self.doc.warning(el, f"<{t}> is not a contact element; it is ignored", code="mjcf-unknown-element")
 
     def _pair(self, el) -> None:
         a = self.defaults.attrs(el)

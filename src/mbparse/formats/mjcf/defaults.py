@@ -44,7 +44,7 @@ class DefaultClasses:
             if t == "default":
                 continue
             if t not in DEFAULT_KINDS:
-                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored", code="mjcf-unsupported")
+                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored", code="mjcf-unknown-element")
                 continue
             slot = values.setdefault(kind_of(t), {})
             own = {k: (v, child) for k, v in child.attrib.items() if isinstance(k, str)}

@@ -63,7 +63,7 @@ class GeomReader:
         X_BG, size = self._pose_and_size(a, kind, size)
         if a.has("mesh") and kind != "mesh":
             a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
-                            "to a mesh is not supported", code="mjcf-unsupported")
+                            "to a mesh is not supported", code="mjcf-not-supported")
         if kind in ("hfield", "sdf"):
             doc.warning(el, f"geom '{name}': the geom type '{kind}' is not supported; the geom "
                             "is ignored", code="mjcf-unsupported")

@@ -38,18 +38,24 @@ class PlantBuilder:
         self._geometry(world)
         self._sites(world)
         for child in world.children:
-            self.add_body(child)
+            with self.doc.policy.recovering():
+                self.add_body(child)
 
     def add_body(self, body: Body) -> None:
         plant = self.plant
         with self.doc.diag(body.el).located(body.el):
             body.plant_body = plant.add_rigid_body(
                 body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
-        self._geometry(body)
-        self._joints(body)
-        self._sites(body)
+        recovering = self.doc.policy.recovering
+        with recovering():
+            self._geometry(body)
+        with recovering():
+            self._joints(body)
+        with recovering():
+            self._sites(body)
         for child in body.children:
-            self.add_body(child)
+            with self.doc.policy.recovering():
+                self.add_body(child)
 
     def _geometry(self, body: Body) -> None:
         plant = self.plant
@@ -98,7 +104,7 @@ class PlantBuilder:
             if frame_name != name:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
                 self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
-                                          f"the model; its frame is named '{frame_name}'", code="name-duplicate")
+                                          f"the model; its frame is named '{frame_name}'", code="name-renamed")
             with self.doc.diag(site.el).located(site.el):
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 

@@ -33,7 +33,7 @@ def _child_number(diag: SdfDiagnostic, el, name: str, default: float) -> float:
     try:
         return values.parse_double(child.text)
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.", code="sdf-unsupported")
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.", code="sdf-value-invalid")
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
@@ -43,7 +43,7 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
     try:
         return values.parse_numbers(child.text, 3)  # type: ignore[return-value]
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.", code="sdf-unsupported")
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.", code="sdf-value-invalid")
 
 
 def add_masses(a: Mass, b: Mass) -> Mass:
@@ -153,7 +153,7 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
             faces = obj.faces
         return mass_properties(vertices, faces, density)
     except (OSError, ObjError) as e:
-        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}", code="sdf-unsupported")
+        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}", code="mesh-unreadable")
     except MeshVolumeError as e:
         diag.error(shape_el, f"Cannot compute the automatic inertia of the mesh '{path}': {e} "
                              "(Drake would fall back to its convex hull, which mbparse does "

@@ -89,17 +89,18 @@ class Loader:
         diag = self.diag
         attrs = node.attributes
         for key, text in el.attrib.items():
-            if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
-                continue
-            spec = attrs.get(key)
-            if spec is None:
-                diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
-                               "SDFormat.", code="sdf-unknown-attribute")
-            try:
-                values.check(spec.type, text)
-            except (ValueError, OverflowError):
-                diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
-                               f"{spec.type}: '{text}'.", code="sdf-unsupported")
+            with diag.policy.recovering():
+                if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
+                    continue
+                spec = attrs.get(key)
+                if spec is None:
+                    diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
+                                   "SDFormat.", code="sdf-unknown-attribute")
+                try:
+                    values.check(spec.type, text)
+                except (ValueError, OverflowError):
+                    diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
+                                   f"{spec.type}: '{text}'.", code="sdf-value-invalid")
         for key, spec in attrs.items():
             if spec.required and el.get(key) is None and node.name != "sdf":
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
@@ -109,26 +110,27 @@ class Loader:
             return
         children = node.children
         for child in list(el):
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            if tag == "include" and "include" in children:
-                self.read(child, children["include"][0], version)
-                self.include(el, child)
-                continue
-            entry = children.get(tag)
-            if entry is not None:
-                spec, multiplicity = entry
-                if multiplicity == "deprecated":
-                    diag.warning(child, f"SDFormat element <{tag}> is deprecated.", code="sdf-unsupported")
-                self.read(child, spec, version)
-            elif tag[0] == "{" or ":" in tag:
-                continue  # custom (namespaced) elements are kept as written
-            elif node.copy_data:
-                continue
-            else:
-                diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
-                                  "SDFormat.", code="sdf-unknown-element")
+            with diag.policy.recovering():
+                tag = child.tag
+                if not isinstance(tag, str):
+                    continue
+                if tag == "include" and "include" in children:
+                    self.read(child, children["include"][0], version)
+                    self.include(el, child)
+                    continue
+                entry = children.get(tag)
+                if entry is not None:
+                    spec, multiplicity = entry
+                    if multiplicity == "deprecated":
+                        diag.warning(child, f"SDFormat element <{tag}> is deprecated.", code="sdf-unsupported")
+                    self.read(child, spec, version)
+                elif tag[0] == "{" or ":" in tag:
+                    continue  # custom (namespaced) elements are kept as written
+                elif node.copy_data:
+                    continue
+                else:
+                    diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
+                                      "SDFormat.", code="sdf-unknown-element")
         if el.tag == "joint" and el.get("type") != "ball":
             for name, (_, required) in children.items():
                 if required in ("required", "one or more") and el.find(name) is None:
@@ -150,7 +152,7 @@ class Loader:
                 values.check(value_type, text)
         except (ValueError, OverflowError):
             self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}'.", code="sdf-unsupported")
+                                f"'{text.strip()}'.", code="sdf-value-invalid")
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:

@@ -84,7 +84,7 @@ def add_all(builder, scope, instance: int) -> None:
     for node in children(el, "drake:distance_constraint"):
         distance_constraint(builder, node, instance)
     for node in children(el, "drake:tendon_constraint"):
-        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.", code="sdf-unsupported")
+        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.", code="sdf-not-supported")
 
 
 def drake_joint(builder, el, instance: int) -> None:
@@ -266,7 +266,7 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
             target = (node.text or "").strip()
             if not target:
                 diag.error(node, "The tag <drake:ignored_collision_filter_group> is missing a "
-                                 "required string value.", code="sdf-unsupported")
+                                 "required string value.", code="sdf-value-invalid")
             resolver.add_pair(lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name, target, instance)
 
 

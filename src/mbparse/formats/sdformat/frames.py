@@ -235,5 +235,5 @@ def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, obje
         X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                               values.parse_bool(pose.get("degrees", "false")))
     except ValueError:
-        diag.error(pose, f"Cannot read the pose '{pose.text}'.", code="sdf-unsupported")
+        diag.error(pose, f"Cannot read the pose '{pose.text}'.", code="sdf-value-invalid")
     return X, (pose.get("relative_to") or None), pose

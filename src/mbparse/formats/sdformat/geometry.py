@@ -37,7 +37,7 @@ def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = Non
     try:
         return values.parse_double(child.text or "")
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.", code="sdf-unsupported")
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.", code="sdf-value-invalid")
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default):
@@ -47,7 +47,7 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default):
     try:
         return values.parse_numbers(child.text, 3)
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.", code="sdf-unsupported")
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.", code="sdf-value-invalid")
 
 
 class SdfGeometryReader:
@@ -208,7 +208,7 @@ class SdfGeometryReader:
         retro = el.find("laser_retro")
         if retro is not None and values.parse_double(retro.text or "0") != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
-                                f"{(retro.text or '').strip()}", code="sdf-unknown-element")
+                                f"{(retro.text or '').strip()}", code="sdf-unsupported")
         drake_el = first_child(el, "drake:proximity_properties")
         props = GeometryProperties()
         if drake_el is not None:
@@ -221,7 +221,7 @@ class SdfGeometryReader:
                 try:
                     return values.parse_double(node.text or "")
                 except ValueError:
-                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.", code="sdf-unsupported")
+                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.", code="sdf-value-invalid")
 
             rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
             compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
@@ -232,7 +232,7 @@ class SdfGeometryReader:
                 diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
                                "<drake:compliant_hydroelastic>; only one can be given.", code="sdf-structure")
             props = drake.proximity_properties(
-                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m, code="proximity-invalid"),
+                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m, code="proximity-ignored"),
                 lambda m: diag.error(drake_el, m, code="proximity-invalid"))
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self.ode_friction(el))

@@ -27,7 +27,7 @@ def _number(diag: SdfDiagnostic, el, default: float) -> float:
     try:
         return values.parse_double(el.text)
     except ValueError:
-        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.", code="sdf-unsupported")
+        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.", code="sdf-value-invalid")
 
 
 class Axis:
@@ -144,7 +144,7 @@ class JointReader:
                                         self.axis_in_joint(vertex, axis), pitch, damping)
                 self.actuator(el, joint, axes)
             elif jtype in ("gearbox", "revolute2"):
-                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.", code="sdf-unsupported")
+                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.", code="sdf-not-supported")
             else:
                 diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.", code="sdf-value-invalid")
         return jtype
@@ -213,7 +213,7 @@ class JointReader:
                                  "parameters and limits will be considered.", code="sdf-unsupported")
                 if axes[0].effort != 0:
                     diag.warning(el, f"Actuation (via non-zero effort limits) for ball joint "
-                                     f"'{name}' is not implemented yet and will be ignored.", code="sdf-not-supported")
+                                     f"'{name}' is not implemented yet and will be ignored.", code="sdf-unsupported")
             if axes[1] is not None:
                 diag.warning(el, f"An axis2 may not be specified for ball joint '{name}' and "
                                  "will be ignored", code="sdf-unsupported")
@@ -222,7 +222,7 @@ class JointReader:
             efforts = [a.effort if a is not None else 0.0 for a in axes]
             if any(e != 0 for e in efforts):
                 diag.warning(el, f"Actuation (via non-zero effort limits) for universal joint "
-                                 f"'{name}' is not implemented yet and will be ignored.", code="sdf-not-supported")
+                                 f"'{name}' is not implemented yet and will be ignored.", code="sdf-unsupported")
             return
         effort = axes[0].effort if axes[0] is not None else 0.0
         if effort != 0:

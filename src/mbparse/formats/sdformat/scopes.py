@@ -205,7 +205,7 @@ class ScopeBuilder:
             self.diag.error(model, f"The merge-included model '{name}' has no link.", code="sdf-structure")
         if model.get("placement_frame"):
             self.diag.error(model, "A placement_frame on a merge-include is not supported by "
-                                   "mbparse.", code="sdf-unsupported")
+                                   "mbparse.", code="sdf-not-supported")
         frame = etree.Element("frame", name=proxy, attached_to=canonical)
         frame.sourceline = model.sourceline
         pose = model.find("pose")

@@ -78,7 +78,7 @@ class UrdfReader:
             tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
                 diag.warning(child, f"<{tag}> is not part of URDF or of Drake's "
-                                    "extensions; it is ignored", code="urdf-unsupported")
+                                    "extensions; it is ignored", code="urdf-unknown-element")
             by_tag.setdefault(tag, []).append(child)
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
@@ -94,38 +94,54 @@ class UrdfReader:
         else:
             self.instance = self.merge_into
 
+        recovering = diag.policy.recovering
         for el in found("material", ()):
-            self.geometry.material(el, name_required=True)
+            with recovering():
+                self.geometry.material(el, name_required=True)
         for el in found("link", ()):
-            self.link(el)
+            with recovering():
+                self.link(el)
         if self.plant.geometry_source_is_registered():
             for el in found("drake:collision_filter_group", ()):
-                self.collision_filter_group(el)
+                with recovering():
+                    self.collision_filter_group(el)
         for el in joint_elements:
-            self.joint(el)
+            with recovering():
+                self.joint(el)
         for el in joint_elements:
-            self.mimic(el)
+            with recovering():
+                self.mimic(el)
         for el in found("transmission", ()):
-            self.transmission(el)
+            with recovering():
+                self.transmission(el)
         for el in found("loop_joint", ()):
-            loop_joints.read_loop_joint(self, el)
+            with recovering():
+                loop_joints.read_loop_joint(self, el)
         for el in found("frame", ()):
-            self.frame(el)
+            with recovering():
+                self.frame(el)
         for el in found("drake:linear_bushing_rpy", ()):
-            self.bushing(el)
+            with recovering():
+                self.bushing(el)
         for el in found("drake:linear_spring_damper", ()):
-            self.linear_spring_damper(el)
+            with recovering():
+                self.linear_spring_damper(el)
         for el in found("drake:ball_constraint", ()):
-            self.ball_constraint(el)
+            with recovering():
+                self.ball_constraint(el)
         for el in found("drake:distance_constraint", ()):
-            self.distance_constraint(el)
+            with recovering():
+                self.distance_constraint(el)
         for el in found("force_element", ()):
-            force_elements.read_force_element(self, el)
+            with recovering():
+                force_elements.read_force_element(self, el)
         if "sensor" in by_tag:
-            sensors.read_sensors(self, root)
+            with recovering():
+                sensors.read_sensors(self, root)
         for el in found("drake:tendon_constraint", ()):
-            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
-                           "model would be incomplete", code="urdf-unsupported")
+            with recovering():
+                diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
+                           "model would be incomplete", code="urdf-not-supported")
         return self.instance, name
 
     # ------------------------------------------------------------ links
@@ -150,29 +166,34 @@ class UrdfReader:
             elif tag == "drake:surface_velocity_axis":
                 sv = child if sv is None else sv
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored", code="urdf-unsupported")
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored", code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
                 diag.warning(el, "the world link cannot have mass properties; its <inertial> is "
                                  "ignored (only <visual> and <collision> may be given to it)", code="urdf-unsupported")
         else:
-            M = self.spatial_inertia(inertial) if inertial is not None else None
+            M = None
+            if inertial is not None:
+                with diag.policy.recovering():  # else the body and its joints are lost too
+                    M = self.spatial_inertia(inertial)
             with diag.located(el):
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if self.plant.geometry_source_is_registered():
             used: set[str] = set()
             for visual in visuals:
-                instance = self.geometry.visual(visual, name, used)
-                if instance is not None:
-                    with diag.located(visual):
-                        self.plant.register_visual_geometry(body, instance)
+                with diag.policy.recovering():
+                    instance = self.geometry.visual(visual, name, used)
+                    if instance is not None:
+                        with diag.located(visual):
+                            self.plant.register_visual_geometry(body, instance)
             used = set()
             for collision in collisions:
-                instance = self.geometry.collision(collision, name, used)
-                if instance is not None:
-                    with diag.located(collision):
-                        self.plant.register_collision_geometry(body, instance)
+                with diag.policy.recovering():
+                    instance = self.geometry.collision(collision, name, used)
+                    if instance is not None:
+                        with diag.located(collision):
+                            self.plant.register_collision_geometry(body, instance)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -289,8 +310,6 @@ class UrdfReader:
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
                 diag.error(el, f"joint '{name}' has the unknown type '{jtype}'", code="urdf-value-invalid")
-        if plant.has_joint_named(name, self.instance):
-            plant.get_joint_by_name(name, self.instance).source = (diag.file, el.sourceline)
         self.effort_limits[name] = effort
 
     def limits(self, el):
@@ -598,6 +617,6 @@ class UrdfReader:
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = attr(node, "name")
             if target is None:
-                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute", code="urdf-unsupported")
+                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute", code="urdf-attribute-missing")
             if target:
                 resolver.add_pair(lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name, target, self.instance)

@@ -82,7 +82,7 @@ def _check_unique_force_name(reader: "UrdfReader", el, name: str) -> None:
         body = getattr(f, "body", None) or getattr(f, "body_A", None)
         if getattr(f, "name", None) == name and body is not None \
                 and body.model_instance == reader.instance:
-            reader.diag.error(el, f"force element name '{name}' is used twice in this model", code="urdf-conflict")
+            reader.diag.error(el, f"force element name '{name}' is used twice in this model", code="name-duplicate")
 
 
 def _value(reader: "UrdfReader", spec, nested: bool, key: str, nested_key: str | None = None,

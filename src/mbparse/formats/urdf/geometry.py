@@ -161,7 +161,7 @@ class GeometryReader:
                 if guess not in used:
                     if explicit:
                         self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
-                                              f"this one is renamed '{guess}'", code="urdf-conflict")
+                                              f"this one is renamed '{guess}'", code="name-renamed")
                     name = guess
                     break
         used.add(name)
@@ -269,10 +269,10 @@ class GeometryReader:
         for child in children(drake_el):
             if qname(child) not in drake.PROXIMITY_TAGS:
                 diag.warning(child, f"<{qname(child)}> is not a proximity property; it is "
-                                    "ignored", code="urdf-unsupported")
+                                    "ignored", code="urdf-unknown-element")
         return drake.proximity_properties(
             read_double, rigid is not None, compliant is not None,
-            lambda m: diag.warning(drake_el, m, code="proximity-invalid"), lambda m: diag.error(drake_el, m, code="proximity-invalid"))
+            lambda m: diag.warning(drake_el, m, code="proximity-ignored"), lambda m: diag.error(drake_el, m, code="proximity-invalid"))
 
     def _legacy_friction(self, el, link_name: str) -> CoulombFriction:
         diag = self.diag
