@@ -116,7 +116,7 @@ def test_check_no_progress_bar_when_not_a_terminal(capsys):
 def test_check_list_rules_names_every_rule(capsys):
     status, out, _ = run(capsys, "--list-rules", "x.urdf")
     assert status == 0
-    for rule in ("mass-nonpositive", "inertia-invalid", "joint-limits-inverted",
-                 "joint-axis-zero", "body-disconnected", "duplicate-name",
-                 "package-unresolved", "file-missing", "units-suspicious"):
+    for rule in ("mass-zero-moving", "inertia-invalid", "limit-inverted",
+                 "axis-zero", "body-disconnected", "name-duplicate",
+                 "package-unknown", "file-missing", "units-suspicious"):
         assert rule in out

@@ -23,7 +23,6 @@ from .findings import Finding, rule_finding
 
 # Magnitudes beyond which a value probably has the wrong units.
 MAX_MASS = 1e4            # kg: more than ten tonnes on a moving body → grams?
-MIN_MASS = 1e-6           # kg: under a milligram → tonnes, or a typo
 MAX_OFFSET = 100.0        # m: a joint or COM that far away → millimetres?
 MAX_MOVING_SIZE = 100.0   # m: a moving part that large → millimetres?
 MAX_SIZE = 1e4            # m: anything that large
@@ -140,9 +139,6 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         if m > MAX_MASS:
             yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg; "
                                "was it given in grams?", **ctx.at(body))
-        elif 0 < m < MIN_MASS:
-            yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg, "
-                               "less than a milligram", **ctx.at(body))
 
 
 def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Iterator[Finding]:
@@ -214,8 +210,10 @@ def check_joints(ctx: ModelContext) -> Iterator[Finding]:
                                    f"upper limits are both {lo:g}; it cannot move",
                                    **ctx.at(joint))
         if joint.type_name in ("revolute", "universal", "ball_rpy"):
+            # Degrees are written as whole numbers (90, 180, 360); a large
+            # fractional limit (±174.533 rad) is a deliberate "no limit".
             big = [v for v in (*joint.pos_lower, *joint.pos_upper)
-                   if math.isfinite(v) and abs(v) > MAX_ANGLE]
+                   if math.isfinite(v) and MAX_ANGLE < abs(v) <= 360 and v == round(v)]
             if big:
                 yield rule_finding("units-suspicious", f"joint '{label}' has an angle limit of "
                                    f"{big[0]:g} rad (over two turns); was it given in degrees?",

@@ -3,7 +3,8 @@
 A reader or the plant names the kind of each problem where it raises it
 (``code="mesh-missing"``); this table says what the code means, its level in
 ``mbparse check`` and how to fix it. ``check --list-rules``, the text, JSON
-and SARIF reports and ``docs/CHECK_RULES.md`` all read it.
+and SARIF reports and ``docs/CHECK_RULES.md`` (written by
+``tools/make_check_rules_doc.py``) all read it.
 
 Levels: ``error`` (the model is wrong or cannot be loaded; physically
 impossible values are errors here even where Drake only warns), ``warning``
@@ -242,7 +243,7 @@ def level_of(rule: Rule, raised_as: str) -> str:
 def as_markdown() -> str:
     """The rule table as the Markdown page ``docs/CHECK_RULES.md``."""
     lines = ["# `mbparse check` rules", "",
-             "Generated from `src/mbparse/lint/rules.py` by `python -m mbparse.lint.rules`; "
+             "Generated from `src/mbparse/lint/rules.py` by `python tools/make_check_rules_doc.py`; "
              "do not edit by hand.", "",
              "Every diagnostic carries one of these codes. `error` fails `check` (exit 1); "
              "`warning` fails only with `--warnings-as-errors`; `note` is shown only with "
@@ -254,7 +255,3 @@ def as_markdown() -> str:
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
-
-if __name__ == "__main__":  # pragma: no cover - regenerates the doc page
-    import sys
-    sys.stdout.write(as_markdown())

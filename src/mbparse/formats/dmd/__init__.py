@@ -75,6 +75,10 @@ class DirectivesRun:
         self.plant = workspace.plant
         self.added = added
         self.directive: Directive | None = None
+        # Names a failed directive would have made (only when errors are
+        # collected): a later directive naming one is skipped, not reported
+        # again as an unknown name.
+        self.failed: set[str] = set()
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, line: int | None = None, code: str | None = None) -> NoReturn:
@@ -109,14 +113,20 @@ class DirectivesRun:
         if key is not None:
             self.ws.open_files.append(key)
         try:
+            policy = self.ws.diagnostic
             for directive in document.directives:
                 self.directive = directive
-                with self.ws.diagnostic.recovering():
+                if self.failed and _mentions(directive.fields, self.failed):
+                    continue
+                errors_before = len(policy.errors_seen)
+                with policy.recovering():
                     try:
                         with declared_at(self.source.name(), directive.line):
                             getattr(self, directive.kind)(directive.fields)
                     except ModelError as e:
                         self.error(str(e), code=e.code)
+                if len(policy.errors_seen) > errors_before:
+                    self.failed |= _names_made_by(directive)
         finally:
             if key is not None:
                 self.ws.open_files.remove(key)
@@ -280,3 +290,26 @@ class DirectivesRun:
                        f"with add_model_instance", code="dmd-unknown-model-instance")
         path = self.resolve(f["file"])
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()
+
+
+def _names_made_by(d: Directive) -> set[str]:
+    """The model instance and frame names directive ``d`` makes."""
+    key = {"add_model": "name", "add_model_instance": "name", "add_frame": "name",
+           "add_directives": "model_namespace"}.get(d.kind)
+    value = d.fields.get(key) if key else None
+    return {value} if isinstance(value, str) and value else set()
+
+
+def _mentions(value, names: set[str]) -> bool:
+    """Whether ``value`` (directive fields) names one of ``names``, or a
+    frame scoped in one."""
+    if isinstance(value, str):
+        return any(value == n or value.startswith(n + "::") or value.endswith("::" + n)
+                   for n in names)
+    if isinstance(value, dict):
+        return any(_mentions(v, names) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_mentions(v, names) for v in value)
+    if hasattr(value, "__dict__"):  # a pose, with its base frame
+        return _mentions(vars(value), names)
+    return False

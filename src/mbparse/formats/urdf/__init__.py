@@ -30,6 +30,10 @@ KNOWN_ROBOT_CHILDREN = {
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
 }
+# Children of <link> that other URDF consumers read and Drake does not: valid
+# input, so a note rather than a warning (pybullet's contact parameters, the
+# URDF schema's self-collision flag).
+OTHER_CONSUMERS_LINK_CHILDREN = {"contact", "self_collision_checking"}
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -165,8 +169,12 @@ class UrdfReader:
                 inertial = child if inertial is None else inertial
             elif tag == "drake:surface_velocity_axis":
                 sv = child if sv is None else sv
+            elif tag in OTHER_CONSUMERS_LINK_CHILDREN:
+                diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
+                                    "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored", code="urdf-unknown-element")
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored",
+                             code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
@@ -375,7 +383,7 @@ class UrdfReader:
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
-                               "and <drake:circular_arc>", code="urdf-unknown-element")
+                               "and <drake:circular_arc>", code="urdf-structure")
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         if len(breaks) == 1:
