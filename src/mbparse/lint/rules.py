@@ -42,10 +42,11 @@ _FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model dir
             "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model"}
 
 
-def _family(fmt: str) -> list[Rule]:
-    """The structural rules every XML format shares, prefixed by format."""
+def _family(fmt: str, only: str = "") -> list[Rule]:
+    """The structural rules the formats share, prefixed by format (``only``:
+    the kinds, space-separated, a format raises; default all)."""
     name = _FORMATS[fmt]
-    return [
+    rules = [
         Rule(f"{fmt}-root", "error", f"the file's root element is not that of a {name} file",
              "check the file's format (its suffix) and its first element"),
         Rule(f"{fmt}-attribute-missing", "error", f"a {name} element lacks a required attribute",
@@ -64,6 +65,8 @@ def _family(fmt: str) -> list[Rule]:
         Rule(f"{fmt}-not-supported", "error", f"valid {name} that mbparse cannot load at all",
              "leave the feature out, or use an equivalent the message names"),
     ]
+    kinds = only.split()
+    return [r for r in rules if not kinds or r.id[len(fmt) + 1:] in kinds]
 
 
 def _unknown(fmt: str, kinds: str) -> list[Rule]:
@@ -181,7 +184,7 @@ RULE_LIST: tuple[Rule, ...] = (
          "check the spelling, or remove it"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
-    *_family("dmd"), *_unknown("dmd", "frame joint model-instance"),
+    *_family("dmd", "value-invalid structure conflict"), *_unknown("dmd", "frame joint model-instance"),
     Rule("dmd-syntax", "error", "the directives file is not valid YAML or not valid directives",
          "fix the directive at the line given"),
     Rule("dmd-file-type", "error", "a directive names a file that is not a model",
