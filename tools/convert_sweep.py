@@ -16,14 +16,9 @@ import sys
 import tempfile
 import warnings
 
-from mbparse.convert.files import ConvertFileOptions, convert_file
-from mbparse.convert.loss import ConvertError
-from mbparse.convert.roundtrip import (body_records, compare_bodies, compare_read_back,
-                                       excused_by, mujoco_bodies, read_back)
-from mbparse.diagnostics import ParseError
+from mbparse.convert.roundtrip import check_conversion
 from mbparse.loading import LoadOptions, load
 
-SUFFIX_OF = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
 SUFFIXES = {".urdf": "urdf", ".sdf": "sdf", ".xml": "mjcf", ".yaml": "dmd", ".obj": "obj"}
 
 
@@ -37,38 +32,6 @@ def files_under(paths: list[str]) -> list[str]:
         else:
             out.append(p)
     return sorted(out)
-
-
-def check_one(path: str, target: str, folder: str) -> tuple[str, list[str]]:
-    """('faithful'|'lossy-ok'|'differs'|'error', details) for one pair."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        original = load(path, LoadOptions(time_step=0.0))
-    out = os.path.join(folder, os.path.basename(path) + "." + target + SUFFIX_OF[target])
-    try:
-        result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
-    except (ConvertError, ParseError) as e:
-        return "error", [f"convert: {e}"]
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(result.text)
-    try:
-        written = read_back(out)
-    except ParseError as e:
-        return "error", [f"read back: {str(e).splitlines()[0]}"]
-    problems = compare_read_back(original.plant, written.plant, result.report)
-    if target == "mjcf":
-        try:
-            got = mujoco_bodies(out)
-        except Exception as e:  # MuJoCo's compiler error
-            return "error", [f"mujoco: {str(e).splitlines()[0]}"]
-        if got is not None:
-            bodies, _, zero = excused_by(result.report)
-            want = body_records(original.plant, zero,
-                                prefixed=original.plant.num_model_instances() > 3)
-            problems += ["mujoco " + p for p in compare_bodies(want, got, bodies)]
-    if problems:
-        return "differs", problems
-    return ("faithful" if not result.report else "lossy-ok"), []
 
 
 def main(argv=None) -> int:
@@ -97,7 +60,7 @@ def main(argv=None) -> int:
                 src = "dmd"
             for target in args.to.split(","):
                 try:
-                    verdict, details = check_one(path, target, folder)
+                    verdict, details = check_conversion(path, target, folder)
                 except Exception as e:  # a crash is a finding, not a stop
                     verdict, details = "error", [f"crash: {type(e).__name__}: {e}"]
                 tally[(src, target)][verdict] += 1

@@ -188,3 +188,44 @@ def mujoco_bodies(path: str) -> dict[str, BodyRecord] | None:
                                 inertia[0, 2], inertia[1, 2]),
                                tuple(d.xpos[i]), tuple(d.xmat[i]))
     return out
+
+
+def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str]]:
+    """Converts ``path`` to ``target`` in ``folder`` and checks the result.
+
+    Returns ("faithful" (no loss, same model), "lossy-ok" (same model up to
+    the loss report), "differs" or "error", details). MJCF output is also
+    compiled by MuJoCo when it is installed.
+    """
+    import os
+    from .files import ConvertFileOptions, convert_file
+    from .loss import ConvertError
+    from .writers import SUFFIXES
+    from ..diagnostics import ParseError
+    original = read_back(path)
+    out = os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    try:
+        result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
+    except (ConvertError, ParseError) as e:
+        return "error", [f"convert: {e}"]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(result.text)
+    try:
+        written = read_back(out)
+    except ParseError as e:
+        return "error", [f"read back: {str(e).splitlines()[0]}"]
+    problems = compare_read_back(original.plant, written.plant, result.report)
+    if target == "mjcf":
+        try:
+            got = mujoco_bodies(out)
+        except Exception as e:  # MuJoCo's compiler refused the file
+            return "error", [f"mujoco: {str(e).splitlines()[0]}"]
+        if got is not None:
+            bodies, _, zero = excused_by(result.report)
+            want = body_records(original.plant, zero,
+                                prefixed=original.plant.num_model_instances() > 3)
+            problems += ["mujoco " + p for p in compare_bodies(
+                want, got, set(), pose_excused=below(original.plant, bodies))]
+    if problems:
+        return "differs", problems
+    return ("faithful" if not result.report else "lossy-ok"), []

@@ -46,7 +46,12 @@ class SdfWriter(Writer):
             return "world"
         if self.walk.single_instance() or element.model_instance == scope:
             return self.name(element)
-        return f"{self.walk.instance_name(element.model_instance)}::{self.name(element)}"
+        return f"{self.model_name(element.model_instance)}::{self.name(element)}"
+
+    def model_name(self, instance: int) -> str:
+        """A nested model's name: the instance's, with '::' (which SDFormat
+        names may not hold) written '__'."""
+        return self.walk.instance_name(instance).replace("::", "__")
 
     def build(self):
         walk = self.walk
@@ -57,7 +62,7 @@ class SdfWriter(Writer):
         else:
             stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
             top = sub(sdf, "model", {"name": stem})
-            self.models = {mi: sub(top, "model", {"name": walk.instance_name(mi)})
+            self.models = {mi: sub(top, "model", {"name": self.model_name(mi)})
                            for mi in walk.instances}
             self.report.add(RENAMED, "model instances",
                             f"each instance is a model nested in '{stem}', so Drake names it "

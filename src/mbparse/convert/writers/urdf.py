@@ -291,7 +291,7 @@ class UrdfWriter(Writer):
 
     def _transmissions(self) -> None:
         for a in self.plant.actuators():
-            t = sub(self.robot, "transmission", {"name": f"{self.name(a)}_transmission"})
+            t = sub(self.robot, "transmission")
             sub(t, "type", text="transmission_interface/SimpleTransmission")
             joint = sub(t, "joint", {"name": self.name(a.joint)})
             sub(joint, "hardwareInterface", text="hardware_interface/EffortJointInterface")

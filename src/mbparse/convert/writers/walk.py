@@ -103,7 +103,8 @@ class ModelWalk:
         joint_frames = {id(f) for j in plant.joints() for f in (j.frame_on_parent,
                                                                  j.frame_on_child)}
         for frame in plant.frames():
-            if frame.is_body_frame or frame.is_ephemeral or id(frame) in joint_frames:
+            if (frame.is_body_frame or frame.is_ephemeral or id(frame) in joint_frames
+                    or frame.name == "__model__"):  # every SDFormat model has its own
                 continue
             if frame.body.index == 0:
                 self.world_frames.append(frame)
