@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..loading import LoadOptions, load
 from ..plant import MultibodyPlant
 from .loss import DROPPED, LossReport
+from .writers.walk import used_instances
 
 TOLERANCE = 1e-6
 _QUOTED = re.compile(r"'([^']*)'")
@@ -54,7 +55,8 @@ def body_records(plant: MultibodyPlant, zero_joints: set[str] = frozenset(),
         M = body.default_spatial_inertia
         key = body.name
         if prefixed:
-            key = f"{plant.get_model_instance_name(body.model_instance)}__{body.name}"
+            prefix = plant.get_model_instance_name(body.model_instance).replace("::", "__")
+            key = f"{prefix}__{body.name}"
         Xb = X[body.index]
         out[key] = BodyRecord(M.mass, M.com, M.I_cm, tuple(Xb.p),
                               tuple(v for row in Xb.R for v in row))
@@ -146,7 +148,7 @@ def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
     """Differences between a finalized model and the finalized model read
     from what was written, leaving out what ``report`` lists."""
     bodies, joints, zero = excused_by(report)
-    prefixed = original.num_model_instances() > 3 and report.target in ("URDF", "MJCF")
+    prefixed = len(used_instances(original)) > 1 and report.target in ("urdf", "mjcf")
     want = body_records(original, zero, prefixed)
     got = body_records(written)
     return compare_bodies(want, got, set(), pose_excused=below(original, bodies)) + \
@@ -223,7 +225,7 @@ def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str
         if got is not None:
             bodies, _, zero = excused_by(result.report)
             want = body_records(original.plant, zero,
-                                prefixed=original.plant.num_model_instances() > 3)
+                                prefixed=len(used_instances(original.plant)) > 1)
             problems += ["mujoco " + p for p in compare_bodies(
                 want, got, set(), pose_excused=below(original.plant, bodies))]
     if problems:

@@ -54,13 +54,14 @@ class Writer:
         mi = element.model_instance
         if self.walk.single_instance() or mi == 0:
             return element.name
+        prefix = self.walk.instance_name(mi).replace("::", "__")
         if mi not in self._renamed_reported:
             self._renamed_reported.add(mi)
             self.report.add(RENAMED, f"model instance '{self.walk.instance_name(mi)}'",
                             f"a {self.target} file holds one model; the names of this "
                             f"instance's elements are prefixed with "
-                            f"'{self.walk.instance_name(mi)}__'")
-        return f"{self.walk.instance_name(mi)}__{element.name}"
+                            f"'{prefix}__'")
+        return f"{prefix}__{element.name}"
 
     @staticmethod
     def geometry_name(g: Geometry) -> str:

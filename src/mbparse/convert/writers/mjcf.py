@@ -248,6 +248,10 @@ class MjcfWriter(Writer):
         if isinstance(s, Box):
             return {"type": "box", "size": nums([v / 2 for v in s.size()], what)}
         if isinstance(s, Sphere):
+            if s.radius <= 0:
+                self.report.add(DROPPED, f"geometry '{g.name}'", "a sphere of radius 0 (MuJoCo "
+                                "needs a positive size)", g.instance.source)
+                return None
             return {"type": "sphere", "size": num(s.radius, what)}
         if isinstance(s, (Cylinder, Capsule)):
             return {"type": "cylinder" if isinstance(s, Cylinder) else "capsule",
@@ -255,6 +259,11 @@ class MjcfWriter(Writer):
         if isinstance(s, Ellipsoid):
             return {"type": "ellipsoid", "size": nums((s.a, s.b, s.c), what)}
         if isinstance(s, HalfSpace):
+            if g.body != 0:
+                self.report.add(DROPPED, f"geometry '{g.name}'", "a half space on a body that "
+                                "can move (MuJoCo allows planes on the world only)",
+                                g.instance.source)
+                return None
             return {"type": "plane", "size": "0 0 1"}
         if isinstance(s, Mesh):
             return self._mesh(g, s)

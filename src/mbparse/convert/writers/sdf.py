@@ -57,7 +57,7 @@ class SdfWriter(Writer):
         walk = self.walk
         sdf = etree.Element("sdf", {"version": "1.9"}, nsmap={"drake": DRAKE_NS})
         if walk.single_instance():
-            top = sub(sdf, "model", {"name": walk.instance_name(walk.instances[0])})
+            top = sub(sdf, "model", {"name": self.model_name(walk.instances[0])})
             self.models = {walk.instances[0]: top}
         else:
             stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
@@ -239,18 +239,18 @@ class SdfWriter(Writer):
         elif kind in SDF_TYPES:
             stype = SDF_TYPES[kind]
         elif kind == "planar":
-            stype = None
+            self.report.add(APPROXIMATED, f"joint '{j.name}'",
+                            "a planar joint is not written to SDFormat yet; the body is welded "
+                            "to its parent", where(j))
+            self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
+            return
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"a {kind} joint has no SDFormat form; it is written as a fixed "
                             "joint", where(j))
             self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
             return
-        if stype is None:
-            el = self._planar(node)
-        else:
-            el = self._joint_element(self.written_names[id(j)], stype, node.parent, node,
-                                     h.X_CM, j)
+        el = self._joint_element(self.written_names[id(j)], stype, node.parent, node, h.X_CM, j)
         what = f"joint '{j.name}'"
         if kind in ("revolute", "prismatic", "screw"):
             axis = sub(el, "axis")
@@ -300,22 +300,6 @@ class SdfWriter(Writer):
         sub(el, "pose", text=pose_text(X_CM, f"the pose of joint '{name}'"))
         sub(el, "parent", text=self.scoped(parent_body, scope) if parent_body else "world")
         sub(el, "child", text=self.scoped(child.body, scope))
-        return el
-
-    def _planar(self, node: BodyNode):
-        h, j = node.hinge, node.hinge.joint
-        model = self._model_of(node.body)
-        el = sub(model, D + "joint", {"name": self.written_names[id(j)], "type": "planar"})
-        parent = self.scoped(node.parent.body, node.body.model_instance) if node.parent else "world"
-        X_WF = (self.X_WB[node.parent.body.index] if node.parent else IDENTITY) @ h.X_PF
-        sub(el, "pose", {"relative_to": parent if node.parent else "world"},
-            text=pose_text(h.X_PF, f"joint '{j.name}'"))
-        sub(el, D + "parent", text=parent)
-        sub(el, D + "child", text=self.scoped(node.body, node.body.model_instance))
-        sub(el, D + "damping", text=nums(j.damping, f"joint '{j.name}'"))
-        X_WM = self.X_WB[node.body.index] @ h.X_CM
-        if not X_WF.p == X_WM.p or X_WF.R != X_WM.R:
-            pass  # at zero positions F and M coincide; the pose above places both
         return el
 
     def _axis_values(self, axis, j, kind: str) -> None:

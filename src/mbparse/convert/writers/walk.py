@@ -18,6 +18,16 @@ from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, ConvertError, LossReport
 
 
+def used_instances(plant: MultibodyPlant) -> list[int]:
+    """The model instances (not the world's) that hold a body, a joint or a
+    frame a model file declared, in index order."""
+    used = {b.model_instance for b in plant.bodies()[1:]}
+    used |= {j.model_instance for j in plant.joints() if not j.is_ephemeral}
+    used |= {f.model_instance for f in plant.frames()
+             if not f.is_body_frame and not f.is_ephemeral and f.name != "__model__"}
+    return sorted(used - {0})
+
+
 def where(element) -> tuple[str | None, int | None]:
     """The (file, line) a reader recorded on a model element, if any."""
     src = getattr(element, "source", None)
@@ -116,7 +126,7 @@ class ModelWalk:
                     self.world_geometries.append(g)
                 else:
                     self.nodes[g.body].geometries.append(g)
-        self.instances = sorted({b.model_instance for b in bodies[1:]})
+        self.instances = used_instances(plant)
         if not self.nodes:
             raise ConvertError("the model has no bodies: there is nothing to write")
 
