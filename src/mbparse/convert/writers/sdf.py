@@ -62,8 +62,11 @@ class SdfWriter(Writer):
         else:
             stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
             top = sub(sdf, "model", {"name": stem})
+            # Only instances with links become nested models (SDFormat wants a
+            # link in every model); the frames of the others go in the top model.
+            with_links = sorted({n.body.model_instance for n in walk.preorder()})
             self.models = {mi: sub(top, "model", {"name": self.model_name(mi)})
-                           for mi in walk.instances}
+                           for mi in with_links}
             self.report.add(RENAMED, "model instances",
                             f"each instance is a model nested in '{stem}', so Drake names it "
                             f"'{stem}::INSTANCE'")
