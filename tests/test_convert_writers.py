@@ -78,6 +78,16 @@ def test_every_loss_names_its_source_line():
     assert all(x.line for x in report.losses if x.element.startswith(("joint", "geometry")))
 
 
+def test_each_loss_names_a_distinct_element_even_without_names():
+    # The cheetah's six joint springs have no names, and its ground plane is a
+    # visual and a collision geometry of the same name.
+    cheetah = str(Path(__file__).parent / "data" / "mjcf" / "dmc_cheetah.xml")
+    _, report = converted("urdf", cheetah)
+    labels = [(x.element, x.what) for x in report.losses]
+    assert len(labels) == len(set(labels))
+    assert "revolute_spring on joint 'bthigh'" in [x.element for x in report.losses]
+
+
 @pytest.mark.parametrize("target", ["urdf", "sdf", "mjcf"])
 def test_features_read_back_to_the_same_bodies_and_joints(target, tmp_path):
     verdict, details = check_conversion(FEATURES, target, str(tmp_path))

@@ -88,7 +88,7 @@ class Writer:
                 if key == ("phong", "diffuse") and isinstance(value, Rgba):
                     color = color or value
                 elif key not in KEPT_VISUAL:
-                    self.report.add(DROPPED, f"geometry '{g.name}'",
+                    self.report.add(DROPPED, geometry_label(g),
                                     f"the {role} property {key[0]}/{key[1]}",
                                     g.instance.source)
         return color
@@ -105,7 +105,7 @@ class Writer:
         s = g.shape
         problem = collision_mesh_problem(s) if isinstance(s, Mesh) else None
         if problem:
-            self.report.add(DROPPED, f"geometry '{g.name}'",
+            self.report.add(DROPPED, geometry_label(g),
                             f"its collision role: {problem} (the visual is kept)",
                             g.instance.source)
             return False
@@ -141,14 +141,34 @@ class Writer:
         for element in self.plant.force_elements() + self.plant.constraints():
             if type(element) in kinds:
                 continue
-            name = getattr(element, "name", None) or getattr(element, "type", type(element).__name__)
-            self.report.add(DROPPED, f"{getattr(element, 'type', 'element')} '{name}'",
+            self.report.add(DROPPED, element_label(element),
                             f"{self.target} output has no {type(element).__name__}",
                             where(element))
         for sensor in self.plant.sensors():
             self.report.add(DROPPED, f"sensor '{sensor.name}'",
                             f"the {sensor.type} sensor is not written to {self.target}",
                             where(sensor))
+
+
+def geometry_label(g: Geometry) -> str:
+    """How a loss names a geometry: its name and roles (a visual and a
+    collision geometry may share a name)."""
+    roles = ", ".join(sorted(g.instance.properties)) or "no role"
+    return f"geometry '{g.name}' ({roles})"
+
+
+def element_label(element) -> str:
+    """How a loss names a force element or constraint: by its name, else by
+    the joint or the bodies it acts on."""
+    kind = getattr(element, "type", type(element).__name__)
+    name = getattr(element, "name", None)
+    if name:
+        return f"{kind} '{name}'"
+    joint = getattr(element, "joint", None)
+    if joint is not None:
+        return f"{kind} on joint '{joint.name}'"
+    bodies = [getattr(element, k).name for k in ("body_A", "body_B") if hasattr(element, k)]
+    return f"{kind} between " + " and ".join(f"'{b}'" for b in bodies) if bodies else kind
 
 
 def sub(parent: etree._Element, tag: str, attrib: dict | None = None,

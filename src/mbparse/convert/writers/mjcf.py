@@ -23,7 +23,7 @@ from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring,
 from ...spatial import (IDENTITY, matrix_to_quaternion, point_mass_inertia, principal_moments,
                         reexpress_inertia)
 from ..loss import APPROXIMATED, DROPPED
-from .base import Writer, num, nums, sub
+from .base import Writer, geometry_label, num, nums, sub
 from .walk import BodyNode, where
 
 MUJOCO_MESHES = (".obj", ".stl", ".msh")
@@ -223,14 +223,14 @@ class MjcfWriter(Writer):
             else:
                 f = self.friction(g)
                 if f is not None and f.static_friction != f.dynamic_friction:
-                    self.report.add(APPROXIMATED, f"geometry '{g.name}'",
+                    self.report.add(APPROXIMATED, geometry_label(g),
                                     f"MuJoCo has one friction coefficient; the dynamic one "
                                     f"({f.dynamic_friction}) is written", g.instance.source)
                 if f is not None and f.dynamic_friction != 1.0:
                     attrs["friction"] = num(f.dynamic_friction)
                 self._report_proximity(g)
                 if isinstance(g.shape, Mesh) and not isinstance(g.shape, Convex):
-                    self.report.add(APPROXIMATED, f"geometry '{g.name}'",
+                    self.report.add(APPROXIMATED, geometry_label(g),
                                     "MuJoCo collides with the convex hull of a mesh",
                                     g.instance.source)
             sub(el, "geom", attrs)
@@ -239,7 +239,7 @@ class MjcfWriter(Writer):
         from ...geometry.properties import PROXIMITY
         for (group, name), _ in g.properties(PROXIMITY).items():
             if (group, name) != ("material", "coulomb_friction"):
-                self.report.add(DROPPED, f"geometry '{g.name}'",
+                self.report.add(DROPPED, geometry_label(g),
                                 f"the proximity property {group}/{name}", g.instance.source)
 
     def _shape(self, g: Geometry) -> dict | None:
@@ -249,7 +249,7 @@ class MjcfWriter(Writer):
             return {"type": "box", "size": nums([v / 2 for v in s.size()], what)}
         if isinstance(s, Sphere):
             if s.radius <= 0:
-                self.report.add(DROPPED, f"geometry '{g.name}'", "a sphere of radius 0 (MuJoCo "
+                self.report.add(DROPPED, geometry_label(g), "a sphere of radius 0 (MuJoCo "
                                 "needs a positive size)", g.instance.source)
                 return None
             return {"type": "sphere", "size": num(s.radius, what)}
@@ -260,26 +260,26 @@ class MjcfWriter(Writer):
             return {"type": "ellipsoid", "size": nums((s.a, s.b, s.c), what)}
         if isinstance(s, HalfSpace):
             if g.body != 0:
-                self.report.add(DROPPED, f"geometry '{g.name}'", "a half space on a body that "
+                self.report.add(DROPPED, geometry_label(g), "a half space on a body that "
                                 "can move (MuJoCo allows planes on the world only)",
                                 g.instance.source)
                 return None
             return {"type": "plane", "size": "0 0 1"}
         if isinstance(s, Mesh):
             return self._mesh(g, s)
-        self.report.add(DROPPED, f"geometry '{g.name}'", f"a {s.type_name} has no MJCF shape",
+        self.report.add(DROPPED, geometry_label(g), f"a {s.type_name} has no MJCF shape",
                         g.instance.source)
         return None
 
     def _mesh(self, g: Geometry, s: Mesh) -> dict | None:
         ext = os.path.splitext(s.filename)[1].lower()
         if ext not in MUJOCO_MESHES:
-            self.report.add(DROPPED, f"geometry '{g.name}'",
+            self.report.add(DROPPED, geometry_label(g),
                             f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
                             f"{', '.join(MUJOCO_MESHES)}): '{s.filename}'", g.instance.source)
             return None
         if not os.path.isfile(s.filename):
-            self.report.add(DROPPED, f"geometry '{g.name}'",
+            self.report.add(DROPPED, geometry_label(g),
                             f"the mesh file '{s.filename}' does not exist, and MuJoCo needs "
                             "it", g.instance.source)
             return None

@@ -16,7 +16,7 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper, RevoluteSpring)
 from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, DROPPED, RENAMED, SPLIT
-from .base import Writer, num, nums, pose_text, sub
+from .base import Writer, geometry_label, num, nums, pose_text, sub
 from .urdf import DRAKE_NS, proximity_children
 from .walk import BodyNode, where
 
@@ -199,7 +199,7 @@ class SdfWriter(Writer):
             if isinstance(s, Convex):
                 sub(el, D + "declare_convex")
         else:
-            self.report.add(DROPPED, f"geometry '{g.name}'",
+            self.report.add(DROPPED, geometry_label(g),
                             f"a {s.type_name} has no SDFormat shape", g.instance.source)
             return None
         return el

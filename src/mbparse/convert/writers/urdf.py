@@ -19,7 +19,7 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper)
 from ...spatial import RigidTransform
 from ..loss import APPROXIMATED, DROPPED, SPLIT
-from .base import Writer, num, nums, sub, xyz_rpy
+from .base import Writer, geometry_label, num, nums, sub, xyz_rpy
 from .walk import BodyNode, Hinge, where
 
 DRAKE_NS = "http://drake.mit.edu"
@@ -64,7 +64,7 @@ def proximity_children(parent, g: Geometry, writer: Writer, prefix: str,
             value_el(PROXIMITY_TAGS[(group, name)], value, name)
             wrote = True
         else:
-            writer.report.add(DROPPED, f"geometry '{g.name}'",
+            writer.report.add(DROPPED, geometry_label(g),
                               f"the proximity property {group}/{name}", g.instance.source)
     return wrote
 
@@ -166,7 +166,7 @@ class UrdfWriter(Writer):
             if isinstance(s, Convex):
                 sub(el, D + "declare_convex")
             return el
-        self.report.add(DROPPED, f"geometry '{g.name}'",
+        self.report.add(DROPPED, geometry_label(g),
                         f"a {s.type_name} has no URDF shape", g.instance.source)
         return None
 
