@@ -66,12 +66,13 @@ def test_check_exits_one_only_on_errors_unless_warnings_are_errors(capsys, model
     assert run(capsys, bad)[0] == 1
     assert run(capsys, smell, "--warnings-as-errors")[0] == 1
     assert run(capsys, note, "--warnings-as-errors", "--show-notes")[0] == 0
+    assert run(capsys, smell, "--strict")[0] == 1   # the shared flag means the same
 
 
 def test_check_notes_are_hidden_unless_asked_for(capsys, models):
     _, _, note = models
     status, out, _ = run(capsys, note)
-    assert out == "1 file checked: no problems found\n"
+    assert out == "1 file checked: no problems found\n(1 note hidden; --show-notes shows them)\n"
     status, out, _ = run(capsys, note, "--show-notes")
     assert ": note: " in out and "[xml-unsupported]" in out and "1 note" in out
 

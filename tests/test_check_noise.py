@@ -47,6 +47,18 @@ def test_the_example_arm_is_clean():
     assert CheckSettings().chosen(lint_file(str(EXAMPLES / "two_link_arm.urdf"))) == []
 
 
-def test_drake_refusals_are_notes():
-    from mbparse.lint.rules import RULES
-    assert RULES["drake-refuses"].severity == "note"
+def test_drake_refusals_are_notes_unless_loading_like_drake():
+    from mbparse.diagnostics import Diagnostic, DiagnosticPolicy, ParseError
+    from mbparse.lint.findings import finding_from_diagnostic
+    policy = DiagnosticPolicy(emit=False)
+    policy.drake_refuses("an STL collision", "its hull is computed", "r.urdf", 3,
+                         code="mesh-collision-hull")
+    (d,) = policy.warnings_seen
+    assert d.code == "drake-refuses"
+    assert finding_from_diagnostic(d, "r.urdf").severity == "note"
+    policy.like_drake = True
+    with pytest.raises(ParseError) as e:
+        policy.drake_refuses("an STL collision", "its hull is computed", "r.urdf", 3,
+                             code="mesh-collision-hull")
+    assert e.value.diagnostic.code == "mesh-collision-hull"
+    assert isinstance(e.value.diagnostic, Diagnostic)

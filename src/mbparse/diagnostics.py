@@ -119,9 +119,10 @@ class DiagnosticPolicy:
                       line: int | None = None, element: str | None = None,
                       code: str = "drake-refuses") -> None:
         """Something Drake refuses for a limit of its own implementation:
-        an error (``message``) in Drake's mode, otherwise a warning that says
-        Drake would refuse it and what mbparse does instead."""
+        an error (``message``, ``code``) in Drake's mode, otherwise a warning
+        that says Drake would refuse it and what mbparse does instead, coded
+        ``drake-refuses`` (a note in ``mbparse check``: the input is valid)."""
         if self.like_drake:
             self.error(message, file, line, element=element, code=code)
         self.warning(f"{message} [Drake refuses this; {what_mbparse_does}]", file, line,
-                     element=element, code=code)
+                     element=element, code="drake-refuses")

@@ -92,7 +92,7 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
         try:
             pm.add(name, folder)
         except PackageMapError as e:
-            raise ParseError(str(e)) from None
+            raise ParseError(Diagnostic("error", str(e), code="package-invalid")) from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

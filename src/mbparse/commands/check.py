@@ -95,8 +95,9 @@ def _settings(args: argparse.Namespace):
     config = None
     if not args.no_config:
         config = args.config or nearest_pyproject(args.files[0] if args.files else os.getcwd())
-    return settings_from(config, args.select, args.ignore, args.show_notes,
-                         args.warnings_as_errors, args.format)
+    # --strict (shared with the other commands) means the same here.
+    strict = True if getattr(args, "strict", False) else args.warnings_as_errors
+    return settings_from(config, args.select, args.ignore, args.show_notes, strict, args.format)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,13 +122,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"mbparse check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
     files = list(model_files(args.files))
-    findings = []
+    findings, hidden = [], 0
     bar = ProgressBar(len(files), sys.stderr) if _wants_progress(args.progress,
                                                                  len(files)) else None
     for path in files:
         if bar:
             bar.show(path)
-        findings += settings.chosen(lint_file(path, options))
+        found = lint_file(path, options)
+        chosen = settings.chosen(found)
+        hidden += sum(1 for f in found if f.severity == "note" and f not in chosen)
+        findings += chosen
         if bar:
             bar.step(path)
     if bar:
@@ -135,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
               "github": as_github}[settings.format]
     report = writer(findings, files)
+    if settings.format == "text" and hidden:
+        report += f"({hidden} note{'s' if hidden != 1 else ''} hidden; --show-notes shows them)\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(report)

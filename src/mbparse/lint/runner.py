@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import formats
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, ParseError
 from ..loading import LoadOptions, load
 from ..plant import ModelError
 from .findings import Finding, finding_from_diagnostic, rule_finding
@@ -26,6 +26,8 @@ def lint_file(path: str, options: LoadOptions | None = None) -> list[Finding]:
     options = replace(options or LoadOptions(), collect_errors=True, strict=False)
     try:
         loaded = load(path, options, finalize=False)
+    except ParseError as e:  # the options (a package folder) refused before reading
+        return [finding_from_diagnostic(e.diagnostic, path)]
     except Exception as e:  # a bug in mbparse, not a problem in the file
         return [rule_finding("internal-error", f"{type(e).__name__}: {e}", path)]
     findings = [finding_from_diagnostic(d, path) for d in [*loaded.warnings, *loaded.errors]]
