@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from contextlib import contextmanager
-from typing import Iterator, NoReturn
+from typing import NoReturn
 
 
 @dataclass(frozen=True)
@@ -102,18 +101,12 @@ class DiagnosticPolicy:
         if self.emit:
             warnings.warn(ParseWarning(d), stacklevel=3)
 
-    @contextmanager
-    def recovering(self) -> Iterator[None]:
-        """Around the reading of one element: with ``collect_errors``, an
-        error inside is recorded and the block is left, so that reading goes
-        on after it; otherwise the error passes through."""
-        if not self.collect_errors:
-            yield
-            return
-        try:
-            yield
-        except ParseError as e:
-            self.errors_seen.append(e.diagnostic)
+    def recovering(self) -> "_Recovering":
+        """A context around the reading of one element: with
+        ``collect_errors``, an error inside is recorded and the block is
+        left, so that reading goes on after it; otherwise the error passes
+        through."""
+        return _Recovering(self)
 
     def drake_refuses(self, message: str, what_mbparse_does: str, file: str | None = None,
                       line: int | None = None, element: str | None = None,
@@ -126,3 +119,22 @@ class DiagnosticPolicy:
             self.error(message, file, line, element=element, code=code)
         self.warning(f"{message} [Drake refuses this; {what_mbparse_does}]", file, line,
                      element=element, code="drake-refuses")
+
+
+class _Recovering:
+    """The context :meth:`DiagnosticPolicy.recovering` returns (a class, not
+    a generator: readers enter one per element)."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: DiagnosticPolicy):
+        self.policy = policy
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if kind is not None and self.policy.collect_errors and issubclass(kind, ParseError):
+            self.policy.errors_seen.append(error.diagnostic)
+            return True
+        return False

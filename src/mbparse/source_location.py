@@ -15,19 +15,21 @@ from typing import Iterator
 Source = tuple[str | None, int | None]
 UNKNOWN: Source = (None, None)
 
-_CURRENT: ContextVar[Source] = ContextVar("mbparse_source", default=UNKNOWN)
+# The element being read; set through declared_at() (or, for speed, by
+# XmlDiagnostic.located, which sets and resets it itself).
+CURRENT_SOURCE: ContextVar[Source] = ContextVar("mbparse_source", default=UNKNOWN)
 
 
 def current_source() -> Source:
     """(file, line) of the element being read, or (None, None)."""
-    return _CURRENT.get()
+    return CURRENT_SOURCE.get()
 
 
 @contextmanager
 def declared_at(file: str | None, line: int | None) -> Iterator[None]:
     """Model elements added inside the block were written at ``file:line``."""
-    token = _CURRENT.set((file, line))
+    token = CURRENT_SOURCE.set((file, line))
     try:
         yield
     finally:
-        _CURRENT.reset(token)
+        CURRENT_SOURCE.reset(token)

@@ -3,7 +3,6 @@ access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
 from lxml import etree
@@ -12,7 +11,7 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
-from ...source_location import declared_at
+from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, parse_float_prefixes
 from ...workspace import DataSource
 
@@ -23,6 +22,10 @@ _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is n
 # The codes of the model's refusals that carry none of their own.
 _REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
                  PackageMapError: "package-invalid"}
+
+
+def _refusal_code(kind: type) -> str:
+    return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
 
 
 _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
@@ -196,16 +199,11 @@ class XmlDiagnostic:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
                              "ignored", code="xml-unsupported")
 
-    @contextmanager
-    def located(self, el):
-        """Model elements added inside the block were declared at ``el``
-        (the plant records that as their ``source``); the model's refusals
-        inside it become errors at ``el``."""
-        try:
-            with declared_at(*self.where(el)):
-                yield
-        except (ModelError, ShapeError, PackageMapError) as e:
-            self.error(el, str(e), code=getattr(e, "code", None) or _REFUSAL_CODE[type(e)])
+    def located(self, el) -> "_Located":
+        """A context: model elements added inside were declared at ``el``
+        (the plant records that as their ``source``), and the model's
+        refusals inside become errors at ``el``."""
+        return _Located(self, el)
 
     # -- typed attributes
     def scalar(self, el, name: str, default: float | None = None) -> float | None:
@@ -246,3 +244,23 @@ def _line(el) -> int | None:
 
 def _name(el) -> str | None:
     return qname(el) if el is not None and hasattr(el, "tag") else None
+
+
+class _Located:
+    """The context :meth:`XmlDiagnostic.located` returns (a class, not a
+    generator: readers enter one per element)."""
+
+    __slots__ = ("diag", "el", "token")
+
+    def __init__(self, diag: XmlDiagnostic, el):
+        self.diag, self.el = diag, el
+
+    def __enter__(self) -> None:
+        self.token = CURRENT_SOURCE.set(self.diag.where(self.el))
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        CURRENT_SOURCE.reset(self.token)
+        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
+            self.diag.error(self.el, str(error),
+                            code=getattr(error, "code", None) or _refusal_code(kind))
+        return False
