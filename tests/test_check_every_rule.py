@@ -41,6 +41,12 @@ def dmd(*directives: str) -> str:
     return "directives:\n" + "".join(textwrap.dedent(d).strip("\n") + "\n" for d in directives)
 
 
+def collision(properties: str) -> str:
+    return ('<link name="a"><collision><geometry><box size="1 1 1"/></geometry>'
+            f"<drake:proximity_properties>{properties}</drake:proximity_properties>"
+            "</collision></link>")
+
+
 SDF_LINK = '<link name="a"/>'
 HINGE = '<body name="b"><joint name="h" type="hinge"/><geom type="sphere" size="0.1"/></body>'
 STL = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n" \
@@ -67,7 +73,10 @@ EXAMPLES = {
     "joint-same-body": ("r.urdf", robot(AB + rev(parent="a", child="a")), {}),
     "kinematic-loop": ("r.urdf", robot(AB + '<joint name="x" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="y" type="fixed"><parent link="b"/><child link="a"/></joint>'), {}),
     "body-disconnected": ("r.urdf", robot(AB + f'<link name="c">{I}</link>' + rev()), {}),
-    "constraint-needs-sap": ("r.urdf", robot(AB + '<drake:ball_constraint><drake:ball_constraint_body_A name="a"/><drake:ball_constraint_body_B name="b"/><drake:ball_constraint_p_AP value="0 0 0"/><drake:ball_constraint_p_BQ value="0 0 0"/></drake:ball_constraint>'), {}),
+    "constraint-needs-sap": ("r.urdf", robot(
+        AB + '<drake:ball_constraint><drake:ball_constraint_body_A name="a"/>'
+        '<drake:ball_constraint_body_B name="b"/><drake:ball_constraint_p_AP value="0 0 0"/>'
+        '<drake:ball_constraint_p_BQ value="0 0 0"/></drake:ball_constraint>'), {}),
     "name-duplicate": ("r.urdf", robot(AB + f'<link name="c">{I}</link>' + rev() + rev(child="c")), {}),
     "name-renamed": ("r.urdf", robot('<link name="a"><visual name="v"><geometry><box size="1 1 1"/></geometry></visual><visual name="v"><geometry><box size="1 1 1"/></geometry></visual></link>'), {}),
     "model-unknown-name": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n      base_frame: nowhere"), {}),
@@ -87,19 +96,26 @@ EXAMPLES = {
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "collision-filter-group": ("r.urdf", robot(LINK + '<drake:collision_filter_group name="g"><drake:member link="nowhere"/></drake:collision_filter_group>'), {}),
-    "proximity-invalid": ("r.urdf", robot('<link name="a"><collision><geometry><box size="1 1 1"/></geometry><drake:proximity_properties><drake:hunt_crossley_dissipation value="-1"/></drake:proximity_properties></collision></link>'), {}),
-    "proximity-ignored": ("r.urdf", robot('<link name="a"><collision><geometry><box size="1 1 1"/></geometry><drake:proximity_properties><drake:rigid_hydroelastic/><drake:hydroelastic_modulus value="1e7"/></drake:proximity_properties></collision></link>'), {}),
+    "proximity-invalid": ("r.urdf", robot(collision(
+        '<drake:hunt_crossley_dissipation value="-1"/>')), {}),
+    "proximity-ignored": ("r.urdf", robot(collision(
+        '<drake:rigid_hydroelastic/><drake:hydroelastic_modulus value="1e7"/>')), {}),
     "urdf-root": ("r.urdf", "<robt/>", {}),
     "urdf-attribute-missing": ("r.urdf", robot("<link/>"), {}),
     "urdf-element-missing": ("r.urdf", robot(AB + '<joint name="j" type="fixed"><child link="b"/></joint>'), {}),
     "urdf-value-invalid": ("r.urdf", robot(AB + '<joint name="j" type="bogus"><parent link="a"/><child link="b"/></joint>'), {}),
     "urdf-structure": ("r.urdf", robot(AB + '<drake:joint name="j" type="curvilinear"><parent link="a"/><child link="b"/><drake:curves/></drake:joint>'), {}),
-    "urdf-conflict": ("r.urdf", robot('<link name="a"><collision><geometry><box size="1 1 1"/></geometry><drake:proximity_properties><drake:soft_hydroelastic/></drake:proximity_properties></collision></link>'), {}),
+    "urdf-conflict": ("r.urdf", robot(collision("<drake:soft_hydroelastic/>")), {}),
     "urdf-unsupported": ("r.urdf", robot(AB + rev('<dynamics friction="0.1"/>')), {}),
     "urdf-not-supported": ("r.urdf", robot(LINK + "<drake:tendon_constraint/>"), {}),
     "urdf-unknown-link": ("r.urdf", robot(AB + rev(parent="nowhere")), {}),
     "urdf-unknown-joint": ("r.urdf", robot(AB + rev('<mimic joint="nowhere"/>')), {}, CONTINUOUS),
-    "urdf-unknown-frame": ("r.urdf", robot(AB + '<drake:linear_bushing_rpy><drake:bushing_frameA name="nowhere"/><drake:bushing_frameC name="b"/><drake:bushing_torque_stiffness value="1 1 1"/><drake:bushing_torque_damping value="1 1 1"/><drake:bushing_force_stiffness value="1 1 1"/><drake:bushing_force_damping value="1 1 1"/></drake:linear_bushing_rpy>'), {}),
+    "urdf-unknown-frame": ("r.urdf", robot(
+        AB + '<drake:linear_bushing_rpy><drake:bushing_frameA name="nowhere"/>'
+        '<drake:bushing_frameC name="b"/>' + "".join(
+            f'<drake:bushing_{k} value="1 1 1"/>' for k in (
+                "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
+        + "</drake:linear_bushing_rpy>"), {}),
     "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
@@ -117,7 +133,10 @@ EXAMPLES = {
     "sdf-frame-cycle": ("m.sdf", sdf(SDF_LINK + '<frame name="f" attached_to="g"/><frame name="g" attached_to="f"/>'), {}),
     "sdf-name-reserved": ("m.sdf", sdf('<link name="__model__"/>'), {}),
     "sdf-version": ("m.sdf", sdf(SDF_LINK, version="9.9"), {}),
-    "sdf-mimic-invalid": ("m.sdf", sdf(SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis><drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
+    "sdf-mimic-invalid": ("m.sdf", sdf(
+        SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
+        '<child>b</child><axis><xyz>0 0 1</xyz></axis>'
+        '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
     "mjcf-attribute-missing": ("m.xml", "<mujoco><worldbody/></mujoco>", {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),
@@ -126,7 +145,9 @@ EXAMPLES = {
     "mjcf-conflict": ("m.xml", mjcf('<geom type="capsule" pos="0 0 1" fromto="0 0 0 0 0 1" size="0.1"/>'), {}),
     "mjcf-unsupported": ("m.xml", mjcf("", '<option timestep="0.002"/>'), {}),
     "mjcf-not-supported": ("m.xml", mjcf("", '<compiler coordinate="global"/>'), {}),
-    "mjcf-unknown-body": ("m.xml", mjcf(HINGE, '<equality><connect body1="nowhere" anchor="0 0 0"/></equality>'.join(["", ""])) .replace("</mujoco>", '<equality><connect body1="nowhere" anchor="0 0 0"/></equality></mujoco>'), {}),
+    "mjcf-unknown-body": ("m.xml", mjcf(HINGE).replace(
+        "</mujoco>", '<equality><connect body1="nowhere" anchor="0 0 0"/></equality></mujoco>'),
+        {}),
     "mjcf-unknown-joint": ("m.xml", mjcf(HINGE).replace("</mujoco>", '<actuator><motor joint="nowhere"/></actuator></mujoco>'), {}),
     "mjcf-unknown-site": ("m.xml", mjcf(HINGE).replace("</mujoco>", '<equality><connect site1="s1" site2="s2"/></equality></mujoco>'), {}),
     "mjcf-unknown-geom": ("m.xml", mjcf(HINGE).replace("</mujoco>", '<contact><pair geom1="nowhere" geom2="x"/></contact></mujoco>'), {}),

@@ -10,7 +10,8 @@ from . import __version__
 # name → (module in mbparse.commands, one-line help)
 COMMANDS = {
     "inspect": ("inspect", "print what a model file contains (text or mbsummary/1 JSON)"),
-    "check": ("check", "lint model files and folders: every problem in one run, with codes (text, JSON, SARIF, GitHub)"),
+    "check": ("check", "lint model files and folders: every problem in one run, with codes "
+                       "(text, JSON, SARIF, GitHub)"),
     "convert": ("convert", "convert any model file to URDF, SDFormat or MJCF, with a report of what was lost"),
     "tree": ("tree", "draw the kinematic tree: bodies, joints, model instances (SVG, PNG, DOT)"),
     "view": ("view", "show a model in the web browser, with a slider per joint (needs viser)"),

@@ -199,8 +199,8 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             result = "/" + rest
         elif scheme in ("model", "package"):
             if not package_map.contains(package):
-                return "", UriProblem(f"URI '{uri}' names package '{package}', which the package map "
-                                     "does not have", "package-unknown")
+                return "", UriProblem(f"URI '{uri}' names package '{package}', which the "
+                                      "package map does not have", "package-unknown")
             result = os.path.join(package_map.get_path(package), rest)
         else:
             return "", UriProblem(f"URI '{uri}' has scheme '{scheme}://', which is not read here "

@@ -132,7 +132,8 @@ class SdfWriter:
         what = "no <inertial>" if link.inertial is None else "no positive mass"
         below = f" and the {len(link.child_links)} link(s) below it" if link.child_links else ""
         self.policy.warning(f"link '{link.name}' has {what}; it{below} are left out of the "
-                            "SDFormat model, as libsdformat's converter does", self.file, link.line, code="convert-unsupported")
+                            "SDFormat model, as libsdformat's converter does", self.file, link.line,
+                            code="convert-unsupported")
 
     def _create_link(self, model: Node, link: Link) -> None:
         node = Node("link", {"name": link.name})

@@ -156,14 +156,16 @@ class UrdfModelReader:
             self.error(robot, "<robot> has no name attribute", code="convert-attribute-missing")
         version = robot.get("version")
         if version is not None and not re.fullmatch(r"1(\.0*)?", version.strip()):
-            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)", code="convert-value-invalid")
+            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)",
+                       code="convert-value-invalid")
         materials: dict[str, Material] = {}
         for m_el in robot.findall("material"):
             material = self._material(m_el, only_name_ok=False)
             if material is None:
                 continue
             if material.name in materials:
-                self.error(m_el, f"material '{material.name}' is defined twice", code="convert-conflict")
+                self.error(m_el, f"material '{material.name}' is defined twice",
+                           code="convert-conflict")
             materials[material.name] = material
         links: dict[str, Link] = {}
         for l_el in robot.findall("link"):
@@ -197,12 +199,14 @@ class UrdfModelReader:
             child = links.get(joint.child_name)
             if child is None:
                 self.policy.error(f"child link '{joint.child_name}' of joint '{joint.name}' "
-                                  "is not defined", self.file, joint.line, code="convert-unknown-link")
+                                  "is not defined", self.file, joint.line,
+                                  code="convert-unknown-link")
             parent = links.get(joint.parent_name)
             if parent is None:
                 self.policy.error(f"parent link '{joint.parent_name}' of joint '{joint.name}' "
                                   "is not defined (the converter needs every link declared, "
-                                  "even 'world')", self.file, joint.line, code="convert-unknown-link")
+                                  "even 'world')", self.file, joint.line,
+                                  code="convert-unknown-link")
             child.parent = parent
             child.parent_joint = joint
             parent.child_joints.append(joint)
@@ -210,7 +214,8 @@ class UrdfModelReader:
             has_parent.add(child.name)
         roots = [link for name, link in links.items() if name not in has_parent]
         if not roots:
-            self.error(robot, "the links form no tree: there is no root link", code="convert-structure")
+            self.error(robot, "the links form no tree: there is no root link",
+                       code="convert-structure")
         if len(roots) > 1:
             self.error(robot, f"the links form more than one tree: roots '{roots[0].name}' "
                        f"and '{roots[1].name}'", code="convert-structure")
@@ -250,9 +255,11 @@ class UrdfModelReader:
                 try:
                     v = str_to_double(piece)
                 except _Bad:
-                    self.error(color, f"rgba component '{piece}' is not a number", code="convert-value-invalid")
+                    self.error(color, f"rgba component '{piece}' is not a number",
+                               code="convert-value-invalid")
                 if v < 0 or v > 1:
-                    self.error(color, f"rgba component '{piece}' lies outside [0, 1]", code="convert-value-invalid")
+                    self.error(color, f"rgba component '{piece}' lies outside [0, 1]",
+                               code="convert-value-invalid")
                 values.append(_float32(v))
             if len(values) == 4:
                 material.color = tuple(values)

@@ -59,13 +59,15 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     except ObjError as e:
         fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
     for warning in mesh.warnings:
-        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(), code="obj-warning")
+        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(),
+                           code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(
             f"the OBJ file holds {len(mesh.object_names)} objects "
             f"({', '.join(repr(n) for n in mesh.object_names)}) where a model wants one; "
-            f"they are taken together as one body, named after the last", source.name(), code="obj-several-objects")
+            f"they are taken together as one body, named after the last", source.name(),
+            code="obj-several-objects")
     name = model_name or mesh.object_name or _stem(filename)
     plant = workspace.plant
     instance_name = workspace.make_model_name(name, parent_model_name)

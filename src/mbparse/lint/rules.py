@@ -79,7 +79,8 @@ RULE_LIST: tuple[Rule, ...] = (
     # -- physics: values no body or joint can have
     Rule("mass-negative", "error", "a mass is negative",
          "masses are in kilograms and at least zero"),
-    Rule("mass-zero-with-inertia", "error", "a body has zero mass but a non-zero rotational inertia",
+    Rule("mass-zero-with-inertia", "error",
+         "a body has zero mass but a non-zero rotational inertia",
          "give the body its mass, or remove the inertia"),
     Rule("mass-zero-moving", "error", "a moving part of the model has no mass, so its dynamics are "
          "singular", "give the body (or a body welded to it or outboard of it) a positive mass"),
@@ -96,7 +97,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("number-not-finite", "error", "a number that must be finite is infinite",
          "write a finite number"),
     Rule("value-out-of-range", "error", "a value is outside the range it must lie in (a negative "
-         "damping, stiffness, length, friction, ...)", "use a value in the range the message names"),
+         "damping, stiffness, length, friction, ...)",
+         "use a value in the range the message names"),
     Rule("limit-inverted", "error", "a lower limit is above its upper limit",
          "swap lower and upper"),
     Rule("limit-empty", "warning", "a joint's lower and upper limits are equal, so it cannot move",
@@ -104,7 +106,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("axis-zero", "error", "an axis or direction is the zero vector",
          "give a non-zero direction such as 0 0 1"),
     Rule("units-suspicious", "warning", "a value is so large or small that its units are probably "
-         "wrong", "lengths are in metres, masses in kilograms, inertias in kg·m², angles in radians"),
+         "wrong",
+         "lengths are in metres, masses in kilograms, inertias in kg·m², angles in radians"),
     # -- the tree
     Rule("joint-same-body", "error", "a joint or constraint joins a body to itself",
          "name two different links"),
@@ -131,7 +134,8 @@ RULE_LIST: tuple[Rule, ...] = (
          "write the number of values the message names"),
     Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",
          "nothing to fix if the simulators you target read it"),
-    Rule("file-missing", "error", "a referenced file does not exist", "fix the path, or add the file"),
+    Rule("file-missing", "error", "a referenced file does not exist",
+         "fix the path, or add the file"),
     Rule("file-unreadable", "error", "a file cannot be read as text", "save it as UTF-8"),
     Rule("file-type-unknown", "error", "the file suffix names no model format",
          "use .urdf, .sdf, .xml (MuJoCo), .dmd.yaml or .obj"),
@@ -184,7 +188,8 @@ RULE_LIST: tuple[Rule, ...] = (
          "check the spelling, or remove it"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
-    *_family("dmd", "value-invalid structure conflict"), *_unknown("dmd", "frame joint model-instance"),
+    *_family("dmd", "value-invalid structure conflict"),
+    *_unknown("dmd", "frame joint model-instance"),
     Rule("dmd-syntax", "error", "the directives file is not valid YAML or not valid directives",
          "fix the directive at the line given"),
     Rule("dmd-file-type", "error", "a directive names a file that is not a model",
@@ -246,8 +251,8 @@ def level_of(rule: Rule, raised_as: str) -> str:
 def as_markdown() -> str:
     """The rule table as the Markdown page ``docs/CHECK_RULES.md``."""
     lines = ["# `mbparse check` rules", "",
-             "Generated from `src/mbparse/lint/rules.py` by `python tools/make_check_rules_doc.py`; "
-             "do not edit by hand.", "",
+             "Generated from `src/mbparse/lint/rules.py` by "
+             "`python tools/make_check_rules_doc.py`; do not edit by hand.", "",
              "Every diagnostic carries one of these codes. `error` fails `check` (exit 1); "
              "`warning` fails only with `--warnings-as-errors`; `note` is shown only with "
              "`--show-notes`. A problem a reader cannot read past is an error whatever its "

@@ -46,7 +46,8 @@ class Joint:
         self._check_limits("position", self.pos_lower, self.pos_upper)
         for d in self.damping:
             if not (d >= 0):
-                raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}", code="value-out-of-range")
+                raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}",
+                                 code="value-out-of-range")
 
     # -- structure
     @property
@@ -87,7 +88,8 @@ class Joint:
 
     def set_default_positions(self, q: Sequence[float]) -> None:
         if len(q) != self.nq:
-            raise ModelError(f"Joint '{self.name}' has {self.nq} positions; {len(q)} given", code="model-invalid")
+            raise ModelError(f"Joint '{self.name}' has {self.nq} positions; {len(q)} given",
+                             code="model-invalid")
         self.default_positions = [float(v) for v in q]
 
     def set_default_damping(self, damping: Sequence[float]) -> None:
@@ -136,7 +138,8 @@ class _AxisJoint(Joint):
                  pos_lower: float = -INF, pos_upper: float = INF, damping: float = 0.0):
         n = norm(axis)
         if not (n > 0) or math.isnan(n):
-            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector", code="axis-zero")
+            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector",
+                             code="axis-zero")
         self.axis = normalized(axis)
         super().__init__(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
                          [damping])
@@ -177,7 +180,8 @@ class ScrewJoint(Joint):
     def __init__(self, name, frame_on_parent, frame_on_child, axis: Sequence[float],
                  screw_pitch: float, damping: float = 0.0):
         if not (norm(axis) > 0):
-            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector", code="axis-zero")
+            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector",
+                             code="axis-zero")
         self.axis = normalized(axis)
         self.screw_pitch = float(screw_pitch)
         super().__init__(name, frame_on_parent, frame_on_child, None, None, [damping])

@@ -73,7 +73,8 @@ class MultibodyPlant:
 
     def _throw_if_finalized(self) -> None:
         if self._finalized:
-            raise ModelError("The plant is finalized; nothing more can be added to it", code="model-invalid")
+            raise ModelError("The plant is finalized; nothing more can be added to it",
+                             code="model-invalid")
 
     # ------------------------------------------------------------ scene graph
     def register_as_source_for_scene_graph(self, scene_graph: SceneGraph) -> None:
@@ -91,7 +92,8 @@ class MultibodyPlant:
         self._throw_if_finalized()
         if name in self._instance_by_name:
             raise ModelError(f"a model instance named '{name}' already exists; model instance "
-                             "names must be unique (auto-renaming or a name prefix avoids this)", code="name-duplicate")
+                             "names must be unique (auto-renaming or a name prefix avoids this)",
+                             code="name-duplicate")
         index = len(self._instances)
         self._instances.append(ModelInstance(index, name))
         self._instance_by_name[name] = index
@@ -99,7 +101,8 @@ class MultibodyPlant:
 
     def rename_model_instance(self, index: int, name: str) -> None:
         if name in self._instance_by_name and self._instance_by_name[name] != index:
-            raise ModelError(f"This model already contains a model instance named '{name}'.", code="name-duplicate")
+            raise ModelError(f"This model already contains a model instance named '{name}'.",
+                             code="name-duplicate")
         old = self._instances[index].name
         del self._instance_by_name[old]
         self._instances[index].name = name
@@ -115,7 +118,8 @@ class MultibodyPlant:
         try:
             return self._instance_by_name[name]
         except KeyError:
-            raise ModelError(f"There is no model instance named '{name}'", code="model-unknown-name") from None
+            raise ModelError(f"There is no model instance named '{name}'",
+                             code="model-unknown-name") from None
 
     def get_model_instance_name(self, index: int) -> str:
         return self._instances[index].name
@@ -161,7 +165,8 @@ class MultibodyPlant:
         M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
         why = M.invalidity()
         if why is not None:
-            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}", code=M.problem()[0])
+            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}",
+                             code=M.problem()[0])
         return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
 
     def world_body(self) -> RigidBody:
@@ -244,7 +249,8 @@ class MultibodyPlant:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
                              f"already has a joint named '{name}'", code="name-duplicate")
         if parent is child:
-            raise ModelError(f"joint '{name}' has body '{parent.name}' as both parent and child", code="joint-same-body")
+            raise ModelError(f"joint '{name}' has body '{parent.name}' as both parent and child",
+                             code="joint-same-body")
         # Construct first (it validates its arguments) so that a rejected
         # joint leaves no frames behind.
         probe_parent = parent.body_frame if X_PF is None else Frame(
@@ -350,14 +356,16 @@ class MultibodyPlant:
             raise ModelError(
                 f"a {kind} constraint needs a continuous plant or a discrete one using the sap, "
                 "similar or lagged contact approximation; this plant is discrete with the tamsi "
-                "approximation (Drake's default), which holds no constraints", code="constraint-needs-sap")
+                "approximation (Drake's default), which holds no constraints",
+                code="constraint-needs-sap")
 
     def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
                                offset: float = 0.0) -> CouplerConstraint:
         self._check_constraints_supported("coupler")
         if joint0.nv != 1 or joint1.nv != 1:
             raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "
-                             f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}", code="model-invalid")
+                             f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}",
+                             code="model-invalid")
         c = CouplerConstraint(joint0, joint1, float(gear_ratio), float(offset))
         self._constraints.append(self._declared(c))
         return c
@@ -378,7 +386,8 @@ class MultibodyPlant:
                                 damping: float = 0.0) -> DistanceConstraint:
         self._check_constraints_supported("distance")
         if body_A is body_B:
-            raise ModelError("A distance constraint needs two different bodies", code="joint-same-body")
+            raise ModelError("A distance constraint needs two different bodies",
+                             code="joint-same-body")
         if not (distance > 0) or not (stiffness > 0) or not (damping >= 0):
             raise ModelError("A distance constraint needs distance > 0, stiffness > 0 and "
                              "damping >= 0", code="value-out-of-range")
@@ -424,7 +433,8 @@ class MultibodyPlant:
         if any(s.name == sensor.name and s.model_instance == sensor.model_instance
                for s in self._sensors):
             raise ModelError(f"A sensor named '{sensor.name}' already exists in model instance "
-                             f"'{self.get_model_instance_name(sensor.model_instance)}'", code="name-duplicate")
+                             f"'{self.get_model_instance_name(sensor.model_instance)}'",
+                             code="name-duplicate")
         self._sensors.append(self._declared(sensor))
         return sensor
 
@@ -525,7 +535,8 @@ class MultibodyPlant:
             found = table.get((model_instance, name))
             if found is None and not quiet:
                 raise ModelError(f"There is no {what} named '{name}' in model instance "
-                                 f"'{self.get_model_instance_name(model_instance)}'", code="model-unknown-name")
+                                 f"'{self.get_model_instance_name(model_instance)}'",
+                                 code="model-unknown-name")
             return found
         matches = [v for (mi, n), v in table.items() if n == name]
         if len(matches) == 1:
@@ -533,5 +544,7 @@ class MultibodyPlant:
         if quiet:
             return matches[0] if matches else None
         if not matches:
-            raise ModelError(f"There is no {what} named '{name}' anywhere in the model", code="model-unknown-name")
-        raise ModelError(f"The {what} name '{name}' is not unique: give a model instance", code="model-unknown-name")
+            raise ModelError(f"There is no {what} named '{name}' anywhere in the model",
+                             code="model-unknown-name")
+        raise ModelError(f"The {what} name '{name}' is not unique: give a model instance",
+                         code="model-unknown-name")

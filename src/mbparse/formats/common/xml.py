@@ -78,7 +78,8 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     located error."""
     root, problem, line = parse_xml_bytes(source.read_bytes())
     if root is None:
-        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line, code="xml-syntax")
+        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,
+                          code="xml-syntax")
     return root
 
 
@@ -192,7 +193,8 @@ class XmlDiagnostic:
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
         if sub is not None:
-            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored", code="xml-unsupported")
+            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored",
+                         code="xml-unsupported")
 
     def warn_unsupported_attribute(self, el, name: str) -> None:
         if attr(el, name) is not None:

@@ -148,7 +148,8 @@ class DirectivesRun:
                        "the parent frame", f["X_PC"].line, code="dmd-conflict")
         if d.kind == "add_collision_filter_group" and not f["members"] \
                 and not f["member_groups"]:
-            self.error("at least one of 'members' or 'member_groups' must be non-empty", code="dmd-structure")
+            self.error("at least one of 'members' or 'member_groups' must be non-empty",
+                       code="dmd-structure")
 
     # ------------------------------------------------------------ names
     def frame(self, name: str):
@@ -160,10 +161,12 @@ class DirectivesRun:
         if namespace:
             if not plant.has_model_instance_named(namespace):
                 self.error(f"frame '{name}' is looked for in model instance '{namespace}', "
-                           f"but there is no model instance of that name", code="dmd-unknown-model-instance")
+                           f"but there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = plant.get_model_instance_by_name(namespace)
             if not plant.has_frame_named(element, instance):
-                self.error(f"model instance '{namespace}' has no frame named '{element}'", code="dmd-unknown-frame")
+                self.error(f"model instance '{namespace}' has no frame named '{element}'",
+                           code="dmd-unknown-frame")
             return plant.get_frame_by_name(element, instance)
         return plant.get_frame_by_name(element)
 
@@ -180,7 +183,8 @@ class DirectivesRun:
         path = self.resolve(f["file"])
         reader = self.ws.select_reader(path)
         if reader is None or not hasattr(reader, "add_model"):
-            self.error(f"'{path}' is not a model file mbparse can read (by its suffix)", code="dmd-file-type")
+            self.error(f"'{path}' is not a model file mbparse can read (by its suffix)",
+                       code="dmd-file-type")
         instance = reader.add_model(DataSource(filename=path), f["name"],
                                     self.namespace or None, self.ws)
         if instance is None:
@@ -189,7 +193,8 @@ class DirectivesRun:
         for joint_name, (positions, line) in f["default_joint_positions"].items():
             if not plant.has_joint_named(joint_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no joint named '{joint_name}' to give default positions", line, code="dmd-unknown-joint")
+                           f"no joint named '{joint_name}' to give default positions", line,
+                           code="dmd-unknown-joint")
             joint = plant.get_joint_by_name(joint_name, instance)
             try:
                 joint.set_default_positions(positions)
@@ -210,7 +215,8 @@ class DirectivesRun:
         if child_name:
             if not plant.has_frame_named(child_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no frame named '{child_name}' to give a default pose", pose.line, code="dmd-unknown-frame")
+                           f"no frame named '{child_name}' to give a default pose", pose.line,
+                           code="dmd-unknown-frame")
             child = plant.get_frame_by_name(child_name, instance)
         else:
             bodies = plant.get_bodies_in_model_instance(instance)
@@ -241,7 +247,8 @@ class DirectivesRun:
             scoped = join(self.namespace, namespace)
             if not self.plant.has_model_instance_named(scoped):
                 self.error(f"frame '{f['name']}' is to be added to model instance '{scoped}', "
-                           f"but there is no model instance of that name", code="dmd-unknown-model-instance")
+                           f"but there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = self.plant.get_model_instance_by_name(scoped)
         parent = self.frame(pose.base_frame)  # type: ignore[arg-type]
         self.plant.add_frame(element, parent, pose.X, instance)
@@ -269,7 +276,8 @@ class DirectivesRun:
         if namespace:
             if not plant.has_model_instance_named(namespace):
                 self.error(f"the group's names are taken in model instance '{namespace}', but "
-                           f"there is no model instance of that name", code="dmd-unknown-model-instance")
+                           f"there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = plant.get_model_instance_by_name(namespace)
         line = self.directive.line if self.directive else None
 

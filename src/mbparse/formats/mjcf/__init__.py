@@ -69,7 +69,8 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         if t in sections:
             sections[t].append(el)
         else:
-            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored", code="mjcf-unknown-element")
+            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored",
+                        code="mjcf-unknown-element")
     name = model_name or root.get("model")
     if not name:
         doc.error(root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
@@ -124,7 +125,8 @@ def _option(doc: Document, el) -> None:
     for name in el.attrib:
         if name in OPTION_SILENT:
             continue
-        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored", code="mjcf-unsupported")
+        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored",
+                    code="mjcf-unsupported")
     for child in doc.kids(el):
         if tag(child) != "flag":  # solver switches: ignored without a word
             doc.warning(child, f"<{tag(child)}> inside <option> is not supported and is "

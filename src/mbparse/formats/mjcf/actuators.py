@@ -35,9 +35,11 @@ class ActuatorReader:
                 if t in SUPPORTED:
                     self._actuator(el, t)
                 elif t in UNSUPPORTED_KINDS:
-                    self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored", code="mjcf-unsupported")
+                    self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
+                                     code="mjcf-unsupported")
                 else:
-                    self.doc.warning(el, f"<{t}> is not an actuator; it is ignored", code="mjcf-unknown-element")
+                    self.doc.warning(el, f"<{t}> is not an actuator; it is ignored",
+                                     code="mjcf-unknown-element")
 
     def _range(self, a: Attrs, name: str, limited_name: str) -> tuple[float, float] | None:
         limited = a.choice(limited_name, ("true", "false", "auto"), "auto")
@@ -118,7 +120,8 @@ class ActuatorReader:
             return 1.0, (kp, kv)
         if kind == "velocity":
             doc.warning(a.el, f"actuator '{label}': a velocity servo's gain kv is not "
-                              "supported; the actuator is added without it", code="mjcf-unsupported")
+                              "supported; the actuator is added without it",
+                        code="mjcf-unsupported")
             return 1.0, None
         gaintype = a.choice("gaintype", ("fixed", "affine", "muscle", "user"), "fixed")
         biastype = a.choice("biastype", ("none", "affine", "muscle", "user"), "none")
@@ -128,11 +131,13 @@ class ActuatorReader:
             if gainprm[0] != 1:
                 doc.warning(a.where("gainprm"), f"actuator '{label}': a control gain of "
                                                 f"{gainprm[0]} is not supported; only its "
-                                                "effect on the effort limit is kept", code="mjcf-unsupported")
+                                                "effect on the effort limit is kept",
+                            code="mjcf-unsupported")
             return gainprm[0], None
         if (gaintype == "fixed" and biastype == "affine" and biasprm[0] == 0
                 and biasprm[1] == -gainprm[0] and gainprm[0] > 0 and biasprm[2] <= 0):
             return 1.0, (gainprm[0], -biasprm[2])
         doc.warning(a.el, f"actuator '{label}': gaintype '{gaintype}' with biastype "
-                          f"'{biastype}' is not supported; it is added as a plain motor", code="mjcf-unsupported")
+                          f"'{biastype}' is not supported; it is added as a plain motor",
+                    code="mjcf-unsupported")
         return 1.0, None

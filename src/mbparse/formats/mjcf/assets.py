@@ -67,12 +67,15 @@ class Assets:
                     a = self.defaults.attrs(child)
                     name = a.text("name")
                     if name is None:
-                        doc.error(child, "a <material> needs a 'name' attribute", code="mjcf-attribute-missing")
+                        doc.error(child, "a <material> needs a 'name' attribute",
+                                  code="mjcf-attribute-missing")
                     self.materials[name] = a
                 elif t in ("texture", "hfield", "skin"):
-                    doc.warning(child, f"<{t}> assets are not supported and are ignored", code="mjcf-unsupported")
+                    doc.warning(child, f"<{t}> assets are not supported and are ignored",
+                                code="mjcf-unsupported")
                 else:
-                    doc.warning(child, f"<{t}> is not a supported asset; it is ignored", code="mjcf-unknown-element")
+                    doc.warning(child, f"<{t}> is not a supported asset; it is ignored",
+                                code="mjcf-unknown-element")
 
     def _mesh(self, el) -> None:
         doc = self.doc
@@ -83,7 +86,8 @@ class Assets:
                 doc.warning(a.where(name), f"the attribute '{name}' of <mesh> is not supported "
                                            "and is ignored", code="mjcf-unsupported")
         for child in doc.kids(el):
-            doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored", code="mjcf-unsupported")
+            doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored",
+                        code="mjcf-unsupported")
         file = a.text("file")
         vertices = a.number_list("vertex")
         faces = self._faces(a, vertices)
@@ -94,12 +98,14 @@ class Assets:
                 self.ignored_meshes.add(a.text("name"))
             return
         if file is not None and vertices is not None:
-            a.error("vertex", "a <mesh> with a 'file' cannot list its vertices too", code="mjcf-conflict")
+            a.error("vertex", "a <mesh> with a 'file' cannot list its vertices too",
+                    code="mjcf-conflict")
         path = None
         if file is None:
             name = a.text("name")
             if name is None:
-                doc.error(el, "a <mesh> without a 'file' needs a 'name'", code="mjcf-element-missing")
+                doc.error(el, "a <mesh> without a 'file' needs a 'name'",
+                          code="mjcf-element-missing")
         else:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
             path = self.resolve(file)
@@ -108,7 +114,8 @@ class Assets:
                               f"for '{path}')", code="mesh-missing")
             if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
-                              "an STL file; only those meshes can be read", code="mjcf-not-supported")
+                              "an STL file; only those meshes can be read",
+                          code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
@@ -126,7 +133,8 @@ class Assets:
                             "triangle", code="value-out-of-range")
         if vertices is not None and faces and max(faces) >= len(vertices) // 3:
             a.error("face", f"'face' names vertex {int(max(faces))}, but the mesh has "
-                            f"{len(vertices) // 3} vertices (counted from 0)", code="mjcf-value-invalid")
+                            f"{len(vertices) // 3} vertices (counted from 0)",
+                    code="mjcf-value-invalid")
         return tuple(int(f) for f in faces)
 
     def resolve(self, file: str) -> str:
@@ -160,13 +168,16 @@ class Assets:
                     if mesh.faces is not None:
                         if len(data.faces):
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': the file has faces, "
-                                                    "so the 'face' attribute cannot give them", code="mjcf-conflict")
+                                                    "so the 'face' attribute cannot give them",
+                                           code="mjcf-conflict")
                         data.faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
                         if data.faces.size and data.faces.max() >= len(data.vertices):
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': 'face' names a "
-                                                    "vertex the file does not have", code="mjcf-value-invalid")
+                                                    "vertex the file does not have",
+                                           code="mjcf-value-invalid")
             except (ObjError, MeshDataError, OSError) as e:
-                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}", code="mesh-unreadable")
+                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}",
+                               code="mesh-unreadable")
             if data.note:
                 self.doc.warning(mesh.el, f"mesh '{mesh.name}': {data.note}", code="mjcf-mesh-note")
             mesh._data = data
@@ -191,7 +202,8 @@ class Assets:
                     else:
                         faces = hull
             except MeshDataError as e:
-                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}", code="mesh-unreadable")
+                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}",
+                               code="mesh-unreadable")
             try:
                 mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:

@@ -73,7 +73,8 @@ class Attrs:
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> needs {want} number(s); "
                                  f"it has {len(vals)}: '{v[0]}'", code="mjcf-attribute-missing")
         if any(math.isnan(x) for x in vals):
-            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'", code="number-nan")
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'",
+                           code="number-nan")
         return tuple(vals)
 
     def number_list(self, name: str) -> tuple[float, ...] | None:

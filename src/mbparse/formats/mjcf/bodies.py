@@ -132,7 +132,8 @@ class BodyTreeReader:
                     self._geom(body, child, X_BF, childclass, in_world, with_inertia)
                 elif t in ("joint", "freejoint"):
                     if in_world:
-                        doc.error(child, f"<{t}> cannot be a child of <worldbody>", code="mjcf-structure")
+                        doc.error(child, f"<{t}> cannot be a child of <worldbody>",
+                                  code="mjcf-structure")
                     if t == "joint":
                         a = self.defaults.attrs(child, childclass)
                     else:
@@ -154,11 +155,14 @@ class BodyTreeReader:
                                              cls or childclass, in_world, with_inertia)
                 elif t == "inertial":
                     if in_world or tag(el) == "frame":
-                        doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>", code="mjcf-structure")
+                        doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>",
+                                  code="mjcf-structure")
                 elif t in BODY_UNSUPPORTED:
-                    doc.warning(child, f"<{t}> inside a body is not supported and is ignored", code="mjcf-unsupported")
+                    doc.warning(child, f"<{t}> inside a body is not supported and is ignored",
+                                code="mjcf-unsupported")
                 else:
-                    doc.warning(child, f"<{t}> is not an element of a body; it is ignored", code="mjcf-unknown-element")
+                    doc.warning(child, f"<{t}> is not an element of a body; it is ignored",
+                                code="mjcf-unknown-element")
         return bodies
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
@@ -214,7 +218,8 @@ class BodyTreeReader:
             d = a.numbers("diaginertia", 3)
             I = rotate_inertia((d[0], d[1], d[2], 0.0, 0.0, 0.0), X.R)
         else:
-            self.doc.error(el, "<inertial> needs 'diaginertia' or 'fullinertia'", code="mjcf-element-missing")
+            self.doc.error(el, "<inertial> needs 'diaginertia' or 'fullinertia'",
+                           code="mjcf-element-missing")
         if mass < 0:
             self.doc.error(el, f"<inertial> has a negative mass ({mass})", code="mass-negative")
         return mass, X.p, tuple(I)

@@ -52,7 +52,8 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
     if a.has("eulerseq"):
         seq = a.text("eulerseq")
         if len(seq) != 3 or any(ch not in "xyzXYZ" for ch in seq):
-            doc.error(el, f"eulerseq='{seq}' must be three letters from x, y, z, X, Y, Z", code="mjcf-value-invalid")
+            doc.error(el, f"eulerseq='{seq}' must be three letters from x, y, z, X, Y, Z",
+                      code="mjcf-value-invalid")
         c.eulerseq = seq
     if a.has("assetdir"):
         c.meshdir = a.text("assetdir")
@@ -72,7 +73,8 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
             doc.warning(el, f"the attribute '{name}' of <compiler> is not supported and is "
                             "ignored", code="mjcf-unsupported")
     for child in doc.kids(el):
-        doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored", code="mjcf-unsupported")
+        doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored",
+                    code="mjcf-unsupported")
 
 
 # ---------------------------------------------------------------- quaternions
@@ -144,7 +146,8 @@ def orientation(a: Attrs, c: Compiler):
         y = tuple(yi - xi * d for xi, yi in zip(x, y))
         ny = norm(y)
         if ny < EPS:
-            a.error("xyaxes", "the y axis of 'xyaxes' is (nearly) parallel to the x axis", code="mjcf-value-invalid")
+            a.error("xyaxes", "the y axis of 'xyaxes' is (nearly) parallel to the x axis",
+                    code="mjcf-value-invalid")
         y = tuple(t / ny for t in y)
         z = cross(x, y)
         nz = norm(z)

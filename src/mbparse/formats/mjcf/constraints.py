@@ -30,7 +30,8 @@ class ConstraintReader:
                 if t in ("connect", "weld", "joint") and a.has("active") and \
                         not a.boolean("active", True):
                     self.doc.warning(el, f"<{t}> is inactive (active='false'); constraints cannot "
-                                         "start inactive here, so it is ignored", code="mjcf-unsupported")
+                                         "start inactive here, so it is ignored",
+                                     code="mjcf-unsupported")
                     continue
                 if t == "connect":
                     self._connect(a)
@@ -42,34 +43,40 @@ class ConstraintReader:
                     self.doc.warning(el, f"<{t}> equality constraints are not supported; this one "
                                          "is ignored", code="mjcf-unsupported")
                 else:
-                    self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored", code="mjcf-unknown-element")
+                    self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored",
+                                     code="mjcf-unknown-element")
 
     def _body(self, a: Attrs, attr_name: str, default_world: bool = False):
         name = a.text(attr_name)
         if name is None:
             if default_world:
                 return self.bodies["world"]
-            a.error(attr_name, f"<{a.el.tag}> needs a '{attr_name}' attribute", code="mjcf-element-missing")
+            a.error(attr_name, f"<{a.el.tag}> needs a '{attr_name}' attribute",
+                    code="mjcf-element-missing")
         if name == "world":
             return self.bodies["world"]
         body = self.bodies.get(name)
         if body is None:
-            a.error(attr_name, f"<{a.el.tag}> names the body '{name}', which does not exist", code="mjcf-unknown-body")
+            a.error(attr_name, f"<{a.el.tag}> names the body '{name}', which does not exist",
+                    code="mjcf-unknown-body")
         return body
 
     def _site(self, a: Attrs, attr_name: str):
         name = a.text(attr_name)
         site = self.builder.site_frames.get(name)
         if site is None:
-            a.error(attr_name, f"<{a.el.tag}> names the site '{name}', which does not exist", code="mjcf-unknown-site")
+            a.error(attr_name, f"<{a.el.tag}> names the site '{name}', which does not exist",
+                    code="mjcf-unknown-site")
         return site
 
     def _sites_or_bodies(self, a: Attrs):
         has_body, has_site = a.has("body1"), a.has("site1")
         if has_body and has_site:
-            self.doc.error(a.el, f"<{a.el.tag}> must name either bodies or sites, not both", code="mjcf-value-invalid")
+            self.doc.error(a.el, f"<{a.el.tag}> must name either bodies or sites, not both",
+                           code="mjcf-value-invalid")
         if not has_body and not has_site:
-            self.doc.error(a.el, f"<{a.el.tag}> needs 'body1' or 'site1' and 'site2'", code="mjcf-element-missing")
+            self.doc.error(a.el, f"<{a.el.tag}> needs 'body1' or 'site1' and 'site2'",
+                           code="mjcf-element-missing")
         return has_site
 
     def _connect(self, a: Attrs) -> None:
@@ -109,7 +116,8 @@ class ConstraintReader:
             X_AP = X_AB @ X_BQ
         if a.has("torquescale"):
             self.doc.warning(a.where("torquescale"), "the attribute 'torquescale' of <weld> is "
-                                                     "not supported and is ignored", code="mjcf-unsupported")
+                                                     "not supported and is ignored",
+                             code="mjcf-unsupported")
         with self.doc.diag(a.el).located(a.el):
             self.plant.add_weld_constraint(body_A.plant_body, X_AP, body_B.plant_body, X_BQ)
 
@@ -117,10 +125,12 @@ class ConstraintReader:
         plant, instance = self.plant, self.builder.instance
         names = [a.text("joint1"), a.text("joint2")]
         if names[0] is None:
-            self.doc.error(a.el, "<joint> equality needs a 'joint1' attribute", code="mjcf-attribute-missing")
+            self.doc.error(a.el, "<joint> equality needs a 'joint1' attribute",
+                           code="mjcf-attribute-missing")
         if names[1] is None:
             self.doc.warning(a.el, f"<joint> equality on '{names[0]}' alone (no 'joint2') "
-                                   "fixes the joint; that is not supported and it is ignored", code="mjcf-unsupported")
+                                   "fixes the joint; that is not supported and it is ignored",
+                             code="mjcf-unsupported")
             return
         joints = []
         for attr_name, n in zip(("joint1", "joint2"), names):
@@ -131,7 +141,8 @@ class ConstraintReader:
         coef = a.numbers("polycoef", (1, 5), (0.0, 1.0, 0.0, 0.0, 0.0)) + (0.0,) * 5
         if any(coef[2:5]):
             self.doc.warning(a.where("polycoef"), "only the constant and linear terms of "
-                                                  "'polycoef' are supported", code="mjcf-unsupported")
+                                                  "'polycoef' are supported",
+                             code="mjcf-unsupported")
         # MuJoCo: y - y0 = c0 + c1 (x - x0), with y0, x0 the joints' references.
         y0, x0 = joints[0].default_positions[0], joints[1].default_positions[0]
         offset = y0 + coef[0] - coef[1] * x0
@@ -151,7 +162,8 @@ class ConstraintReader:
                 elif t == "pair":
                     self._pair(el)
                 else:
-                    self.doc.warning(el, f"<{t}> is not a contact element; it is ignored", code="mjcf-unknown-element")
+                    self.doc.warning(el, f"<{t}> is not a contact element; it is ignored",
+                                     code="mjcf-unknown-element")
 
     def _pair(self, el) -> None:
         a = self.defaults.attrs(el)
@@ -159,17 +171,21 @@ class ConstraintReader:
         for attr_name in ("geom1", "geom2"):
             name = a.text(attr_name)
             if name is None:
-                self.doc.error(el, f"<pair> needs a '{attr_name}' attribute", code="mjcf-element-missing")
+                self.doc.error(el, f"<pair> needs a '{attr_name}' attribute",
+                               code="mjcf-element-missing")
             entry = self.builder.geoms_by_name.get(name)
             if entry is None:
-                a.error(attr_name, f"<pair> names the geom '{name}', which does not exist", code="mjcf-unknown-geom")
+                a.error(attr_name, f"<pair> names the geom '{name}', which does not exist",
+                        code="mjcf-unknown-geom")
             found.append(entry)
         for attr_name in ("condim", "friction"):
             if a.has(attr_name):
                 self.doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <pair> "
-                                                     "is not supported and is ignored", code="mjcf-unsupported")
+                                                     "is not supported and is ignored",
+                                 code="mjcf-unsupported")
         (b1, _), (b2, _) = found
         if b1.parent is b2 or b2.parent is b1:
             self.doc.warning(el, f"<pair> between geoms '{a.text('geom1')}' and "
                                  f"'{a.text('geom2')}' joins bodies linked by a joint, whose "
-                                 "collisions are filtered out anyway; the pair has no effect", code="mjcf-unsupported")
+                                 "collisions are filtered out anyway; the pair has no effect",
+                             code="mjcf-unsupported")

@@ -88,7 +88,8 @@ class Document:
     def _load_include(self, include_el):
         file = include_el.get("file")
         if file is None:
-            self.error(include_el, "<include> has no 'file' attribute", code="mjcf-attribute-missing")
+            self.error(include_el, "<include> has no 'file' attribute",
+                       code="mjcf-attribute-missing")
         # MuJoCo resolves every include against the main file's folder.
         path = os.path.abspath(os.path.join(self.base_dir, file))
         if path in self._include_stack or len(self._include_stack) > MAX_INCLUDE_DEPTH:

@@ -69,7 +69,8 @@ class GeomReader:
                             "is ignored", code="mjcf-unsupported")
             return None
         if kind == "plane" and moving:
-            doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move", code="mjcf-structure")
+            doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move",
+                      code="mjcf-structure")
         shape, mesh = self._shape(a, name, kind, size)
         if shape is None and mesh is None:
             return None
@@ -105,7 +106,8 @@ class GeomReader:
             a.error("fromto", f"the two points of 'fromto' coincide ('{a.text('fromto')}'): the "
                               "geom would have zero length", code="mjcf-value-invalid")
         if len(size) < 1:
-            a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'", code="mjcf-element-missing")
+            a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'",
+                    code="mjcf-element-missing")
         mid = tuple((s + e) / 2 for s, e in zip(start, end))
         # The axis points from 'from' to 'to' (Drake's choice; MuJoCo points
         # it the other way, which is the same solid for these shapes).
@@ -126,7 +128,8 @@ class GeomReader:
             elif kind == "sphere":
                 if not size:
                     a.doc.warning(a.el, f"geom '{name}' is a sphere without a size; it gets "
-                                        "radius 0, which some features may not support", code="mjcf-unsupported")
+                                        "radius 0, which some features may not support",
+                                  code="mjcf-unsupported")
                 shape = Sphere(size[0] if size else 0.0)
             elif kind == "capsule":
                 shape = Capsule(size[0], 2 * size[1])
@@ -139,11 +142,13 @@ class GeomReader:
             else:
                 mesh_name = a.text("mesh")
                 if mesh_name is None:
-                    a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute", code="mjcf-attribute-missing")
+                    a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute",
+                                code="mjcf-attribute-missing")
                 mesh = self.assets.meshes.get(mesh_name)
                 if mesh is None and mesh_name in self.assets.ignored_meshes:
                     a.doc.warning(a.where("mesh"), f"geom '{name}' uses the ignored mesh "
-                                                   f"'{mesh_name}' and is ignored too", code="mjcf-unsupported")
+                                                   f"'{mesh_name}' and is ignored too",
+                                  code="mjcf-unsupported")
                     return None, None
                 if mesh is None:
                     a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
@@ -161,7 +166,8 @@ class GeomReader:
             m = self.assets.materials.get(material)
             if m is None:
                 a.doc.warning(a.where("material"), f"geom '{name}' uses the material "
-                                                   f"'{material}', which is not defined", code="mjcf-unknown-material")
+                                                   f"'{material}', which is not defined",
+                              code="mjcf-unknown-material")
             else:
                 rgba = m.numbers("rgba", 4, rgba)
         own = a.numbers("rgba", 4, None)
@@ -173,7 +179,8 @@ class GeomReader:
         f = a.numbers("friction", (1, 3), (1.0,))
         if len(f) > 1 and any(x != 0 for x in f[1:]):
             a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
-                                               "not supported and are ignored", code="mjcf-unsupported")
+                                               "not supported and are ignored",
+                          code="mjcf-unsupported")
         friction = CoulombFriction(f[0], f[0])
         why = friction.invalidity()
         if why:
@@ -185,7 +192,8 @@ class GeomReader:
         conaffinity = a.integer("conaffinity", 1)
         condim = a.integer("condim", 3)
         if condim not in (1, 3, 4, 6):
-            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}", code="mjcf-value-invalid")
+            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}",
+                    code="mjcf-value-invalid")
         if contype == 0 and conaffinity == 0:
             geom.collision = False
         elif contype != 1 or conaffinity != 1:
@@ -194,7 +202,8 @@ class GeomReader:
                                 "collides with everything", code="mjcf-unsupported")
         if condim != 3:
             a.doc.warning(a.where("condim"), f"geom '{geom.name}' has condim={condim}; only "
-                                             "condim=3 is supported and is used", code="mjcf-unsupported")
+                                             "condim=3 is supported and is used",
+                          code="mjcf-unsupported")
         if geom.collision and kind == "sphere" and not size:
             a.doc.warning(a.el, f"geom '{geom.name}': a zero-radius collision sphere may not "
                                 "be supported everywhere", code="mjcf-unsupported")
@@ -209,7 +218,8 @@ class GeomReader:
         if mesh is not None:
             if shell:
                 a.error("shellinertia", f"geom '{geom.name}': for a mesh, ask for a shell "
-                                        "inertia on the <mesh> asset (inertia='shell')", code="mjcf-conflict")
+                                        "inertia on the <mesh> asset (inertia='shell')",
+                        code="mjcf-conflict")
             volume, com_G, unit_I = self.assets.mesh_properties(mesh, a.el)
         else:
             volume = primitive_volume(kind, size, shell)
@@ -225,7 +235,8 @@ class GeomReader:
                 return
             mass = density * volume
         if mass < 0 or density < 0:
-            a.doc.error(a.el, f"geom '{geom.name}' has a negative mass or density", code="mass-negative")
+            a.doc.error(a.el, f"geom '{geom.name}' has a negative mass or density",
+                        code="mass-negative")
         if unit_I is not None:
             I_G = tuple(density * v for v in unit_I)
         else:

@@ -87,7 +87,8 @@ class PlantBuilder:
                 f = a.numbers("fromto", 6)
                 d = tuple(e - s for s, e in zip(f[:3], f[3:]))
                 if norm(d) < 1e-14:
-                    a.error("fromto", "the two points of the site's 'fromto' coincide", code="mjcf-value-invalid")
+                    a.error("fromto", "the two points of the site's 'fromto' coincide",
+                            code="mjcf-value-invalid")
                 X = RigidTransform(z_to_vector(d), tuple((s + e) / 2 for s, e in
                                                           zip(f[:3], f[3:])))
             else:
@@ -104,7 +105,8 @@ class PlantBuilder:
             if frame_name != name:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
                 self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
-                                          f"the model; its frame is named '{frame_name}'", code="name-renamed")
+                                          f"the model; its frame is named '{frame_name}'",
+                                 code="name-renamed")
             with self.doc.diag(site.el).located(site.el):
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
@@ -148,7 +150,8 @@ class PlantBuilder:
         for name in JOINT_UNSUPPORTED:
             if j.attrs.has(name):
                 self.doc.warning(j.attrs.where(name), f"the attribute '{name}' of <joint> is "
-                                                      "not supported and is ignored", code="mjcf-unsupported")
+                                                      "not supported and is ignored",
+                                 code="mjcf-unsupported")
 
     def _limits(self, j: Placed) -> tuple[float, float] | None:
         a = j.attrs
@@ -180,7 +183,8 @@ class PlantBuilder:
         damping = a.numbers("damping", (1, 3), (0.0,))
         if any(damping[1:]):
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
-                                            "coefficient is supported; the others are ignored", code="mjcf-unsupported")
+                                            "coefficient is supported; the others are ignored",
+                        code="mjcf-unsupported")
         limits = self._limits(j)
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
@@ -207,7 +211,8 @@ class PlantBuilder:
                                              damping[0])
                 if limits is not None:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
-                                                  "joint is not supported and is ignored", code="mjcf-unsupported")
+                                                  "joint is not supported and is ignored",
+                                code="mjcf-unsupported")
         self._spring(j, joint, kind)
         armature = a.scalar("armature", 0.0)
         if armature:
@@ -222,14 +227,16 @@ class PlantBuilder:
             if index not in actuated:
                 self.doc.warning(el, f"the armature of joint '{self.plant.get_joint(index).name}' "
                                      "is ignored: it is kept as the rotor inertia of an "
-                                     "actuator, and no actuator drives this joint", code="mjcf-unsupported")
+                                     "actuator, and no actuator drives this joint",
+                                 code="mjcf-unsupported")
 
     def _spring(self, j: Placed, joint, kind: str) -> None:
         a = j.attrs
         stiffness = a.numbers("stiffness", (1, 3), (0.0,))
         if any(stiffness[1:]):
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': only the linear "
-                                                   "stiffness is supported", code="mjcf-unsupported")
+                                                   "stiffness is supported",
+                             code="mjcf-unsupported")
         if stiffness[0] == 0:
             if a.has("springref"):
                 a.scalar("springref")
@@ -240,6 +247,7 @@ class PlantBuilder:
                                                    "ignored", code="mjcf-unsupported")
             return
         if stiffness[0] < 0:
-            a.error("stiffness", f"joint '{joint.name}' has a negative stiffness", code="value-out-of-range")
+            a.error("stiffness", f"joint '{joint.name}' has a negative stiffness",
+                    code="value-out-of-range")
         nominal = self.compiler.angle(a.scalar("springref", 0.0))
         self.plant.add_force_element(RevoluteSpring(joint, nominal, stiffness[0]))

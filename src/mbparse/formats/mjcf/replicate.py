@@ -53,7 +53,8 @@ def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
         doc.error(el, "<replicate> needs a 'count' attribute", code="mjcf-attribute-missing")
     count = a.integer("count", 0)
     if count < 0:
-        a.error("count", f"the 'count' of <replicate> cannot be negative ({count})", code="value-out-of-range")
+        a.error("count", f"the 'count' of <replicate> cannot be negative ({count})",
+                code="value-out-of-range")
     offset = a.numbers("offset", 3, (0.0, 0.0, 0.0))
     euler = a.numbers("euler", 3, (0.0, 0.0, 0.0))
     sep = a.text("sep", "")

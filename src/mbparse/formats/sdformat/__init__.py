@@ -81,7 +81,8 @@ class SdfReader:
         names = [w.get("name") for w in worlds]
         for w in worlds:
             if names.count(w.get("name")) > 1:
-                self.diag.error(w, f"World '{w.get('name')}' is defined more than once.", code="name-duplicate")
+                self.diag.error(w, f"World '{w.get('name')}' is defined more than once.",
+                                code="name-duplicate")
         return models, worlds
 
     def build(self, root):
@@ -150,7 +151,8 @@ class SdfReader:
             return None
         static = inc.find("static")
         if static is not None and (static.text or "").strip() in ("true", "1"):
-            diag.error(inc, "Drake does not yet support //include/static for custom nesting.", code="sdf-not-supported")
+            diag.error(inc, "Drake does not yet support //include/static for custom nesting.",
+                       code="sdf-not-supported")
         reader = self.ws.select_reader(path)
         name_el = inc.find("name")
         local = (name_el.text or "").strip() if name_el is not None else ""

@@ -33,7 +33,8 @@ def _child_number(diag: SdfDiagnostic, el, name: str, default: float) -> float:
     try:
         return values.parse_double(child.text)
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.", code="sdf-value-invalid")
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
@@ -43,7 +44,8 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
     try:
         return values.parse_numbers(child.text, 3)  # type: ignore[return-value]
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.", code="sdf-value-invalid")
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 def add_masses(a: Mass, b: Mass) -> Mass:
@@ -134,7 +136,8 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
     from ...geometry.mesh_io import MeshVolumeError, ObjError, mass_properties, read_obj
     if not (math.isfinite(density) and density >= 0.0):
         diag.error(shape_el, f"The <mesh> has a density of {density:g} kg/m³; the automatic "
-                             "inertia needs a finite, non-negative density.", code="value-out-of-range")
+                             "inertia needs a finite, non-negative density.",
+                   code="value-out-of-range")
     uri_el = shape_el.find("uri")
     uri = (uri_el.text or "").strip() if uri_el is not None else ""
     if not uri:
@@ -153,7 +156,8 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
             faces = obj.faces
         return mass_properties(vertices, faces, density)
     except (OSError, ObjError) as e:
-        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}", code="mesh-unreadable")
+        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}",
+                   code="mesh-unreadable")
     except MeshVolumeError as e:
         diag.error(shape_el, f"Cannot compute the automatic inertia of the mesh '{path}': {e} "
                              "(Drake would fall back to its convex hull, which mbparse does "
@@ -179,7 +183,8 @@ def auto_inertial(diag: SdfDiagnostic, link_el, inertial_el,
         child = inertial_el.find(tag)
         if child is not None:
             diag.error(child, f"Link '{name}' has <inertial auto=\"true\"> and also gives "
-                              f"<{tag}>, which the computed values would overwrite.", code="sdf-conflict")
+                              f"<{tag}>, which the computed values would overwrite.",
+                       code="sdf-conflict")
     collisions = link_el.findall("collision")
     if not collisions:
         diag.error(inertial_el, f"Link '{name}' has <inertial auto=\"true\"> but no <collision> "

@@ -43,10 +43,12 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
             diag.error(props_el, message, code="value-out-of-range")
     model = first_child(props_el, "drake:material_model")
     if model is not None and (model.text or "").strip() not in MATERIAL_MODELS:
-        diag.error(props_el, f"Invalid <drake:material_model> value {model.text}.", code="sdf-value-invalid")
+        diag.error(props_el, f"Invalid <drake:material_model> value {model.text}.",
+                   code="sdf-value-invalid")
     collisions = el.findall("collision")
     if len(collisions) != 1:
-        diag.error(el, "Each deformable <link> must have exactly one <collision> element.", code="sdf-structure")
+        diag.error(el, "Each deformable <link> must have exactly one <collision> element.",
+                   code="sdf-structure")
     collision = collisions[0]
     geometry_el = collision.find("geometry")
     if geometry_el is None or (geometry_el.find("mesh") is None
@@ -62,7 +64,8 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
     roles = {PROXIMITY: proximity}
     visuals = el.findall("visual")
     if len(visuals) > 1:
-        diag.error(el, "A deformable <link> may have at most one <visual> element.", code="sdf-structure")
+        diag.error(el, "A deformable <link> may have at most one <visual> element.",
+                   code="sdf-structure")
     if visuals:
         visual = visuals[0]
         visual_roles = builder.geometry.visual_properties(visual) or {}

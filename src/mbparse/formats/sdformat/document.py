@@ -51,7 +51,8 @@ class Loader:
         name = source.name()
         root, problem, line = parse_xml_bytes(source.read_bytes())
         if root is None:
-            self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line, code="xml-syntax")
+            self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
+                                   code="xml-syntax")
         root.set(XML_BASE, name)
         return root
 
@@ -60,13 +61,15 @@ class Loader:
         root = self.parse_xml(source)
         name = source.name()
         if root.tag != "sdf":
-            self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.", code="sdf-root")
+            self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.",
+                            code="sdf-root")
         version = root.get("version")
         if version is None:
             self.diag.error(root, f"Unable to read '{name}': the <sdf> element has no "
                                   "version attribute.", code="sdf-attribute-missing")
         if version not in KNOWN_VERSIONS:
-            self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.", code="sdf-version")
+            self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.",
+                            code="sdf-version")
         root.set(VERSION_ATTR, version)
         upgrade(root, parse_version(version))
         if parse_version(version) < (1, 8):
@@ -122,7 +125,8 @@ class Loader:
                 if entry is not None:
                     spec, multiplicity = entry
                     if multiplicity == "deprecated":
-                        diag.warning(child, f"SDFormat element <{tag}> is deprecated.", code="sdf-unsupported")
+                        diag.warning(child, f"SDFormat element <{tag}> is deprecated.",
+                                     code="sdf-unsupported")
                     self.read(child, spec, version)
                 elif tag[0] == "{" or ":" in tag:
                     continue  # custom (namespaced) elements are kept as written
@@ -189,7 +193,8 @@ class Loader:
             diag.error(uri_el, f"The included file '{path}' has more than one top-level "
                                "element.", code="sdf-structure")
         if first.tag != "model":
-            diag.warning(inc, f"The included <{first.tag}> is not a model; Drake ignores it.", code="sdf-unsupported")
+            diag.warning(inc, f"The included <{first.tag}> is not a model; Drake ignores it.",
+                         code="sdf-unsupported")
             parent.remove(inc)
             return
         apply_include_overrides(diag, inc, first)
@@ -228,10 +233,12 @@ def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
     placement = inc.find("placement_frame")
     if placement is not None:
         if pose is None:
-            diag.error(placement, "An <include> with <placement_frame> needs a <pose>.", code="sdf-element-missing")
+            diag.error(placement, "An <include> with <placement_frame> needs a <pose>.",
+                       code="sdf-element-missing")
         value = (placement.text or "").strip()
         if value == RESERVED_REFERENCE:
-            diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.", code="sdf-name-reserved")
+            diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.",
+                       code="sdf-name-reserved")
         model.set("placement_frame", value)
     for plugin in inc.findall("plugin"):
         model.append(plugin)

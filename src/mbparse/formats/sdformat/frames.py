@@ -86,7 +86,8 @@ class FrameGraph:
     def resolve(self, scope: Scope, name: str, el, what: str) -> str:
         """The vertex a name used in ``scope`` refers to; unknown names are errors."""
         if name == "__root__":
-            self.diag.error(el, f"'{name}' is reserved; it cannot be used as {what}.", code="sdf-name-reserved")
+            self.diag.error(el, f"'{name}' is reserved; it cannot be used as {what}.",
+                            code="sdf-name-reserved")
         if name == MODEL_FRAME:
             return scope.path or WORLD
         if scope.kind == "world" and name == WORLD:
@@ -127,11 +128,13 @@ class FrameGraph:
                 return current
             if current in seen:
                 self.diag.error(self.vertices[vid].el, f"The attached_to references form a "
-                                                       f"cycle through '{current}'.", code="sdf-frame-cycle")
+                                                       f"cycle through '{current}'.",
+                                code="sdf-frame-cycle")
             seen.append(current)
             target = self.attached_target(v)
             if target is None:
-                self.diag.error(v.el, f"Model '{current}' has no canonical link.", code="sdf-unknown-reference")
+                self.diag.error(v.el, f"Model '{current}' has no canonical link.",
+                                code="sdf-unknown-reference")
             current = target
 
     # ------------------------------------------------------------ relative-to
@@ -163,7 +166,8 @@ class FrameGraph:
             scope = v.scope
             target = self.relative_target(v)
             if target == vid:
-                self.diag.error(v.el, f"'{vid}' is posed relative to itself.", code="sdf-frame-cycle")
+                self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
+                                code="sdf-frame-cycle")
             X = self.gz_pose_in(scope, target) @ v.gz_pose()
             if v.kind in ("model", "custom") and v.placement is not None:
                 inner = v.inner_scope

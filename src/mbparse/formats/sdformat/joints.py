@@ -27,7 +27,8 @@ def _number(diag: SdfDiagnostic, el, default: float) -> float:
     try:
         return values.parse_double(el.text)
     except ValueError:
-        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.", code="sdf-value-invalid")
+        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.",
+                   code="sdf-value-invalid")
 
 
 class Axis:
@@ -119,12 +120,14 @@ class JointReader:
             elif jtype == "universal":
                 damping = self.damping(el, axes)
                 if axes[0] is None or axes[1] is None:
-                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'", code="sdf-value-invalid")
+                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'",
+                               code="sdf-value-invalid")
                 ix = _unit(self.axis_in_joint(vertex, axes[0]))
                 iy = _unit(self.axis_in_joint(vertex, axes[1]))
                 iz = cross(ix, iy)
                 if abs(dot(ix, iy)) > 1e-12 or abs(norm(iz) - 1) > 1e-12:
-                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'", code="sdf-value-invalid")
+                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'",
+                               code="sdf-value-invalid")
                 R_JI = ((ix[0], iy[0], iz[0]), (ix[1], iy[1], iz[1]), (ix[2], iy[2], iz[2]))
                 X_JI = RigidTransform(R_JI)
                 X_PI = (X_PF @ X_JI) if X_PF is not None else X_JI
@@ -144,15 +147,18 @@ class JointReader:
                                         self.axis_in_joint(vertex, axis), pitch, damping)
                 self.actuator(el, joint, axes)
             elif jtype in ("gearbox", "revolute2"):
-                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.", code="sdf-not-supported")
+                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.",
+                           code="sdf-not-supported")
             else:
-                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.", code="sdf-value-invalid")
+                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.",
+                           code="sdf-value-invalid")
         return jtype
 
     # ------------------------------------------------------------ pieces
     def require_axis(self, el, axis: Axis | None) -> Axis:
         if axis is None:
-            self.diag.error(el, f"An axis must be specified for joint '{el.get('name')}'", code="sdf-value-invalid")
+            self.diag.error(el, f"An axis must be specified for joint '{el.get('name')}'",
+                            code="sdf-value-invalid")
         return axis
 
     def axis_in_joint(self, vertex, axis: Axis):
@@ -171,11 +177,13 @@ class JointReader:
             return 0.0
         if axis.damping < 0:
             self.diag.error(el, f"Joint damping is negative for joint '{el.get('name')}'. "
-                                "Joint damping must be a non-negative number.", code="value-out-of-range")
+                                "Joint damping must be a non-negative number.",
+                            code="value-out-of-range")
         if axes[1] is not None and axes[1].damping != axis.damping:
             self.diag.warning(el, f"Joint damping must be equal for both axes for joint "
                                   f"{el.get('name')}; the value of 'axis' ({axis.damping:g}) is "
-                                  f"used and that of 'axis2' ({axes[1].damping:g}) is ignored.", code="sdf-unsupported")
+                                  f"used and that of 'axis2' ({axes[1].damping:g}) is ignored.",
+                              code="sdf-unsupported")
         return axis.damping
 
     def acceleration(self, el, axis: Axis) -> float:
@@ -210,10 +218,12 @@ class JointReader:
         if jtype == "ball":
             if axes[0] is not None:
                 diag.warning(el, "A ball joint axis will be ignored. Only the dynamic "
-                                 "parameters and limits will be considered.", code="sdf-unsupported")
+                                 "parameters and limits will be considered.",
+                             code="sdf-unsupported")
                 if axes[0].effort != 0:
                     diag.warning(el, f"Actuation (via non-zero effort limits) for ball joint "
-                                     f"'{name}' is not implemented yet and will be ignored.", code="sdf-unsupported")
+                                     f"'{name}' is not implemented yet and will be ignored.",
+                                 code="sdf-unsupported")
             if axes[1] is not None:
                 diag.warning(el, f"An axis2 may not be specified for ball joint '{name}' and "
                                  "will be ignored", code="sdf-unsupported")
@@ -222,7 +232,8 @@ class JointReader:
             efforts = [a.effort if a is not None else 0.0 for a in axes]
             if any(e != 0 for e in efforts):
                 diag.warning(el, f"Actuation (via non-zero effort limits) for universal joint "
-                                 f"'{name}' is not implemented yet and will be ignored.", code="sdf-unsupported")
+                                 f"'{name}' is not implemented yet and will be ignored.",
+                             code="sdf-unsupported")
             return
         effort = axes[0].effort if axes[0] is not None else 0.0
         if effort != 0:
@@ -279,7 +290,8 @@ class JointReader:
             diag.warning(el, f"Joint '{name}' specifies a drake:mimic element that will be "
                              "ignored. Mimic elements are currently only supported by "
                              "MultibodyPlant with a discrete time step and using "
-                             "DiscreteContactSolver::kSap, or by continuous time plants.", code="sdf-unsupported")
+                             "DiscreteContactSolver::kSap, or by continuous time plants.",
+                         code="sdf-unsupported")
             return
         for key in ("joint", "multiplier", "offset"):
             if node.get(key) is None:

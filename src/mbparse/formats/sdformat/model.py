@@ -152,7 +152,8 @@ class ModelBuilder:
         drake_elements.add_all(self, scope, instance)
         if scope.static:
             if any(t != "fixed" for t in joint_types):
-                diag.error(el, "Only fixed joints are permitted in static models.", code="sdf-structure")
+                diag.error(el, "Only fixed joints are permitted in static models.",
+                           code="sdf-structure")
             welded = _welded_to_world(plant)
             for link in scope.links:
                 body = self.bodies.get(link.id)
@@ -180,7 +181,8 @@ class ModelBuilder:
             with self.diag.policy.recovering():
                 self.joints.mimic(joint.el, 0)
         if any(t != "fixed" for t in types):
-            self.diag.error(world.el, "Only fixed joints are permitted in world joints.", code="sdf-structure")
+            self.diag.error(world.el, "Only fixed joints are permitted in world joints.",
+                            code="sdf-structure")
 
     # ------------------------------------------------------------ links
     def link(self, vertex, instance: int) -> None:
@@ -201,7 +203,8 @@ class ModelBuilder:
         sv = first_child(el, "drake:surface_velocity_axis")
         if sv is not None:
             diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
-                             "surface velocities are not part of its model.", code="sdf-unsupported")
+                             "surface velocities are not part of its model.",
+                         code="sdf-unsupported")
 
     def link_geometry(self, el, body) -> None:
         diag = self.diag
@@ -276,7 +279,8 @@ class ModelBuilder:
             if pose is not None:
                 X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                                       values.parse_bool(pose.get("degrees", "false")))
-        return drake.spatial_inertia(X, mass, moments, lambda m, code: diag.warning(el, m, code=code))
+        return drake.spatial_inertia(X, mass, moments,
+                                     lambda m, code: diag.warning(el, m, code=code))
 
     # ------------------------------------------------------------ frames
     def frame(self, vertex, scope: Scope, instance: int) -> None:

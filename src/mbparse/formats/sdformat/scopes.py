@@ -129,7 +129,8 @@ class ScopeBuilder:
         for name, count in seen.items():
             if count > 1:
                 self.diag.error(el, f"The name '{name}' is used {count} times among the "
-                                    f"children of {scope.describe()}; names must be unique.", code="sdf-value-invalid")
+                                    f"children of {scope.describe()}; names must be unique.",
+                                code="sdf-value-invalid")
 
     # ------------------------------------------------------------ elements
     def link(self, el, scope: Scope) -> None:
@@ -202,7 +203,8 @@ class ScopeBuilder:
                     canonical = f"{nested.get('name')}::{inner.get('name')}" if (
                         inner is not None) else None
         if canonical is None:
-            self.diag.error(model, f"The merge-included model '{name}' has no link.", code="sdf-structure")
+            self.diag.error(model, f"The merge-included model '{name}' has no link.",
+                            code="sdf-structure")
         if model.get("placement_frame"):
             self.diag.error(model, "A placement_frame on a merge-include is not supported by "
                                    "mbparse.", code="sdf-not-supported")

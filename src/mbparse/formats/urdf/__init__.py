@@ -73,7 +73,8 @@ class UrdfReader:
         diag = self.diag
         root = load_xml(self.source, diag, "file" if self.source.is_file() else "string")
         if root.tag != "robot":
-            diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file", code="urdf-root")
+            diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
+                       code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
@@ -179,7 +180,8 @@ class UrdfReader:
             body = self.plant.world_body()
             if inertial is not None:
                 diag.warning(el, "the world link cannot have mass properties; its <inertial> is "
-                                 "ignored (only <visual> and <collision> may be given to it)", code="urdf-unsupported")
+                                 "ignored (only <visual> and <collision> may be given to it)",
+                             code="urdf-unsupported")
         else:
             M = None
             if inertial is not None:
@@ -205,12 +207,15 @@ class UrdfReader:
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
-                                 "<drake:surface_velocity_axis> is ignored", code="urdf-unsupported")
+                                 "<drake:surface_velocity_axis> is ignored",
+                             code="urdf-unsupported")
             elif diag.vector(sv, "axis", 3) is None:
-                diag.error(sv, "<drake:surface_velocity_axis> needs an 'axis' attribute of three numbers", code="urdf-attribute-missing")
+                diag.error(sv, "<drake:surface_velocity_axis> needs an 'axis' attribute of three numbers",
+                           code="urdf-attribute-missing")
             else:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
-                                 "surface velocities are not part of its model.", code="urdf-unsupported")
+                                 "surface velocities are not part of its model.",
+                             code="urdf-unsupported")
 
     def spatial_inertia(self, el):
         diag = self.diag
@@ -222,7 +227,8 @@ class UrdfReader:
         if inertia_el is not None:
             for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                 values[i] = diag.scalar(inertia_el, key, 0.0)
-        return drake.spatial_inertia(X, mass, values, lambda m, code: diag.warning(el, m, code=code))
+        return drake.spatial_inertia(X, mass, values,
+                                     lambda m, code: diag.warning(el, m, code=code))
 
     def body(self, element_name: str, link_name: str, el):
         if link_name == WORLD:
@@ -250,10 +256,12 @@ class UrdfReader:
         for side in ("parent", "child"):
             node = first_child(el, side)
             if node is None:
-                diag.error(el, f"joint '{name}' has no <{side}> element", code="urdf-element-missing")
+                diag.error(el, f"joint '{name}' has no <{side}> element",
+                           code="urdf-element-missing")
             link = attr(node, "link")
             if link is None:
-                diag.error(node, f"<{side}> of joint '{name}' has no link attribute", code="urdf-structure")
+                diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
+                           code="urdf-structure")
             ends.append((link, node))
         parent = self.body(name, ends[0][0], ends[0][1])
         child = self.body(name, ends[1][0], ends[1][1])
@@ -263,7 +271,8 @@ class UrdfReader:
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             if norm(axis) < 1e-8:
-                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction", code="axis-zero")
+                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction",
+                           code="axis-zero")
             n = norm(axis)
             axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
@@ -306,10 +315,12 @@ class UrdfReader:
                 damping = self.dynamics(el)
                 pitch_el = first_child(el, "drake:screw_thread_pitch")
                 if pitch_el is None:
-                    diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found", code="urdf-element-missing")
+                    diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found",
+                               code="urdf-element-missing")
                 pitch = diag.scalar(pitch_el, "value")
                 if pitch is None:
-                    diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute", code="urdf-attribute-missing")
+                    diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute",
+                               code="urdf-attribute-missing")
                 plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
@@ -317,7 +328,8 @@ class UrdfReader:
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
-                diag.error(el, f"joint '{name}' has the unknown type '{jtype}'", code="urdf-value-invalid")
+                diag.error(el, f"joint '{name}' has the unknown type '{jtype}'",
+                           code="urdf-value-invalid")
         self.effort_limits[name] = effort
 
     def limits(self, el):
@@ -341,7 +353,8 @@ class UrdfReader:
             diag.warning(node, f"joint friction {friction:g} is not modelled; the 'friction' "
                                "attribute is ignored", code="urdf-unsupported")
         if diag.scalar(node, "coulomb_window") is not None:
-            diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored", code="urdf-unsupported")
+            diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored",
+                         code="urdf-unsupported")
         return damping
 
     def curvilinear(self, el, name, parent, X_PF, child) -> None:
@@ -360,7 +373,8 @@ class UrdfReader:
             periodic = attr(node, "value") == "true"
         curves = first_child(el, "drake:curves")
         if curves is None:
-            diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found", code="urdf-element-missing")
+            diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found",
+                       code="urdf-element-missing")
         breaks, rates = [0.0], []
         for curve in children(curves):
             tag = qname(curve)
@@ -368,18 +382,23 @@ class UrdfReader:
             if tag == "drake:line_segment":
                 length = diag.scalar(curve, "length")
                 if length is None:
-                    diag.error(curve, "<drake:line_segment> has no 'length' attribute", code="urdf-attribute-missing")
+                    diag.error(curve, "<drake:line_segment> has no 'length' attribute",
+                               code="urdf-attribute-missing")
                 if length <= 0:
-                    diag.error(curve, f"<drake:line_segment> length must be positive; it is {length:g}", code="value-out-of-range")
+                    diag.error(curve, f"<drake:line_segment> length must be positive; it is {length:g}",
+                               code="value-out-of-range")
             elif tag == "drake:circular_arc":
                 radius = diag.scalar(curve, "radius")
                 if radius is None:
-                    diag.error(curve, "<drake:circular_arc> has no 'radius' attribute", code="urdf-attribute-missing")
+                    diag.error(curve, "<drake:circular_arc> has no 'radius' attribute",
+                               code="urdf-attribute-missing")
                 if radius <= 0:
-                    diag.error(curve, f"<drake:circular_arc> radius must be positive; it is {radius:g}", code="value-out-of-range")
+                    diag.error(curve, f"<drake:circular_arc> radius must be positive; it is {radius:g}",
+                               code="value-out-of-range")
                 angle = diag.scalar(curve, "angle")
                 if angle is None:
-                    diag.error(curve, "<drake:circular_arc> has no 'angle' attribute", code="urdf-attribute-missing")
+                    diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
+                               code="urdf-attribute-missing")
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
@@ -387,7 +406,8 @@ class UrdfReader:
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         if len(breaks) == 1:
-            diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one", code="urdf-structure")
+            diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one",
+                       code="urdf-structure")
         self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
                              tangent, normal, periodic, damping)
 
@@ -401,11 +421,13 @@ class UrdfReader:
         if not plant.supports_constraints():
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
                                "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)", code="urdf-unsupported")
+                               "a continuous plant or the sap/similar/lagged approximation)",
+                         code="urdf-unsupported")
             return
         target = attr(node, "joint")
         if target is None:
-            diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute", code="urdf-attribute-missing")
+            diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
+                       code="urdf-attribute-missing")
         if not plant.has_joint_named(target, self.instance):
             diag.error(node, f"<mimic> of joint '{name}' names joint '{target}', which this "
                              "model does not have", code="urdf-unknown-joint")
@@ -415,7 +437,8 @@ class UrdfReader:
         offset = diag.scalar(node, "offset", 0.0)
         if not plant.has_joint_named(name, self.instance):
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: the joint was not added "
-                               "to the model (only single-dof joints can mimic)", code="urdf-unsupported")
+                               "to the model (only single-dof joints can mimic)",
+                         code="urdf-unsupported")
             return
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
@@ -424,7 +447,8 @@ class UrdfReader:
                              f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
-                               f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs", code="urdf-unsupported")
+                               f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
+                         code="urdf-unsupported")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
@@ -440,7 +464,8 @@ class UrdfReader:
         if len(values) == 1 and values[0] == 1:
             return
         self.diag.warning(child, f"mechanicalReduction '{text.strip()}' in <{qname(el)}> is "
-                                 "ignored: only a reduction of 1 is modelled", code="urdf-unsupported")
+                                 "ignored: only a reduction of 1 is modelled",
+                          code="urdf-unsupported")
 
     def transmission(self, el) -> None:
         diag = self.diag
@@ -455,10 +480,12 @@ class UrdfReader:
         else:
             ttype = attr(el, "type")
             if ttype is None:
-                diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)", code="urdf-element-missing")
+                diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)",
+                           code="urdf-element-missing")
         if "SimpleTransmission" not in ttype:
             diag.warning(el, f"transmission type '{ttype.strip()}' is not a SimpleTransmission; "
-                             "the transmission is ignored (no actuator is made)", code="urdf-unsupported")
+                             "the transmission is ignored (no actuator is made)",
+                         code="urdf-unsupported")
             return
         actuator_el = first_child(el, "actuator")
         if actuator_el is None:
@@ -466,13 +493,15 @@ class UrdfReader:
         self.mechanical_reduction(actuator_el)
         actuator_name = attr(actuator_el, "name")
         if actuator_name is None:
-            diag.error(actuator_el, "<actuator> of a transmission has no name attribute", code="urdf-attribute-missing")
+            diag.error(actuator_el, "<actuator> of a transmission has no name attribute",
+                       code="urdf-attribute-missing")
         joint_el = first_child(el, "joint")
         if joint_el is None:
             diag.error(el, "<transmission> has no <joint>", code="urdf-element-missing")
         joint_name = attr(joint_el, "name")
         if joint_name is None:
-            diag.error(joint_el, "<joint> of a transmission has no name attribute", code="urdf-attribute-missing")
+            diag.error(joint_el, "<joint> of a transmission has no name attribute",
+                       code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
             diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
@@ -488,7 +517,8 @@ class UrdfReader:
                                  "negative", code="value-out-of-range")
         if effort <= 0:
             diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
-                                   "effort limit is zero, so no actuator is made", code="urdf-unsupported")
+                                   "effort limit is zero, so no actuator is made",
+                         code="urdf-unsupported")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
@@ -498,7 +528,8 @@ class UrdfReader:
             if node is not None:
                 value = diag.scalar(node, "value")
                 if value is None:
-                    diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute", code="urdf-attribute-missing")
+                    diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute",
+                               code="urdf-attribute-missing")
                 setattr(actuator, field_name, value)
         gains = first_child(actuator_el, "drake:controller_gains")
         if gains is not None:
@@ -528,7 +559,8 @@ class UrdfReader:
         diag = self.diag
         node = first_child(el, tag)
         if node is None:
-            diag.error(el, f"<{qname(el)}> needs a <{tag}> child; none was found", code="urdf-element-missing")
+            diag.error(el, f"<{qname(el)}> needs a <{tag}> child; none was found",
+                       code="urdf-element-missing")
         key = "name" if kind == "name" else "value"
         if kind == "vector":
             value = diag.vector(node, key, 3)
@@ -543,7 +575,8 @@ class UrdfReader:
     def _named_body(self, el, tag: str):
         name, node = self._child_value(el, tag, "name")
         if not self.plant.has_body_named(name, self.instance):
-            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have", code="urdf-unknown-link")
+            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have",
+                            code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
     def bushing(self, el) -> None:
@@ -551,7 +584,8 @@ class UrdfReader:
         for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
             name, node = self._child_value(el, tag, "name")
             if not self.plant.has_frame_named(name, self.instance):
-                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have", code="urdf-unknown-frame")
+                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
+                                code="urdf-unknown-frame")
             frames.append(self.plant.get_frame_by_name(name, self.instance))
         vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
                    for k in ("torque_stiffness", "torque_damping", "force_stiffness",
@@ -570,9 +604,11 @@ class UrdfReader:
             tag = f"drake:linear_spring_damper_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key == "free_length" and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}", code="value-out-of-range")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
+                           code="value-out-of-range")
             if value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}", code="value-out-of-range")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
+                           code="value-out-of-range")
             values.append(value)
         self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
 
@@ -595,9 +631,11 @@ class UrdfReader:
             tag = f"drake:distance_constraint_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key in ("distance", "stiffness") and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}", code="value-out-of-range")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
+                           code="value-out-of-range")
             if key == "damping" and value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}", code="value-out-of-range")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
+                           code="value-out-of-range")
             values.append(value)
         with diag.located(el):
             self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
@@ -617,14 +655,19 @@ class UrdfReader:
             for node in children(el, tag):
                 value = attr(node, key)
                 if value is None:
-                    diag.error(node, f"<{tag}> has no {key} attribute", code="urdf-attribute-missing")
+                    diag.error(node, f"<{tag}> has no {key} attribute",
+                               code="urdf-attribute-missing")
                 if value:
                     out.add(value)
         resolver = self.ws.collision_resolver
-        resolver.add_group(lambda m: diag.error(el, m, code="collision-filter-group"), name, members, groups, self.instance)
+        resolver.add_group(lambda m: diag.error(el, m, code="collision-filter-group"), name,
+                           members, groups, self.instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = attr(node, "name")
             if target is None:
-                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute", code="urdf-attribute-missing")
+                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute",
+                           code="urdf-attribute-missing")
             if target:
-                resolver.add_pair(lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name, target, self.instance)
+                resolver.add_pair(
+                    lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name,
+                    target, self.instance)

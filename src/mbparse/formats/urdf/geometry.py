@@ -42,9 +42,11 @@ class GeometryReader:
         diag = self.diag
         name = attr(el, "name") or ""
         if not name and name_required:
-            diag.error(el, "a <material> directly under <robot> needs a name", code="urdf-attribute-missing")
+            diag.error(el, "a <material> directly under <robot> needs a name",
+                       code="urdf-attribute-missing")
         if first_child(el, "drake:diffuse_map") is not None:
-            diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>", code="urdf-value-invalid")
+            diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
+                       code="urdf-value-invalid")
         texture = None
         tex = first_child(el, "texture")
         if tex is not None:
@@ -56,7 +58,8 @@ class GeometryReader:
         if color is not None:
             rgba = diag.vector(color, "rgba", 4)
             if rgba is None:
-                diag.error(color, "<color> needs an rgba attribute of four numbers", code="urdf-attribute-missing")
+                diag.error(color, "<color> needs an rgba attribute of four numbers",
+                           code="urdf-attribute-missing")
         if rgba is None and texture is None and name and name not in self.materials:
             diag.error(el, f"material '{name}' has no color or texture and no earlier "
                            "definition to refer to", code="urdf-unknown-material")
@@ -141,12 +144,14 @@ class GeometryReader:
             for name in ("a", "b", "c"):
                 v = diag.scalar(el, name)
                 if v is None:
-                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute", code="urdf-attribute-missing")
+                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
+                               code="urdf-attribute-missing")
                 axes.append(v)
             with diag.located(el):
                 return Ellipsoid(*axes)
         diag.error(geometry_el, "<geometry> holds no shape this reader knows (box, sphere, "
-                                "cylinder, capsule, mesh, drake:ellipsoid)", code="urdf-element-missing")
+                                "cylinder, capsule, mesh, drake:ellipsoid)",
+                   code="urdf-element-missing")
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = attr(el, "name")
@@ -156,7 +161,8 @@ class GeometryReader:
         if name in used:
             for i in range(1, NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
-                    self.diag.error(el, f"too many geometries named '{name}' on one link", code="name-duplicate")
+                    self.diag.error(el, f"too many geometries named '{name}' on one link",
+                                    code="name-duplicate")
                 guess = f"{name}_{i}"
                 if guess not in used:
                     if explicit:
@@ -172,7 +178,8 @@ class GeometryReader:
         diag = self.diag
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>", code="urdf-element-missing")
+            diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
+                       code="urdf-element-missing")
         X_BG = diag.origin(first_child(el, "origin"))
         shape = self.shape(geometry_el, for_collision=False)
         enabled = {}
@@ -184,11 +191,13 @@ class GeometryReader:
                 value = attr(node, "enabled")
                 if value is not None:
                     if value not in ("true", "false"):
-                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'", code="urdf-value-invalid")
+                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
+                                   code="urdf-value-invalid")
                     enabled[role] = value == "true"
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
             diag.warning(el, f"a <visual> of link '{link_name}' disables both illustration "
-                             "and perception, so it has no role left; it is ignored", code="urdf-unsupported")
+                             "and perception, so it has no role left; it is ignored",
+                         code="urdf-unsupported")
             return None
         props = GeometryProperties()
         material_el = first_child(el, "material")
@@ -204,7 +213,8 @@ class GeometryReader:
             if not name:
                 # The reference calls an empty name a parsing error (Drake's
                 # SDFormat reader agrees; its URDF reader lets "" through).
-                diag.error(node, "<drake:accepting_renderer> needs a non-empty name attribute", code="urdf-attribute-missing")
+                diag.error(node, "<drake:accepting_renderer> needs a non-empty name attribute",
+                           code="urdf-attribute-missing")
             if accepting is None:
                 accepting = set()
             accepting.add(name)
@@ -225,7 +235,8 @@ class GeometryReader:
         diag.warn_unsupported_element(el, "verbose")
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>", code="urdf-element-missing")
+            diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
+                       code="urdf-element-missing")
         X_BG = diag.origin(first_child(el, "origin"))
         if attr(el, "group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
@@ -239,7 +250,8 @@ class GeometryReader:
             props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
         elif first_child(el, "drake_compliance") is not None:
             diag.warning(el, "<drake_compliance> is ignored because "
-                             "<drake:proximity_properties> gives the friction", code="urdf-unsupported")
+                             "<drake:proximity_properties> gives the friction",
+                         code="urdf-unsupported")
         name = self.geometry_name("collision", el, shape, used)
         return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
 
@@ -260,7 +272,8 @@ class GeometryReader:
         old = first_child(drake_el, "drake:soft_hydroelastic")
         if old is not None:
             diag.error(old, "<drake:soft_hydroelastic> was renamed "
-                            "<drake:compliant_hydroelastic>; use the new name", code="urdf-conflict")
+                            "<drake:compliant_hydroelastic>; use the new name",
+                       code="urdf-conflict")
         if rigid is not None and compliant is not None:
             diag.error(drake_el, "a geometry is either rigid or compliant: "
                                  f"<drake:rigid_hydroelastic> (line {rigid.sourceline}) and "
@@ -272,7 +285,8 @@ class GeometryReader:
                                     "ignored", code="urdf-unknown-element")
         return drake.proximity_properties(
             read_double, rigid is not None, compliant is not None,
-            lambda m: diag.warning(drake_el, m, code="proximity-ignored"), lambda m: diag.error(drake_el, m, code="proximity-invalid"))
+            lambda m: diag.warning(drake_el, m, code="proximity-ignored"),
+            lambda m: diag.error(drake_el, m, code="proximity-invalid"))
 
     def _legacy_friction(self, el, link_name: str) -> CoulombFriction:
         diag = self.diag
@@ -290,7 +304,8 @@ class GeometryReader:
                 try:
                     values[tag] = float((node.text or "").strip())
                 except ValueError:
-                    diag.error(node, f"<{tag}> of link '{link_name}' is not a number", code="urdf-value-invalid")
+                    diag.error(node, f"<{tag}> of link '{link_name}' is not a number",
+                               code="urdf-value-invalid")
         if len(values) == 1:
             diag.error(compliance, f"link '{link_name}' gives one friction coefficient; "
                                    "<drake_compliance> needs both static_friction and "

@@ -33,7 +33,8 @@ def read_loop_joint(reader: "UrdfReader", el) -> None:
     jtype = attr(el, "type")
     if jtype is None:
         diag.error(el, f"loop joint '{name}' has no 'type' attribute; write "
-                       "type=\"continuous\", the only loop joint type that is read", code="urdf-attribute-missing")
+                       "type=\"continuous\", the only loop joint type that is read",
+                   code="urdf-attribute-missing")
     if jtype not in LOOP_JOINT_TYPES:
         diag.error(el, f"loop joint '{name}' has type '{jtype}'; only 'continuous' loop joints "
                        "can close a kinematic loop here", code="urdf-not-supported")
@@ -42,15 +43,18 @@ def read_loop_joint(reader: "UrdfReader", el) -> None:
     for tag in ("link1", "link2"):
         node = first_child(el, tag)
         if node is None:
-            diag.error(el, f"loop joint '{name}' has no <{tag}> element", code="urdf-element-missing")
+            diag.error(el, f"loop joint '{name}' has no <{tag}> element",
+                       code="urdf-element-missing")
         link = attr(node, "link")
         if not link:
-            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute", code="urdf-attribute-missing")
+            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute",
+                       code="urdf-attribute-missing")
         _warn_unknown_children(reader, node, ("origin",), f"<{tag}> of loop joint '{name}'")
         ends.append((reader.body(name, link, node), _end_pose(reader, node, tag, name)))
     (body_A, X_AF), (body_B, X_BM) = ends
     if body_A is body_B:
-        diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself", code="joint-same-body")
+        diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself",
+                   code="joint-same-body")
     axis = (1.0, 0.0, 0.0)
     axis_el = first_child(el, "axis")
     if axis_el is not None:
@@ -62,7 +66,8 @@ def read_loop_joint(reader: "UrdfReader", el) -> None:
     if plant.has_joint_named(name, reader.instance) or any(
             c.type == "loop_joint" and c.name == name
             and c.body_A.model_instance == reader.instance for c in plant.constraints()):
-        diag.error(el, f"loop joint '{name}' has the name of another joint of this model", code="name-duplicate")
+        diag.error(el, f"loop joint '{name}' has the name of another joint of this model",
+                   code="name-duplicate")
     with diag.located(el):
         plant.add_constraint(LoopJointConstraint(name, body_A, X_AF, body_B, X_BM, axis))
 

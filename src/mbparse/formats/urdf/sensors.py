@@ -31,7 +31,8 @@ def read_sensors(reader: "UrdfReader", robot) -> None:
             diag.error(el, "a <sensor> needs a 'name' attribute", code="urdf-attribute-missing")
         if name in first_line:
             diag.error(el, f"sensor name '{name}' is used again (first at line "
-                           f"{first_line[name]}); sensor names must be unique", code="name-duplicate")
+                           f"{first_line[name]}); sensor names must be unique",
+                       code="name-duplicate")
         first_line[name] = getattr(el, "sourceline", None)
         stype = attr(el, "type")
         if stype is None:
@@ -53,13 +54,15 @@ def _sensor_parent(reader: "UrdfReader", el, name: str, key: str) -> tuple[str, 
     diag = reader.diag
     node = first_child(el, "parent")
     if node is None:
-        diag.error(el, f"sensor '{name}' needs a <parent {key}=\"...\"/> element", code="urdf-element-missing")
+        diag.error(el, f"sensor '{name}' needs a <parent {key}=\"...\"/> element",
+                   code="urdf-element-missing")
     value = attr(node, key)
     if not value:
         other = "link" if key == "joint" else "joint"
         hint = (f"; a {attr(el, 'type')} sensor is mounted on a {key}, not on a {other}"
                 if attr(node, other) else "")
-        diag.error(node, f"<parent> of sensor '{name}' needs a '{key}' attribute{hint}", code="urdf-element-missing")
+        diag.error(node, f"<parent> of sensor '{name}' needs a '{key}' attribute{hint}",
+                   code="urdf-element-missing")
     return value, node
 
 
@@ -92,7 +95,8 @@ def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> S
         side_el = first_child(joint_el, side)
         link = attr(side_el, "link") if side_el is not None else None
         if not link:
-            diag.error(joint_el, f"joint '{joint}' of sensor '{name}' has no {side} link", code="urdf-value-invalid")
+            diag.error(joint_el, f"joint '{joint}' of sensor '{name}' has no {side} link",
+                       code="urdf-value-invalid")
         links.append(reader.body(name, link, side_el))
     X_PC = diag.origin(first_child(joint_el, "origin"))
     origin = first_child(el, "origin")
@@ -104,7 +108,8 @@ def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> S
         X_PS = X_PC @ diag.origin(origin)
     if origin is not None and frame != "sensor":
         diag.warning(origin, f"the <origin> of sensor '{name}' is ignored: its <frame> is "
-                             f"'{frame}', and only a 'sensor' frame takes an origin", code="urdf-unsupported")
+                             f"'{frame}', and only a 'sensor' frame takes an origin",
+                     code="urdf-unsupported")
     params = {"frame": frame, "measure_direction": direction, "child_link": links[1].name}
     return Sensor(name, "force_torque", joint, links[0], X_PS, reader.instance, params)
 
