@@ -56,6 +56,7 @@ BASE = f'<robot name="base"><link name="base">{I}</link></robot>'
 # code → (file name, text, other files[, LoadOptions]); "{dir}" is the folder the
 # files are in.
 CONTINUOUS = LoadOptions(time_step=0.0)  # a plant that holds coupler constraints
+TAMSI = LoadOptions(contact_approximation="tamsi")  # Drake's default: no constraints
 EXAMPLES = {
     "mass-negative": ("r.urdf", robot('<link name="a"><inertial><mass value="-1"/></inertial></link>'), {}),
     "mass-zero-with-inertia": ("r.urdf", robot('<link name="a"><inertial><mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
@@ -76,7 +77,7 @@ EXAMPLES = {
     "constraint-needs-sap": ("r.urdf", robot(
         AB + '<drake:ball_constraint><drake:ball_constraint_body_A name="a"/>'
         '<drake:ball_constraint_body_B name="b"/><drake:ball_constraint_p_AP value="0 0 0"/>'
-        '<drake:ball_constraint_p_BQ value="0 0 0"/></drake:ball_constraint>'), {}),
+        '<drake:ball_constraint_p_BQ value="0 0 0"/></drake:ball_constraint>'), {}, TAMSI),
     "name-duplicate": ("r.urdf", robot(AB + f'<link name="c">{I}</link>' + rev() + rev(child="c")), {}),
     "name-renamed": ("r.urdf", robot('<link name="a"><visual name="v"><geometry><box size="1 1 1"/></geometry></visual><visual name="v"><geometry><box size="1 1 1"/></geometry></visual></link>'), {}),
     "model-unknown-name": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n      base_frame: nowhere"), {}),
@@ -138,7 +139,8 @@ EXAMPLES = {
         '<child>b</child><axis><xyz>0 0 1</xyz></axis>'
         '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
-    "mjcf-attribute-missing": ("m.xml", "<mujoco><worldbody/></mujoco>", {}),
+    "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
+    "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),
     "mjcf-value-invalid": ("m.xml", mjcf('<geom type="sphere" size="a"/>'), {}),
     "mjcf-structure": ("m.xml", mjcf('<joint type="hinge"/>'), {}),

@@ -62,3 +62,26 @@ def test_drake_refusals_are_notes_unless_loading_like_drake():
                              code="mesh-collision-hull")
     assert e.value.diagnostic.code == "mesh-collision-hull"
     assert isinstance(e.value.diagnostic, Diagnostic)
+
+
+def test_an_unnamed_mjcf_model_is_named_after_its_file_with_a_note(tmp_path):
+    from mbparse.loading import LoadOptions, load
+    from mbparse.diagnostics import ParseError
+    path = tmp_path / "arm.xml"
+    path.write_text('<mujoco><worldbody><body name="b"><freejoint/>'
+                    '<geom type="sphere" size="0.1"/></body></worldbody></mujoco>')
+    (finding,) = lint_file(str(path))
+    assert (finding.rule, finding.severity) == ("drake-refuses", "note")
+    loaded = load(str(path))
+    assert loaded.plant.get_model_instance_name(loaded.instances[0]) == "arm"
+    with pytest.raises(ParseError, match="has no name"):
+        load(str(path), LoadOptions(like="drake"))
+
+
+def test_check_reads_constraints_into_a_plant_that_holds_them(tmp_path):
+    path = tmp_path / "weld.xml"
+    path.write_text('<mujoco model="w"><worldbody><body name="a"><freejoint/>'
+                    '<geom type="sphere" size="0.1"/></body><body name="b"><freejoint/>'
+                    '<geom type="sphere" size="0.1"/></body></worldbody>'
+                    '<equality><weld body1="a" body2="b"/></equality></mujoco>')
+    assert CheckSettings().chosen(lint_file(str(path))) == []

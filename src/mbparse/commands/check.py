@@ -19,6 +19,8 @@ from typing import TextIO
 from ..diagnostics import ParseError
 from .loading import add_loading_arguments, options_from_args
 
+CHECK_APPROXIMATION = "sap"
+
 
 def _codes(text: str) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()]
@@ -51,6 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--list-rules", action="store_true",
                    help="print every code with its level and summary, and exit")
     add_loading_arguments(p)
+    # A file is checked as read into a plant that holds every constraint it
+    # declares (Drake's default TAMSI plant would drop them).
+    p.set_defaults(contact_approximation=CHECK_APPROXIMATION)
 
 
 class ProgressBar:

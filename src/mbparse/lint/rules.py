@@ -186,6 +186,9 @@ RULE_LIST: tuple[Rule, ...] = (
     *_family("mjcf"), *_unknown("mjcf", "body joint site geom mesh material class"),
     Rule("mjcf-unknown-element", "warning", "an element that is not MJCF; it is ignored",
          "check the spelling, or remove it"),
+    Rule("mjcf-site-renamed", "note", "a site shares its name with a body or another frame: "
+         "MJCF keeps names per kind, Drake's frames share one, so its frame gets a suffix",
+         "rename the site if the frame's name matters"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
     *_family("dmd", "value-invalid structure conflict"),

@@ -16,14 +16,20 @@ from .findings import Finding, finding_from_diagnostic, rule_finding
 from .model_rules import ModelContext, check_model
 
 
+# Without options, a file is read into a plant that holds every constraint it
+# declares (Drake's default TAMSI plant would drop them).
+CHECK_OPTIONS = LoadOptions(contact_approximation="sap")
+
+
 def lint_file(path: str, options: LoadOptions | None = None) -> list[Finding]:
-    """Every finding for the model file ``path`` loaded with ``options``,
-    notes included, in file order: the readers' diagnostics (reading goes on
-    after an error, with the next element), the plant's refusal at
-    finalize, and the model checks on what was loaded."""
+    """Every finding for the model file ``path`` loaded with ``options``
+    (default :data:`CHECK_OPTIONS`), notes included, in file order: the
+    readers' diagnostics (reading goes on after an error, with the next
+    element), the plant's refusal at finalize, and the model checks on what
+    was loaded."""
     if formats.format_of(path) is None:
         return [rule_finding("file-type-unknown", f"'{path}' has no known model suffix", path)]
-    options = replace(options or LoadOptions(), collect_errors=True, strict=False)
+    options = replace(options or CHECK_OPTIONS, collect_errors=True, strict=False)
     try:
         loaded = load(path, options, finalize=False)
     except ParseError as e:  # the options (a package folder) refused before reading

@@ -9,6 +9,8 @@ a word; other unsupported elements and attributes warn.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ...spatial import inertia_matrix
@@ -73,8 +75,14 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
                         code="mjcf-unknown-element")
     name = model_name or root.get("model")
     if not name:
-        doc.error(root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
-                        "model name", code="mjcf-attribute-missing")
+        # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.
+        stem = os.path.basename(source.filename or "") or "MuJoCo Model.xml"
+        unnamed = stem[:-4] if stem.lower().endswith(".xml") else stem
+        doc.diag(root).drake_refuses(
+            root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
+                  "model name", f"the model is named '{unnamed}' after its file",
+            code="mjcf-attribute-missing")
+        name = unnamed
     plant = workspace.plant
     if into_instance is None:
         name = workspace.make_model_name(name, parent_model_name)

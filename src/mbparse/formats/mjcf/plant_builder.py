@@ -106,7 +106,7 @@ class PlantBuilder:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
                 self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
                                           f"the model; its frame is named '{frame_name}'",
-                                 code="name-renamed")
+                                 code="mjcf-site-renamed")
             with self.doc.diag(site.el).located(site.el):
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
