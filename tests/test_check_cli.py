@@ -176,3 +176,13 @@ def test_mbparse_version(capsys):
         main(["--version"])
     assert e.value.code == 0
     assert capsys.readouterr().out.strip() == f"mbparse {__version__}"
+
+
+def test_check_json_reports_uri_problems(capsys, tmp_path):
+    # A URI problem is a str carrying its code; the report holds plain text.
+    model = write(tmp_path / "m.urdf", """
+        <robot name="m"><link name="a"><visual><geometry>
+          <mesh filename="package://nowhere/m.obj"/></geometry></visual></link></robot>""")
+    status, out, _ = run(capsys, model, "--format", "json")
+    (finding,) = json.loads(out)["findings"]
+    assert status == 1 and finding["rule"] == "package-unknown" and "nowhere" in finding["message"]

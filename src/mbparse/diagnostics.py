@@ -26,6 +26,10 @@ class Diagnostic:
     element: str | None = None
     code: str | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.message) is not str:  # a str subclass (a URI problem) is kept plain
+            object.__setattr__(self, "message", str(self.message))
+
     def location(self) -> str:
         where = self.file or "<string>"
         if self.line is not None:

@@ -184,6 +184,9 @@ class UriProblem(str):
         self.code = code
         return self
 
+    def __getnewargs__(self) -> tuple[str, str]:  # copy and pickle
+        return str(self), self.code
+
 
 def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, UriProblem | None]:
     """Resolves ``uri`` as Drake does; returns (path, problem or None).
