@@ -104,3 +104,15 @@ def test_plant_level_problems_are_reported_after_loading(tmp_path):
     rules = {(f.rule, f.line) for f in lint_file(str(path))}
     assert ("mass-negative", 8) in rules
     assert any(rule == "kinematic-loop" and line in (5, 6, 7) for rule, line in rules)
+
+
+def test_load_collecting_errors_keeps_the_plants_refusal_at_finalize(tmp_path):
+    path = tmp_path / "loop.urdf"
+    path.write_text('<robot name="r">\n<link name="a"/>\n<link name="b"/>\n'
+                    '<joint name="x" type="fixed"><parent link="a"/><child link="b"/></joint>\n'
+                    '<joint name="y" type="fixed"><parent link="b"/><child link="a"/></joint>\n'
+                    '</robot>\n')
+    with pytest.raises(ParseError, match="loop"):
+        load(str(path))
+    (refusal,) = load(str(path), LoadOptions(collect_errors=True)).errors
+    assert refusal.code == "kinematic-loop" and refusal.line in (4, 5)

@@ -111,7 +111,9 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
             except ModelError as e:
                 # Say where the element at fault (a loop's joint) was declared.
                 file, line = getattr(e.element, "source", (None, None))
-                raise ParseError(Diagnostic("error", str(e), file or path, line,
-                                            code=e.code)) from None
+                refusal = Diagnostic("error", str(e), file or path, line, code=e.code)
+                if not options.collect_errors:
+                    raise ParseError(refusal) from None
+                policy.errors_seen.append(refusal)
     return Loaded(plant, scene_graph, parser, instances, list(policy.warnings_seen),
                   list(policy.errors_seen))
