@@ -7,9 +7,24 @@ parsing a warning raises too.
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import NoReturn
+
+from .numbers import QUOTE_LIMIT, quote
+
+
+_MESSAGE_LIMIT = 2000
+_LONG_QUOTE = re.compile(r"'([^']{%d,})'" % (QUOTE_LIMIT + 1))
+
+
+def _shorten_quotes(message: str) -> str:
+    """``message`` with every long quoted text cut short, then capped."""
+    message = _LONG_QUOTE.sub(lambda m: f"'{quote(m.group(1))}'", message)
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT] + f"... ({len(message)} characters)"
+    return message
 
 
 @dataclass(frozen=True)
@@ -25,6 +40,11 @@ class Diagnostic:
     column: int | None = None
     element: str | None = None
     code: str | None = None
+
+    def __post_init__(self) -> None:
+        # A value quoted back can be a megabyte long: keep messages readable.
+        if len(self.message) > _MESSAGE_LIMIT // 4:
+            object.__setattr__(self, "message", _shorten_quotes(self.message))
 
     def location(self) -> str:
         where = self.file or "<string>"

@@ -8,13 +8,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from .collision_filter_groups import CollisionFilterGroupResolver
-from .diagnostics import DiagnosticPolicy
+from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
+from .files import NotRegularFileError, read_regular_file
 from .package_map import PackageMap
 
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 
 CONTENTS_PSEUDO_STEM = "<literal-string>"
+# Files that include files (SDFormat <include>, add_directives, ...) nest at
+# most this deep; deeper is refused with a located error rather than
+# exhausting Python's stack.
+MAX_FILE_NESTING = 100
 
 
 @dataclass(frozen=True)
@@ -48,8 +53,11 @@ class DataSource:
 
     def read_bytes(self) -> bytes:
         if self.filename is not None:
-            with open(self.filename, "rb") as f:
-                return f.read()
+            try:
+                return read_regular_file(self.filename)
+            except NotRegularFileError as e:
+                raise ParseError(Diagnostic("error", e.strerror, self.filename,
+                                            code="file-not-regular")) from None
         return (self.contents or "").encode("utf-8")
 
 

@@ -32,8 +32,11 @@ def run(args: argparse.Namespace) -> int:
                 print(f"error: {e}", file=sys.stderr)
             continue
         except Exception as e:  # a bug in mbparse, not a problem in the file
+            if getattr(args, "debug", False):
+                raise
             status = 1
-            message = f"{path}: internal error in mbparse: {type(e).__name__}: {e}"
+            message = (f"{path}: internal error in mbparse: {type(e).__name__}: "
+                       f"{str(e)[:200]} (--debug shows the traceback)")
             if args.json:
                 print(json.dumps({"schema": SCHEMA, "file": path, "error": message}), flush=True)
             else:

@@ -9,6 +9,7 @@ import math
 import os
 from typing import Callable, Sequence
 
+from ...files import read_regular_file
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
 from ...spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
 
@@ -140,13 +141,19 @@ def collision_mesh_problem(shape: Mesh) -> str | None:
                 f"and hulls are computed only for .obj, .vtk and .gltf files, not '{ext}'")
     if ext == ".gltf":
         try:
-            with open(shape.filename, "rb") as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
+            doc = json.loads(read_regular_file(shape.filename))
+        except (OSError, ValueError, RecursionError) as e:
             return f"glTF '{shape.filename}' could not be read: {e}"
         folder = os.path.dirname(shape.filename)
-        for buffer in doc.get("buffers", []) if isinstance(doc, dict) else []:
+        buffers = doc.get("buffers", []) if isinstance(doc, dict) else []
+        if not isinstance(buffers, list):
+            return (f"glTF '{shape.filename}' is malformed: its 'buffers' is not a list; its "
+                    "convex hull (needed for contact) cannot be computed")
+        for buffer in buffers:
             uri = buffer.get("uri") if isinstance(buffer, dict) else None
+            if uri is not None and not isinstance(uri, str):
+                return (f"glTF '{shape.filename}' is malformed: a buffer's 'uri' is not a "
+                        "string; its convex hull (needed for contact) cannot be computed")
             if uri and not uri.startswith("data:") and not os.path.exists(
                     os.path.join(folder, uri)):
                 return (f"glTF '{shape.filename}' refers to buffer '{uri}', which does not exist; "

@@ -12,6 +12,7 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
+from ...numbers import all_finite, non_finite_problem, partial_number_problem, quote
 from ...spatial import RigidTransform, parse_float_prefixes
 from ...workspace import DataSource
 
@@ -36,7 +37,8 @@ def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None
     declared: list[str] = []
     while True:
         try:
-            return etree.fromstring(data, _PARSER), "", None
+            root = etree.fromstring(data, _PARSER)
+            return (root, "", None) if len(data) < 4 * MAX_ELEMENT_DEPTH else _check_depth(root)
         except etree.XMLSyntaxError as e:
             m = _UNDEFINED_PREFIX.search(str(e))
             if m and m.group(1) not in declared and len(declared) < 32:
@@ -50,8 +52,25 @@ def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None
             if "Failed to parse QName" in msg:
                 root = _parse_tolerating_qnames(data)
                 if root is not None:
-                    return root, "", None
+                    return _check_depth(root)
             return None, msg, line
+
+
+# Elements nested deeper than this are refused, as tinyxml2 (which Drake and
+# MuJoCo read XML with) refuses them; readers walk trees of this depth safely.
+MAX_ELEMENT_DEPTH = 500
+_DEPTH_PROBLEM = "elements are nested"
+_TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
+
+
+def _check_depth(root) -> tuple:
+    """(root, "", None), or (None, problem, line) when the tree is too deep."""
+    deep = _TOO_DEEP(root)
+    if not deep:
+        return root, "", None
+    return (None, f"{_DEPTH_PROBLEM} more than {MAX_ELEMENT_DEPTH} deep (here, in "
+                  f"<{qname(deep[0])}>); mbparse, like Drake's and MuJoCo's XML reader, reads at "
+                  f"most {MAX_ELEMENT_DEPTH} levels", deep[0].sourceline)
 
 
 def _parse_tolerating_qnames(data: bytes):
@@ -70,27 +89,37 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     located error."""
     root, problem, line = parse_xml_bytes(source.read_bytes())
     if root is None:
-        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line)
+        if problem.startswith(_DEPTH_PROBLEM):
+            diag.policy.error(f"the {kind} is too deep: {problem}", diag.file, line,
+                              code="depth-limit")
+        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,
+                          code="xml-malformed")
     return root
 
 
 def _declare_prefix(data: bytes, prefix: str) -> bytes | None:
     """Adds ``xmlns:prefix`` to the root start tag, keeping line numbers."""
-    m = re.search(rb"<([A-Za-z_][\w.:-]*)", _skip_prolog(data))
+    m = _START_TAG.search(data, _prolog_end(data))
     if m is None:
         return None
-    start = len(data) - len(_skip_prolog(data)) + m.end()
+    start = m.end()
     decl = f' xmlns:{prefix}="urn:mbparse:undeclared:{prefix}"'.encode()
     return data[:start] + decl + data[start:]
 
 
-def _skip_prolog(data: bytes) -> bytes:
+_START_TAG = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+_PROLOG_ITEM = re.compile(rb"\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", re.DOTALL)
+
+
+def _prolog_end(data: bytes) -> int:
+    """Where the root element's start tag may begin: past the declaration,
+    comments and DOCTYPE (matched in place: no copy per comment)."""
     i = 0
     while True:
-        m = re.match(rb"\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", data[i:], re.DOTALL)
+        m = _PROLOG_ITEM.match(data, i)
         if not m:
-            return data[i:]
-        i += m.end()
+            return i
+        i = m.end()
 
 
 def qname(el) -> str:
@@ -209,7 +238,8 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{text}'")
+                           f"'{quote(text)}'", code="number-malformed")
+        self.check_numbers(el, name, text, vals)
         return vals[0]
 
     def vector(self, el, name: str, n: int, default=None):
@@ -220,8 +250,21 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{text}'")
+                           f"'{quote(text)}'", code="number-malformed")
+        self.check_numbers(el, name, text, vals)
         return tuple(vals)
+
+    def check_numbers(self, el, name: str, text: str, vals, finite: bool = True) -> None:
+        """Refuses a non-finite value (when ``finite``) and warns about a
+        token only partly a number (``1,2`` read as 1, as Drake reads it)."""
+        if finite and not all_finite(vals):
+            self.error(el, f"attribute '{name}' of <{qname(el)}>: "
+                           f"{non_finite_problem(text, vals)}", code="number-not-finite")
+        partial = partial_number_problem(text)
+        if partial is not None:
+            self.warning(el, f"attribute '{name}' of <{qname(el)}>: {partial} (Drake reads it "
+                             "the same way, silently); write a plain number",
+                         code="number-malformed")
 
     def origin(self, el) -> RigidTransform:
         """The pose of an ``<origin xyz rpy>`` element (identity when None)."""

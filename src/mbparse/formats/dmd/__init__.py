@@ -19,10 +19,11 @@ import os
 from typing import NoReturn
 
 from ...diagnostics import Diagnostic, ParseError
+from ...files import regular_file_problem
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform, matrix_to_quaternion
-from ...workspace import DataSource, Workspace
+from ...workspace import MAX_FILE_NESTING, DataSource, Workspace
 from .schema import Directive, DmdSyntaxError, Pose, load_document
 
 WORLD = "world"
@@ -91,6 +92,7 @@ class DirectivesRun:
         if key is not None and key in self.ws.open_files:
             self.error("this directives file adds itself, directly or through other files "
                        "(an add_directives cycle)")
+
         try:
             text = self.source.read_bytes().decode("utf-8")
         except OSError as e:
@@ -100,7 +102,7 @@ class DirectivesRun:
         try:
             document = load_document(text)
         except DmdSyntaxError as e:
-            self.error(str(e), e.line)
+            self.error(str(e), e.line, e.code)
         for directive in document.directives:
             self.directive = directive
             self.validate(directive)
@@ -165,6 +167,9 @@ class DirectivesRun:
     # ------------------------------------------------------------ directives
     def add_model(self, f: dict) -> None:
         path = self.resolve(f["file"])
+        problem = regular_file_problem(path)
+        if problem is not None:
+            self.error(f"the file cannot be read: {problem}", code="file-not-regular")
         reader = self.ws.select_reader(path)
         if reader is None or not hasattr(reader, "add_model"):
             self.error(f"'{path}' is not a model file mbparse can read (by its suffix)")
@@ -276,4 +281,11 @@ class DirectivesRun:
             self.error(f"the namespace '{namespace}' is not a model instance; add it first "
                        f"with add_model_instance")
         path = self.resolve(f["file"])
+        if len(self.ws.open_files) >= MAX_FILE_NESTING:
+            self.error(f"add_directives files are nested more than {MAX_FILE_NESTING} deep; "
+                       f"mbparse reads at most {MAX_FILE_NESTING} levels of files within files",
+                       code="depth-limit")
+        problem = regular_file_problem(path)
+        if problem is not None:
+            self.error(f"the file cannot be read: {problem}", code="file-not-regular")
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()

@@ -3,11 +3,11 @@ MuJoCo gives it (solid or shell primitives, meshes, ``mass`` or
 ``density``)."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
+from ...numbers import all_finite
 from ...spatial import RigidTransform, norm, sub
 from .assets import Assets
 from .attrs import Attrs
@@ -86,7 +86,8 @@ class GeomReader:
                                          "collides")
             geom.visual = geom.collision = False
         if with_inertia and kind != "plane" and not in_world:
-            self._mass_properties(a, geom, kind, size, mesh)
+            # A sphere without a size has radius 0 (warned about above).
+            self._mass_properties(a, geom, kind, size or (0.0,), mesh)
         return geom
 
     # ------------------------------------------------------------ pose, shape
@@ -231,7 +232,11 @@ class GeomReader:
         else:
             ix, iy, iz = primitive_inertia(kind, size, mass, shell)
             I_G = (ix, iy, iz, 0.0, 0.0, 0.0)
-        if any(math.isnan(v) for v in I_G) or min(I_G[:3]) < 0:
+        if not all_finite((mass, *I_G)):
+            a.doc.error(a.el, f"geom '{geom.name}': its mass {mass:g} or inertia {I_G[:3]} is "
+                              "not finite (the sizes, mass or density are too large)",
+                        code="number-not-finite")
+        if min(I_G[:3]) < 0:
             a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia")
         geom.mass = mass
         geom.com = geom.X_BG.apply(com_G) if unit_I is not None else geom.X_BG.p

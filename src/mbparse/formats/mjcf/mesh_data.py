@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...files import read_regular_file
+
 INSTALL_HINT = "pip install 'mbparse[mesh]'"
 MINVAL = 1e-15           # MuJoCo's mjMINVAL
 STL_MAX_FACES = 200000   # MuJoCo's STL reader refuses more
@@ -59,8 +61,7 @@ def merge_bitwise(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, 
 def read_stl(path: str) -> MeshData:
     """An STL file (binary or ASCII) read with trimesh, its vertices merged
     as MuJoCo merges them."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_regular_file(path)
     count = int.from_bytes(data[80:84], "little") if len(data) >= 84 else 0
     # MuJoCo's own reader takes binary files of 1 to 200000 triangles only.
     mujoco_reads = 1 <= count <= STL_MAX_FACES and 84 + 50 * count == len(data)

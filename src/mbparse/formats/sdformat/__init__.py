@@ -52,7 +52,7 @@ class SdfReader:
         root = loader.load(self.source)
         return root
 
-    def find_include(self, uri: str) -> str | None:
+    def find_include(self, uri: str) -> tuple[str | None, str | None]:
         """libsdformat's search for an included file, in its order: the URI
         with any scheme stripped, from the current folder and as given; then
         each folder of the SDF_PATH environment variable; last, Drake's
@@ -64,9 +64,9 @@ class SdfReader:
                           + [os.path.join(folder, filename)
                              for folder in os.environ.get("SDF_PATH", "").split(":") if folder]):
             if filename and os.path.exists(candidate):
-                return candidate
+                return candidate, None
         path, problem = resolve_uri(uri, self.ws.package_map, ".")
-        return None if problem else path
+        return (None, problem) if problem else (path, None)
 
     def root_children(self, root):
         models = root.findall("model")

@@ -327,6 +327,10 @@ class UrdfReader:
         node = first_child(el, "drake:plane_normal")
         if node is not None:
             normal = diag.vector(node, "xyz", 3, normal)
+        for what, v in (("drake:initial_tangent", tangent), ("drake:plane_normal", normal)):
+            if v[0] == 0 and v[1] == 0 and v[2] == 0:
+                diag.error(first_child(el, what), f"the <{what}> of curvilinear joint '{name}' "
+                           "is the zero vector; it needs a direction", code="value-out-of-range")
         periodic = False
         node = first_child(el, "drake:is_periodic")
         if node is not None:
@@ -353,6 +357,10 @@ class UrdfReader:
                 angle = diag.scalar(curve, "angle")
                 if angle is None:
                     diag.error(curve, "<drake:circular_arc> has no 'angle' attribute")
+                if angle == 0:
+                    diag.error(curve, "<drake:circular_arc> angle must not be zero (an arc "
+                                      "of no length); use a <drake:line_segment> or drop it",
+                               code="value-out-of-range")
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
