@@ -23,7 +23,7 @@ def _shorten_quotes(message: str) -> str:
     """``message`` with every long quoted text cut short, then capped."""
     message = _LONG_QUOTE.sub(lambda m: f"'{quote(m.group(1))}'", message)
     if len(message) > _MESSAGE_LIMIT:
-        message = message[:_MESSAGE_LIMIT] + f"... ({len(message)} characters)"
+        message = message[:_MESSAGE_LIMIT - 40] + f"... ({len(message)} characters)"
     return message
 
 

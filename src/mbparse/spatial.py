@@ -292,7 +292,7 @@ class SpatialInertia:
     @classmethod
     def solid_sphere_with_density(cls, density: float, radius: float,
                                   com: Sequence[float] = ZERO3) -> "SpatialInertia":
-        mass = density * 4.0 / 3.0 * math.pi * radius ** 3
+        mass = density * 4.0 / 3.0 * math.pi * radius * radius * radius
         i = 0.4 * mass * radius * radius
         return cls(mass, com, (i, i, i, 0.0, 0.0, 0.0))
 
@@ -307,7 +307,15 @@ class SpatialInertia:
             return "the mass is NaN"
         if self.mass < 0:
             return f"the mass {self.mass:g} is negative"
-        return inertia_invalidity(self.I_cm)
+        if math.isinf(self.mass):
+            return "the mass is infinite"
+        if not all(map(math.isfinite, self.com)):
+            return f"the center of mass {list(self.com)} is not finite"
+        why = inertia_invalidity(self.I_cm)
+        if why is None and not all(map(math.isfinite, self.inertia_about_origin())):
+            return (f"its inertia about the body origin overflows (the center of mass "
+                    f"{list(self.com)} is too far from it)")
+        return why
 
     def __repr__(self) -> str:
         return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"

@@ -138,7 +138,7 @@ def _xml_mutation(rng: random.Random, root) -> None:
         _nest(rng, el)
     elif op == 10 and parent is not None:
         import copy
-        for _ in range(rng.choice([2, 10, 200])):
+        for _ in range(rng.choice([2, 10, 50])):
             parent.append(copy.deepcopy(el))
 
 
@@ -196,7 +196,7 @@ def _line_mutation(rng: random.Random, lines: list[bytes]) -> list[bytes]:
     elif op == 3:
         lines[i] = _numbers(rng, lines[i])
     elif op == 4:
-        for _ in range(rng.choice([10, 1000])):
+        for _ in range(rng.choice([10, 300])):
             lines.insert(i, lines[i])
     else:
         lines[i] = _flip(rng, lines[i])

@@ -196,8 +196,8 @@ def _split_quad(vertices: list[Vec3], c: list[int],
     """Two triangles from a quadrilateral, cut along its shorter diagonal
     (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
     v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) ** 2 for k in range(3))
-    d13 = sum((v3[k] - v1[k]) ** 2 for k in range(3))
+    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
+    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
     if d02 < d13:
         faces.append((c[0], c[1], c[2]))
         faces.append((c[0], c[2], c[3]))

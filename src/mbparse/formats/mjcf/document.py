@@ -10,7 +10,7 @@ from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
 from ..common.xml import XmlDiagnostic, load_xml
 
-# Nesting deeper than this is taken for an include cycle.
+# Includes nested deeper than this are refused (MuJoCo's limit).
 MAX_INCLUDE_DEPTH = 32
 
 
@@ -91,14 +91,18 @@ class Document:
             self.error(include_el, "<include> has no 'file' attribute")
         # MuJoCo resolves every include against the main file's folder.
         path = os.path.abspath(os.path.join(self.base_dir, file))
-        if path in self._include_stack or len(self._include_stack) > MAX_INCLUDE_DEPTH:
+        if path in self._include_stack:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
-                                   "being included")
+                                   "being included", code="include-cycle")
+        if len(self._include_stack) > MAX_INCLUDE_DEPTH:
+            self.error(include_el, f"<include> of '{file}' nests includes more than "
+                                   f"{MAX_INCLUDE_DEPTH} files deep, MuJoCo's limit",
+                       code="depth-limit")
         root = self._included.get(path)
         if root is None:
             if not os.path.isfile(path):
                 self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
-                                       "does not exist")
+                                       "does not exist or is not a regular file")
             diag = XmlDiagnostic(self.policy, path)
             root = load_xml(DataSource(filename=path), diag, kind="<include> file")
             if tag(root) != "mujoco":

@@ -3,6 +3,7 @@ MuJoCo gives it (solid or shell primitives, meshes, ``mass`` or
 ``density``)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
@@ -213,7 +214,10 @@ class GeomReader:
                                         "inertia on the <mesh> asset (inertia='shell')")
             volume, com_G, unit_I = self.assets.mesh_properties(mesh, a.el)
         else:
-            volume = primitive_volume(kind, size, shell)
+            try:  # the shell formulas raise powers, which overflow with an error
+                volume = primitive_volume(kind, size, shell)
+            except OverflowError:
+                volume = math.inf
             com_G, unit_I = (0.0, 0.0, 0.0), None
         mass = a.scalar("mass", None)
         if mass is not None:
@@ -230,7 +234,10 @@ class GeomReader:
         if unit_I is not None:
             I_G = tuple(density * v for v in unit_I)
         else:
-            ix, iy, iz = primitive_inertia(kind, size, mass, shell)
+            try:
+                ix, iy, iz = primitive_inertia(kind, size, mass, shell)
+            except OverflowError:
+                ix = iy = iz = math.inf
             I_G = (ix, iy, iz, 0.0, 0.0, 0.0)
         if not all_finite((mass, *I_G)):
             a.doc.error(a.el, f"geom '{geom.name}': its mass {mass:g} or inertia {I_G[:3]} is "

@@ -39,7 +39,7 @@ def primitive_volume(kind: str, size: Sequence[float], shell: bool) -> float:
 def primitive_inertia(kind: str, size: Sequence[float], mass: float, shell: bool) -> Vec3:
     """Principal moments about the center (the geom frame's axes)."""
     if kind == "sphere":
-        i = (2 / 3 if shell else 2 / 5) * mass * size[0] ** 2
+        i = (2 / 3 if shell else 2 / 5) * mass * size[0] * size[0]
         return (i, i, i)
     if kind == "capsule":
         r, hh = size[0], size[1]

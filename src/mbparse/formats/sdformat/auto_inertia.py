@@ -98,7 +98,7 @@ def primitive(diag: SdfDiagnostic, shape_el, density: float) -> Mass | None:
         r = _child_number(diag, shape_el, "radius", 1.0)
         if density <= 0 or r <= 0:
             return None
-        m = density * (4.0 / 3.0) * math.pi * r ** 3
+        m = density * (4.0 / 3.0) * math.pi * r * r * r
         i = 0.4 * m * r * r
         return m, (0.0, 0.0, 0.0), (i, i, i, 0.0, 0.0, 0.0)
     if tag in ("cylinder", "cone"):
