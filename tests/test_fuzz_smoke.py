@@ -14,8 +14,8 @@ if str(REPO) not in sys.path:
 
 from tests.fuzz.run import CORPUS, campaign  # noqa: E402
 
-# Inputs per format: about a minute and a half in all on one core.
-SMOKE = {"urdf": 500, "sdf": 500, "mjcf": 400, "dmd": 200, "obj": 300}
+# Inputs per format: about a minute in all on one core.
+SMOKE = {"urdf": 1500, "sdf": 1500, "mjcf": 1000, "dmd": 400, "obj": 400}
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is not beside the project")
