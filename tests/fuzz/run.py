@@ -30,7 +30,8 @@ from pathlib import Path
 from . import mutate as mutators
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
+# The seed files: the shared corpus beside the project (MBPARSE_CORPUS names another).
+CORPUS = Path(os.environ.get("MBPARSE_CORPUS") or REPO.parent / "shared" / "corpus")
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 
 SUFFIX = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml", "dmd": ".dmd.yaml", "obj": ".obj"}
@@ -57,6 +58,8 @@ def seed_files(fmt: str, corpus: Path = CORPUS) -> list[Path]:
         files = [p for p in files if b"<mujoco" in p.read_bytes()[:4096]]
     elif fmt == "sdf":
         files = [p for p in files if p.stat().st_size < 400_000]
+    if not files:
+        raise SystemExit(f"no {fmt} seed files under {corpus} (set MBPARSE_CORPUS)")
     return files
 
 

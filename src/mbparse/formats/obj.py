@@ -48,7 +48,7 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
     diagnostic = workspace.diagnostic
 
-    def fail(message: str, line: int = 1, code: str | None = None) -> None:
+    def fail(message: str, line: int = 1, code: str = "obj-invalid") -> None:
         # A problem of the file as a whole (its volume, its name) is given
         # line 1, so that every OBJ error has a line to go to.
         diagnostic.error(message, source.name(), line, code=code)
@@ -64,13 +64,14 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     for warning in mesh.warnings:
         m = re.match(r"line (\d+): ", warning)
         diagnostic.warning(f"while reading the OBJ mesh: {warning[m.end():] if m else warning}",
-                           source.name(), int(m.group(1)) if m else 1)
+                           source.name(), int(m.group(1)) if m else 1, code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(
             f"the OBJ file holds {len(mesh.object_names)} objects "
             f"({', '.join(repr(n) for n in mesh.object_names)}) where a model wants one; "
-            f"they are taken together as one body, named after the last", source.name())
+            f"they are taken together as one body, named after the last", source.name(),
+            code="obj-several-objects")
     name = model_name or mesh.object_name or _stem(filename)
     plant = workspace.plant
     instance_name = workspace.make_model_name(name, parent_model_name)

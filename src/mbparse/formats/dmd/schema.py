@@ -291,7 +291,7 @@ def load_document(text: str) -> Document:
         # An empty file and one holding only '~' (null) are the same nothing.
         raise DmdSyntaxError("the document is empty; a model directives file needs a "
                              "top-level 'directives:' list", line_of(root) if root else 1,
-                             code="dmd-empty")
+                             code="dmd-root")
     top = _mapping(root, "the document", ("directives",))
     doc = Document()
     node = top.get("directives")
