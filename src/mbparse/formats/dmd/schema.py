@@ -133,7 +133,7 @@ def _number(node: Node, where: str) -> float:
             return value
     raise DmdSyntaxError(f"{where} must be a number, not '{quote(str(node.value))}'"
                          if isinstance(node, ScalarNode) else f"{where} must be a number",
-                         line_of(node), code="number-malformed")
+                         line_of(node), code="dmd-value-invalid")
 
 
 def _numbers(node: Node, where: str, size: int | None = None) -> list[float]:
@@ -291,7 +291,7 @@ def load_document(text: str) -> Document:
         # An empty file and one holding only '~' (null) are the same nothing.
         raise DmdSyntaxError("the document is empty; a model directives file needs a "
                              "top-level 'directives:' list", line_of(root) if root else 1,
-                             code="dmd-root")
+                             code="dmd-structure")
     top = _mapping(root, "the document", ("directives",))
     doc = Document()
     node = top.get("directives")

@@ -125,4 +125,4 @@ def _double(diag, node) -> float:
     try:
         return values.parse_double(node.text or "")
     except ValueError as e:
-        diag.error(node, f"Cannot read <{qname(node)}> as a number: {e}", code="number-malformed")
+        diag.error(node, f"Cannot read <{qname(node)}> as a number: {e}", code="sdf-value-invalid")

@@ -1,6 +1,8 @@
 """URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
 from __future__ import annotations
 
+import math
+
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
@@ -82,7 +84,8 @@ class GeometryReader:
                      and not (cached.diffuse_map is not None and material.diffuse_map is None))
         if not error:
             if cached.rgba is not None and material.rgba is not None:
-                error = sum((a - b) ** 2 for a, b in zip(cached.rgba, material.rgba)) ** 0.5 > 1e-10
+                # math.dist scales, so colours of 1e200 do not overflow.
+                error = math.dist(cached.rgba, material.rgba) > 1e-10
             else:
                 error = cached.rgba is None and material.rgba is not None
         if error:
