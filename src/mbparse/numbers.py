@@ -22,6 +22,7 @@ from typing import Iterable
 QUOTE_LIMIT = 80
 
 _NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
+_PLAIN = re.compile(r"[\s0-9eE.+-]*")
 _WHOLE_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -64,6 +65,13 @@ def partial_number_problem(text: str) -> str | None:
     """A message for the first token of ``text`` that only begins with a
     number (``1,2``, ``0x1p3``), or None when every token reads whole (or
     reading stops at a token that is no number at all)."""
+    if _PLAIN.fullmatch(text) is not None:  # the common case, checked fast
+        try:
+            for tok in text.split():
+                float(tok)
+            return None
+        except ValueError:
+            pass
     for tok in text.split():
         if _WHOLE_NUMBER.fullmatch(tok):
             continue
