@@ -88,6 +88,8 @@ class DirectivesRun:
         if d is not None:
             message = f"{d.kind}: {message}"
             line = line if line is not None else d.line
+        if line is None:  # a problem of the file as a whole: its first line
+            line = 1
         raise ParseError(Diagnostic("error", message, self.source.name(), line,
                                     element=d.kind if d else None, code=code))
 
@@ -304,6 +306,9 @@ class DirectivesRun:
             self.error(f"the namespace '{namespace}' is not a model instance; add it first "
                        f"with add_model_instance", code="dmd-unknown-model-instance")
         path = self.resolve(f["file"])
+        if os.path.abspath(path) in self.ws.open_files:
+            self.error(f"'{f['file']}' is being read already: the directives files add each "
+                       "other in a cycle", code="include-cycle")
         if len(self.ws.open_files) >= MAX_FILE_NESTING:
             self.error(f"add_directives files are nested more than {MAX_FILE_NESTING} deep; "
                        f"mbparse reads at most {MAX_FILE_NESTING} levels of files within files",
