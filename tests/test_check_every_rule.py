@@ -96,6 +96,11 @@ EXAMPLES = {
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
+    "depth-limit": ("d.dmd.yaml", "directives:\n- " + "[" * 200 + "]" * 200 + "\n", {}),
+    "file-not-regular": ("d.dmd.yaml", dmd("- add_model:\n    name: z\n    file: file:///dev/zero"), {}),
+    "path-escapes-package": ("m.sdf", sdf('<link name="a"/><include><uri>package://p/../../x.sdf</uri></include>'),
+                             {"package.xml": "<package><name>p</name></package>"}),
+    "number-malformed": ("r.urdf", robot('<link name="a"><inertial><mass value="1,5"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
     "collision-filter-group": ("r.urdf", robot(LINK + '<drake:collision_filter_group name="g"><drake:member link="nowhere"/></drake:collision_filter_group>'), {}),
     "proximity-invalid": ("r.urdf", robot(collision(
         '<drake:hunt_crossley_dissipation value="-1"/>')), {}),

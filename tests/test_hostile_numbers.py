@@ -120,7 +120,8 @@ def test_mjcf_non_finite_attribute_is_a_located_error(write, attrs):
     path = write("m.xml", mjcf(f'<body name="b" {attrs}><geom size="1"/></body>'))
     with pytest.raises(ParseError) as info:
         load(str(path))
-    assert info.value.diagnostic.code == "number-not-finite" and info.value.diagnostic.line == 1
+    assert info.value.diagnostic.code in ("number-not-finite", "number-nan")
+    assert info.value.diagnostic.line == 1
 
 
 @pytest.mark.parametrize("size", [None, ""])

@@ -37,6 +37,12 @@ def all_finite(values: Iterable[float]) -> bool:
     return all(map(math.isfinite, values))
 
 
+def non_finite_code(values: Iterable[float]) -> str:
+    """The diagnostic code for values that are not all finite: ``number-nan``
+    when one is NaN, else ``number-not-finite``."""
+    return "number-nan" if any(map(math.isnan, values)) else "number-not-finite"
+
+
 def why_not_finite(token: str, value: float) -> str:
     """The reason, in words, that ``value`` (read from ``token``) is not finite."""
     if math.isnan(value):

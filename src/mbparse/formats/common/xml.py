@@ -11,7 +11,8 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
-from ...numbers import all_finite, non_finite_problem, partial_number_problem, quote
+from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial_number_problem,
+                       quote)
 from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, parse_float_prefixes
 from ...workspace import DataSource
@@ -266,7 +267,7 @@ class XmlDiagnostic:
         token only partly a number (``1,2`` read as 1, as Drake reads it)."""
         if finite and not all_finite(vals):
             self.error(el, f"attribute '{name}' of <{qname(el)}>: "
-                           f"{non_finite_problem(text, vals)}", code="number-not-finite")
+                           f"{non_finite_problem(text, vals)}", code=non_finite_code(vals))
         partial = partial_number_problem(text)
         if partial is not None:
             self.warning(el, f"attribute '{name}' of <{qname(el)}>: {partial} (Drake reads it "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ...numbers import non_finite_problem, quote
+from ...numbers import non_finite_code, non_finite_problem, quote
 from ...spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
@@ -129,7 +129,7 @@ def _number(node: Node, where: str) -> float:
             if not math.isfinite(value):
                 # Every number of a directive is a pose or a joint position.
                 raise DmdSyntaxError(f"{where}: {non_finite_problem(text, [value])}",
-                                     line_of(node), code="number-not-finite")
+                                     line_of(node), code=non_finite_code([value]))
             return value
     raise DmdSyntaxError(f"{where} must be a number, not '{quote(str(node.value))}'"
                          if isinstance(node, ScalarNode) else f"{where} must be a number",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
-from ...numbers import all_finite, non_finite_problem, quote
+from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
 
 if TYPE_CHECKING:
     from .document import Document
@@ -75,7 +75,7 @@ class Attrs:
                                  f"it has {len(vals)}: '{quote(v[0])}'", code="mjcf-value-invalid")
         if not all_finite(vals):
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}>: "
-                                 f"{non_finite_problem(v[0], vals)}", code="number-not-finite")
+                                 f"{non_finite_problem(v[0], vals)}", code=non_finite_code(vals))
         return tuple(vals)
 
     def number_list(self, name: str) -> tuple[float, ...] | None:
