@@ -71,19 +71,26 @@ class SceneGraph:
         self._num_groups = 0
 
     # -- registration
+    def __repr__(self) -> str:
+        return f"SceneGraph({self.num_geometries()} geometries)"
+
     def register_geometry(self, body: int, instance: GeometryInstance,
                           deformable: bool = False) -> Geometry:
+        """Adds a geometry on plant body ``body``; returns it with its new id."""
         g = Geometry(len(self._geometries), body, instance, deformable)
         self._geometries.append(g)
         return g
 
     def geometries(self) -> list[Geometry]:
+        """Every registered geometry, in registration order."""
         return self._geometries
 
     def num_geometries(self) -> int:
+        """How many geometries are registered."""
         return len(self._geometries)
 
     def geometries_on_body(self, body: int) -> list[Geometry]:
+        """The geometries attached to plant body ``body``."""
         return [g for g in self._geometries if g.body == body]
 
     # -- collision filters
@@ -106,10 +113,20 @@ class SceneGraph:
             self._groups_of.setdefault(b, set()).add(group)
 
     def excluded_pairs(self) -> set[tuple[int, int]]:
-        """Every excluded body pair (lower index first)."""
-        return set(self._excluded)
+        """Every excluded body pair (lower index first); the pairs of a group
+        are listed out here, so this costs the square of a group's size."""
+        pairs = set(self._excluded)
+        members: dict[int, list[int]] = {}
+        for body, groups in self._groups_of.items():
+            for group in groups:
+                members.setdefault(group, []).append(body)
+        for bodies in members.values():
+            bodies.sort()
+            pairs.update((a, b) for i, a in enumerate(bodies) for b in bodies[i + 1:])
+        return pairs
 
     def is_excluded(self, body_a: int, body_b: int) -> bool:
+        """Whether collisions between the two bodies are filtered out."""
         if body_a == body_b:
             return True
         if ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
-from ...diagnostics import Diagnostic, ParseError
 from ...files import regular_file_problem
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
 from ...source_location import declared_at
@@ -90,8 +89,8 @@ class DirectivesRun:
             line = line if line is not None else d.line
         if line is None:  # a problem of the file as a whole: its first line
             line = 1
-        raise ParseError(Diagnostic("error", message, self.source.name(), line,
-                                    element=d.kind if d else None, code=code))
+        self.ws.diagnostic.error(message, self.source.name(), line,
+                                 element=d.kind if d else None, code=code)
 
     # ------------------------------------------------------------ the file
     def run(self) -> None:

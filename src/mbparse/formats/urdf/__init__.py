@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 
-from ...plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
-                     LinearSpringDamper, PlanarJoint, PrismaticJoint, RevoluteJoint, ScrewJoint,
-                     UniversalJoint, WeldJoint)
+from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
+                     ScrewJoint, UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ...workspace import DataSource, Workspace
 from ..common import drake
@@ -125,18 +124,14 @@ class UrdfReader:
         for el in found("frame", ()):
             with recovering():
                 self.frame(el)
-        for el in found("drake:linear_bushing_rpy", ()):
-            with recovering():
-                self.bushing(el)
-        for el in found("drake:linear_spring_damper", ()):
-            with recovering():
-                self.linear_spring_damper(el)
-        for el in found("drake:ball_constraint", ()):
-            with recovering():
-                self.ball_constraint(el)
-        for el in found("drake:distance_constraint", ()):
-            with recovering():
-                self.distance_constraint(el)
+        parts = UrdfDrakeParts(self)
+        for tag, read in (("drake:linear_bushing_rpy", drake.read_linear_bushing_rpy),
+                          ("drake:linear_spring_damper", drake.read_linear_spring_damper),
+                          ("drake:ball_constraint", drake.read_ball_constraint),
+                          ("drake:distance_constraint", drake.read_distance_constraint)):
+            for el in found(tag, ()):
+                with recovering():
+                    read(parts, el)
         for el in found("force_element", ()):
             with recovering():
                 force_elements.read_force_element(self, el)
@@ -587,67 +582,6 @@ class UrdfReader:
                             code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
-    def bushing(self, el) -> None:
-        frames = []
-        for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
-            name, node = self._child_value(el, tag, "name")
-            if not self.plant.has_frame_named(name, self.instance):
-                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
-                                code="urdf-unknown-frame")
-            frames.append(self.plant.get_frame_by_name(name, self.instance))
-        vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
-                   for k in ("torque_stiffness", "torque_damping", "force_stiffness",
-                             "force_damping")]
-        with self.diag.located(el):
-            self.plant.add_force_element(LinearBushingRollPitchYaw(frames[0], frames[1], *vectors))
-
-    def linear_spring_damper(self, el) -> None:
-        diag = self.diag
-        body_A = self._named_body(el, "drake:linear_spring_damper_body_A")
-        body_B = self._named_body(el, "drake:linear_spring_damper_body_B")
-        p_AP = self._child_value(el, "drake:linear_spring_damper_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:linear_spring_damper_p_BQ", "vector")[0]
-        values = []
-        for key in ("free_length", "stiffness", "damping"):
-            tag = f"drake:linear_spring_damper_{key}"
-            value, node = self._child_value(el, tag, "scalar")
-            if key == "free_length" and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
-                           code="value-out-of-range")
-            if value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
-                           code="value-out-of-range")
-            values.append(value)
-        self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
-
-    def ball_constraint(self, el) -> None:
-        body_A = self._named_body(el, "drake:ball_constraint_body_A")
-        body_B = self._named_body(el, "drake:ball_constraint_body_B")
-        p_AP = self._child_value(el, "drake:ball_constraint_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:ball_constraint_p_BQ", "vector")[0]
-        with self.diag.located(el):
-            self.plant.add_ball_constraint(body_A, p_AP, body_B, p_BQ)
-
-    def distance_constraint(self, el) -> None:
-        diag = self.diag
-        body_A = self._named_body(el, "drake:distance_constraint_body_A")
-        body_B = self._named_body(el, "drake:distance_constraint_body_B")
-        p_AP = self._child_value(el, "drake:distance_constraint_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:distance_constraint_p_BQ", "vector")[0]
-        values = []
-        for key in ("distance", "stiffness", "damping"):
-            tag = f"drake:distance_constraint_{key}"
-            value, node = self._child_value(el, tag, "scalar")
-            if key in ("distance", "stiffness") and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
-                           code="value-out-of-range")
-            if key == "damping" and value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
-                           code="value-out-of-range")
-            values.append(value)
-        with diag.located(el):
-            self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
-
     def collision_filter_group(self, el) -> None:
         diag = self.diag
         if attr(el, "ignore") is not None and attr(el, "ignore") == "true":
@@ -679,3 +613,31 @@ class UrdfReader:
                 resolver.add_pair(
                     lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name,
                     target, self.instance)
+
+
+class UrdfDrakeParts:
+    """The parts of a ``drake:`` bushing, spring-damper or constraint as URDF
+    writes them: child elements with a ``name`` or ``value`` attribute
+    (the meaning is in :mod:`..common.drake`)."""
+
+    def __init__(self, reader: UrdfReader):
+        self.reader = reader
+        self.plant = reader.plant
+        self.diag = reader.diag
+
+    def body(self, el, tag: str):
+        return self.reader._named_body(el, tag)
+
+    def frame(self, el, tag: str):
+        name, node = self.reader._child_value(el, tag, "name")
+        instance = self.reader.instance
+        if not self.plant.has_frame_named(name, instance):
+            self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
+                            code="urdf-unknown-frame")
+        return self.plant.get_frame_by_name(name, instance)
+
+    def vector(self, el, tag: str):
+        return self.reader._child_value(el, tag, "vector")[0]
+
+    def scalar(self, el, tag: str):
+        return self.reader._child_value(el, tag, "scalar")
