@@ -41,6 +41,7 @@ def test_1500_nested_elements_are_a_located_error_naming_the_limit(write, name, 
         load(str(write(name, text)))
     d = info.value.diagnostic
     assert str(MAX_ELEMENT_DEPTH) in d.message and d.line == 1 and d.file.endswith(name)
+    assert d.code == "depth-limit"
 
 
 def include_chain(write, n: int) -> str:

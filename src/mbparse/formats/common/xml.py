@@ -68,7 +68,7 @@ def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None
 # Elements nested deeper than this are refused, as tinyxml2 (which Drake and
 # MuJoCo read XML with) refuses them; readers walk trees of this depth safely.
 MAX_ELEMENT_DEPTH = 500
-_DEPTH_PROBLEM = "elements are nested"
+DEPTH_PROBLEM = "elements are nested"
 _TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
 
 
@@ -77,7 +77,7 @@ def _check_depth(root) -> tuple:
     deep = _TOO_DEEP(root)
     if not deep:
         return root, "", None
-    return (None, f"{_DEPTH_PROBLEM} more than {MAX_ELEMENT_DEPTH} deep (here, in "
+    return (None, f"{DEPTH_PROBLEM} more than {MAX_ELEMENT_DEPTH} deep (here, in "
                   f"<{qname(deep[0])}>); mbparse, like Drake's and MuJoCo's XML reader, reads at "
                   f"most {MAX_ELEMENT_DEPTH} levels", deep[0].sourceline)
 
@@ -98,7 +98,7 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     located error."""
     root, problem, line = parse_xml_bytes(source.read_bytes())
     if root is None:
-        if problem.startswith(_DEPTH_PROBLEM):
+        if problem.startswith(DEPTH_PROBLEM):
             diag.policy.error(f"the {kind} is too deep: {problem}", diag.file, line,
                               code="depth-limit")
         diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,

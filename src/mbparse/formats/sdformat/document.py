@@ -18,7 +18,7 @@ from lxml import etree
 
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
-from ..common.xml import MAX_ELEMENT_DEPTH, parse_xml_bytes
+from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes
 from . import values
 from .diagnostic import SdfDiagnostic
 from .schema import ElementSpec, root as schema_root
@@ -55,7 +55,8 @@ class Loader:
         root, problem, line = parse_xml_bytes(source.read_bytes())
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
-                                   code="xml-syntax")
+                                   code="depth-limit" if problem.startswith(DEPTH_PROBLEM)
+                                   else "xml-syntax")
         root.set(XML_BASE, name)
         return root
 
