@@ -247,7 +247,7 @@ class UrdfReader:
         jtype = attr(el, "type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
-        ends = []
+        links = {}  # side -> (link name, the <parent>/<child> element)
         for side in ("parent", "child"):
             node = first_child(el, side)
             if node is None:
@@ -257,9 +257,9 @@ class UrdfReader:
             if link is None:
                 diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
                            code="urdf-structure")
-            ends.append((link, node))
-        parent = self.body(name, ends[0][0], ends[0][1])
-        child = self.body(name, ends[1][0], ends[1][1])
+            links[side] = (link, node)
+        parent = self.body(name, *links["parent"])
+        child = self.body(name, *links["child"])
         X_PB = diag.origin(first_child(el, "origin"))
         axis = (1.0, 0.0, 0.0)
         axis_el = first_child(el, "axis")
@@ -286,17 +286,18 @@ class UrdfReader:
                 lower, upper, velocity, accel, effort = self.limits(el)
                 damping = self.dynamics(el)
                 kind = PrismaticJoint if jtype == "prismatic" else RevoluteJoint
-                joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis, lower, upper,
-                                        damping)
+                joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis=axis,
+                                        pos_lower=lower, pos_upper=upper, damping=damping)
                 joint.set_velocity_limits([-velocity], [velocity])
                 joint.set_acceleration_limits([-accel], [accel])
             elif jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
                 diag.warning(el, f"joint '{name}' has type floating, which is not a joint here: "
-                                 f"'{ends[1][0]}' is left a free body", code="urdf-unsupported")
+                                 f"'{child.name}' is left a free body", code="urdf-unsupported")
             elif jtype == "ball":
-                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None, self.dynamics(el))
+                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None,
+                                damping=self.dynamics(el))
             elif jtype == "planar":
                 damping = (0.0, 0.0, 0.0)
                 dyn = first_child(el, "dynamics")
@@ -305,7 +306,7 @@ class UrdfReader:
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
                 X_PF = None if X_PM.is_exactly_identity() else X_PM
-                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
+                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
                 damping = self.dynamics(el)
                 pitch_el = first_child(el, "drake:screw_thread_pitch")
@@ -316,10 +317,11 @@ class UrdfReader:
                 if pitch is None:
                     diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute",
                                code="urdf-attribute-missing")
-                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
+                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis=axis,
+                                screw_pitch=pitch, damping=damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
-                                self.dynamics(el))
+                                damping=self.dynamics(el))
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
@@ -403,8 +405,9 @@ class UrdfReader:
         if len(breaks) == 1:
             diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one",
                        code="urdf-structure")
-        self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
-                             tangent, normal, periodic, damping)
+        self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks=breaks,
+                             turning_rates=rates, initial_tangent=tangent, plane_normal=normal,
+                             is_periodic=periodic, damping=damping)
 
     def mimic(self, el) -> None:
         diag = self.diag
