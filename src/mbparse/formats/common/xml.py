@@ -3,7 +3,6 @@ access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
 from lxml import etree
@@ -12,7 +11,7 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
-from ...spatial import RigidTransform, parse_float_prefixes
+from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
 from ...workspace import DataSource
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
@@ -107,29 +106,35 @@ def qname(el) -> str:
 def children(el, name: str | None = None) -> Iterator:
     """Child elements, all or those named ``name``."""
     if name is None:
-        for c in el:
-            if isinstance(c.tag, str):
-                yield c
-    elif ":" not in name:
-        for c in el:
-            if c.tag == name:
-                yield c
-    else:
-        for c in el:
-            if isinstance(c.tag, str) and qname(c) == name:
-                yield c
+        return el.iterchildren(etree.Element)
+    if ":" not in name:
+        return el.iterchildren(name)  # lxml matches a plain name in no namespace only
+    return (c for c in el.iterchildren(etree.Element) if qname(c) == name)
 
 
 def first_child(el, name: str):
+    """The first child element named ``name`` (``drake:x`` works), or None."""
     if ":" not in name:
-        for c in el:
-            if c.tag == name:
-                return c
+        for c in el.iterchildren(name):  # filtered inside lxml, no Python per child
+            return c
         return None
-    for c in el:
-        if isinstance(c.tag, str) and qname(c) == name:
+    for c in el.iterchildren(etree.Element):
+        if qname(c) == name:
             return c
     return None
+
+
+def child_map(el) -> dict:
+    """The first child element of each name (``drake:x`` for prefixed ones),
+    from one pass over the children: for readers that look up several."""
+    out: dict = {}
+    for c in el.iterchildren(etree.Element):
+        tag = c.tag
+        if tag[0] == "{":
+            tag = qname(c)
+        if tag not in out:
+            out[tag] = c
+    return out
 
 
 def attr(el, name: str) -> str | None:
@@ -181,8 +186,10 @@ class XmlDiagnostic:
         file, line = self.where(el)
         self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code)
 
-    def warn_unsupported_element(self, el, tag: str) -> None:
-        sub = first_child(el, tag)
+    def warn_unsupported_element(self, el, tag: str, kids: dict | None = None) -> None:
+        """Warns at ``el``'s child ``tag`` if there is one (``kids``: the
+        :func:`child_map` of ``el`` when the caller has it)."""
+        sub = first_child(el, tag) if kids is None else kids.get(tag)
         if sub is not None:
             self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored")
 
@@ -191,21 +198,20 @@ class XmlDiagnostic:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
                              "ignored")
 
-    @contextmanager
-    def located(self, el):
-        """Turns the model's refusals inside the block into errors at ``el``."""
-        try:
-            yield
-        except (ModelError, ShapeError, PackageMapError) as e:
-            self.error(el, str(e))
+    def located(self, el) -> "_Located":
+        """A ``with`` block whose model refusals become errors at ``el``."""
+        return _Located(self, el)
 
     # -- typed attributes
     def scalar(self, el, name: str, default: float | None = None) -> float | None:
         """A one-number attribute; absent gives ``default``; not one number
         is an error."""
-        text = attr(el, name)
+        text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        value = fast_number(text)
+        if value is not None:
+            return value
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
@@ -214,9 +220,12 @@ class XmlDiagnostic:
 
     def vector(self, el, name: str, n: int, default=None):
         """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
-        text = attr(el, name)
+        text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        values = fast_numbers(text, n)
+        if values is not None:
+            return values
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
@@ -230,6 +239,25 @@ class XmlDiagnostic:
         xyz = self.vector(el, "xyz", 3, (0.0, 0.0, 0.0))
         rpy = self.vector(el, "rpy", 3, (0.0, 0.0, 0.0))
         return RigidTransform.from_rpy_xyz(rpy, xyz)
+
+
+class _Located:
+    """The context of :meth:`XmlDiagnostic.located` (a plain class: readers
+    enter one per element, and a generator-based context costs more)."""
+
+    __slots__ = ("diag", "el")
+
+    def __init__(self, diag: XmlDiagnostic, el):
+        self.diag = diag
+        self.el = el
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
+            self.diag.error(self.el, str(value))
+        return False
 
 
 def _line(el) -> int | None:

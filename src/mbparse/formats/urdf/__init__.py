@@ -17,7 +17,7 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors
 from .geometry import GeometryReader
-from ..common.xml import XmlDiagnostic, attr, children, first_child, load_xml, qname
+from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, load_xml, qname
 
 WORLD = "world"
 INF = math.inf
@@ -185,11 +185,12 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        X = diag.origin(first_child(el, "origin"))
-        mass_el = first_child(el, "mass")
+        kids = child_map(el)
+        X = diag.origin(kids.get("origin"))
+        mass_el = kids.get("mass")
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
-        inertia_el = first_child(el, "inertia")
+        inertia_el = kids.get("inertia")
         if inertia_el is not None:
             for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                 values[i] = diag.scalar(inertia_el, key, 0.0)
@@ -209,8 +210,9 @@ class UrdfReader:
         diag = self.diag
         if attr(el, "drake_ignore") == "true":
             return
-        diag.warn_unsupported_element(el, "calibration")
-        diag.warn_unsupported_element(el, "safety_controller")
+        kids = child_map(el)
+        diag.warn_unsupported_element(el, "calibration", kids)
+        diag.warn_unsupported_element(el, "safety_controller", kids)
         name = attr(el, "name")
         if name is None:
             diag.error(el, "<joint> has no name attribute")
@@ -219,7 +221,7 @@ class UrdfReader:
             diag.error(el, f"joint '{name}' has no type attribute")
         ends = []
         for side in ("parent", "child"):
-            node = first_child(el, side)
+            node = kids.get(side)
             if node is None:
                 diag.error(el, f"joint '{name}' has no <{side}> element")
             link = attr(node, "link")
@@ -228,9 +230,9 @@ class UrdfReader:
             ends.append((link, node))
         parent = self.body(name, ends[0][0], ends[0][1])
         child = self.body(name, ends[1][0], ends[1][1])
-        X_PB = diag.origin(first_child(el, "origin"))
+        X_PB = diag.origin(kids.get("origin"))
         axis = (1.0, 0.0, 0.0)
-        axis_el = first_child(el, "axis")
+        axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             if norm(axis) < 1e-8:
@@ -250,8 +252,8 @@ class UrdfReader:
         effort = INF
         with diag.located(el):
             if jtype in ("revolute", "continuous", "prismatic"):
-                lower, upper, velocity, accel, effort = self.limits(el)
-                damping = self.dynamics(el)
+                lower, upper, velocity, accel, effort = self.limits(el, kids.get("limit"))
+                damping = self.dynamics(el, kids.get("dynamics"))
                 kind = PrismaticJoint if jtype == "prismatic" else RevoluteJoint
                 joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis, lower, upper,
                                         damping)
@@ -293,19 +295,24 @@ class UrdfReader:
             plant.get_joint_by_name(name, self.instance).source = (diag.file, el.sourceline)
         self.effort_limits[name] = effort
 
-    def limits(self, el):
+    def limits(self, el, node=None):
+        """lower, upper, velocity, acceleration and effort limits of a joint
+        (``node``: its <limit>, when the caller has looked it up)."""
         diag = self.diag
         values = [-INF, INF, INF, INF, INF]
-        node = first_child(el, "limit")
+        if node is None:
+            node = first_child(el, "limit")
         if node is not None:
             for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
                                      "effort")):
                 values[i] = diag.scalar(node, key, values[i])
         return values
 
-    def dynamics(self, el) -> float:
+    def dynamics(self, el, node=None) -> float:
+        """A joint's damping (``node``: its <dynamics>, when the caller has it)."""
         diag = self.diag
-        node = first_child(el, "dynamics")
+        if node is None:
+            node = first_child(el, "dynamics")
         if node is None:
             return 0.0
         damping = diag.scalar(node, "damping", 0.0)
@@ -403,8 +410,8 @@ class UrdfReader:
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
 
     # ------------------------------------------------------------ transmissions
-    def mechanical_reduction(self, el) -> None:
-        child = first_child(el, "mechanicalReduction")
+    def mechanical_reduction(self, el, kids: dict | None = None) -> None:
+        child = first_child(el, "mechanicalReduction") if kids is None else kids.get("mechanicalReduction")
         if child is None or child.text is None:
             return
         text = child.text
@@ -417,12 +424,13 @@ class UrdfReader:
 
     def transmission(self, el) -> None:
         diag = self.diag
+        kids = child_map(el)
         for tag in ("leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint",
                     "passive_joint", "use_simulated_gripper_joint"):
-            diag.warn_unsupported_element(el, tag)
+            diag.warn_unsupported_element(el, tag, kids)
         diag.warn_unsupported_attribute(el, "name")
-        self.mechanical_reduction(el)
-        type_el = first_child(el, "type")
+        self.mechanical_reduction(el, kids)
+        type_el = kids.get("type")
         if type_el is not None:
             ttype = type_el.text or ""
         else:
@@ -433,14 +441,15 @@ class UrdfReader:
             diag.warning(el, f"transmission type '{ttype.strip()}' is not a SimpleTransmission; "
                              "the transmission is ignored (no actuator is made)")
             return
-        actuator_el = first_child(el, "actuator")
+        actuator_el = kids.get("actuator")
         if actuator_el is None:
             diag.error(el, "<transmission> has no <actuator>")
-        self.mechanical_reduction(actuator_el)
+        actuator_kids = child_map(actuator_el)
+        self.mechanical_reduction(actuator_el, actuator_kids)
         actuator_name = attr(actuator_el, "name")
         if actuator_name is None:
             diag.error(actuator_el, "<actuator> of a transmission has no name attribute")
-        joint_el = first_child(el, "joint")
+        joint_el = kids.get("joint")
         if joint_el is None:
             diag.error(el, "<transmission> has no <joint>")
         joint_name = attr(joint_el, "name")
@@ -467,13 +476,13 @@ class UrdfReader:
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
         for tag, field_name in (("drake:rotor_inertia", "rotor_inertia"),
                                 ("drake:gear_ratio", "gear_ratio")):
-            node = first_child(actuator_el, tag)
+            node = actuator_kids.get(tag)
             if node is not None:
                 value = diag.scalar(node, "value")
                 if value is None:
                     diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute")
                 setattr(actuator, field_name, value)
-        gains = first_child(actuator_el, "drake:controller_gains")
+        gains = actuator_kids.get("drake:controller_gains")
         if gains is not None:
             p, d = diag.scalar(gains, "p"), diag.scalar(gains, "d")
             for key, value in (("p", p), ("d", d)):
