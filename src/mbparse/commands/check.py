@@ -9,9 +9,11 @@ The exit status is 1 when any finding is at or above ``--fail-on``.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from typing import TextIO
 
+from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
 from .loading import add_loading_arguments, options_from_args
 
@@ -20,9 +22,10 @@ FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+    p.add_argument("--format", choices=("text", "json", "jsonl", "sarif"), default="text",
                    help="how to write the findings (default: %(default)s); sarif is SARIF "
-                        "2.1.0, which CI code-scanning services show inline")
+                        "2.1.0, which CI code-scanning services show inline; jsonl streams "
+                        "one JSON object per file as soon as it is checked")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="write the findings to PATH instead of standard output")
     p.add_argument("--fail-on", choices=tuple(FAIL_LEVELS), default="error",
@@ -32,6 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a progress bar on standard error; auto shows it for several files "
                         "when standard error is a terminal")
     p.add_argument("--list-rules", action="store_true", help="print the rules and exit")
+    add_jobs_argument(p)
     add_loading_arguments(p)
 
 
@@ -67,7 +71,8 @@ def _wants_progress(mode: str, n: int) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from ..lint import RULES, lint_file
-    from ..lint.report import as_json, as_sarif, as_text
+    from ..lint.findings import rule_finding
+    from ..lint.report import as_json, as_json_line, as_sarif, as_text
 
     if args.list_rules:
         for rule in RULES.values():
@@ -84,14 +89,25 @@ def run(args: argparse.Namespace) -> int:
     findings = []
     bar = ProgressBar(len(args.files), sys.stderr) if _wants_progress(
         args.progress, len(args.files)) else None
-    for path in args.files:
-        if bar:
-            bar.show(path)
-        findings += lint_file(path, options)
+    stream = args.format == "jsonl"
+    out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
+    work = functools.partial(lint_file, options=options)
+    for path, found in run_batch(work, args.files, args.jobs):
+        if isinstance(found, Failed):
+            found = [rule_finding("internal-error", found.error, path)]
+        findings += found
+        if stream:
+            out.write(as_json_line(path, found))
+            out.flush()
         if bar:
             bar.step(path)
     if bar:
         bar.close()
+    if stream:
+        if out is not sys.stdout:
+            out.close()
+        failing = FAIL_LEVELS[args.fail_on]
+        return 1 if any(f.severity in failing for f in findings) else 0
     writer = {"text": as_text, "json": as_json, "sarif": as_sarif}[args.format]
     report = writer(findings, list(args.files))
     if args.output:
