@@ -99,11 +99,15 @@ def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     corners with positive indices) is read over whole arrays; anything else
     goes line by line, which decides every unusual case.
     """
-    mesh = _parse_common_obj(text)
+    mesh = _parse_common_obj(text) if len(text) >= _ARRAYS_FROM else None
     if mesh is None:
         mesh = _parse_obj_lines(text, allow_no_faces)
     return mesh
 
+
+# Below this many characters the line-by-line reader is the quicker one
+# (NumPy's fixed cost per call outweighs a few dozen lines).
+_ARRAYS_FROM = 2000
 
 # Lines of an OBJ file that the array reader takes, by their keyword: the
 # quick patterns (a literal to search for) when no line starts with a blank.
@@ -399,21 +403,19 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    p, q, r = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    P = V[F]                                              # triangle, corner, axis
+    p, q, r = P[:, 0], P[:, 1], P[:, 2]
     six_vol = np.einsum("ij,ij->i", np.cross(p, q), r)   # 6 × signed tet volume
-    volume = float(six_vol.sum()) / 6.0
+    total = float(six_vol.sum())
+    volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
     s = p + q + r
-    com = (s * six_vol[:, None]).sum(axis=0) / (4.0 * float(six_vol.sum()))
+    com = (six_vol @ s) / (4.0 * total)
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
     # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices.
-    C = np.empty((3, 3))
-    for i in range(3):
-        for j in range(i, 3):
-            moment = p[:, i] * p[:, j] + q[:, i] * q[:, j] + r[:, i] * r[:, j] \
-                + s[:, i] * s[:, j]
-            C[i, j] = C[j, i] = float(six_vol @ moment) / 120.0
+    C = (np.einsum("t,tki,tkj->ij", six_vol, P, P)
+         + np.einsum("t,ti,tj->ij", six_vol, s, s)) / 120.0
     C = C / volume                                        # per unit mass
     trace = C[0, 0] + C[1, 1] + C[2, 2]
     # Unit inertia about the origin, then scaled by the mass.
