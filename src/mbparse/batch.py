@@ -13,13 +13,13 @@ files run on a fresh pool.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
+
+# concurrent.futures and multiprocessing are imported when a pool is made:
+# a command on one file does not pay for them at start-up.
 
 # Files queued per worker ahead of the one being written out: enough to keep
 # the workers busy while results are streamed, without queueing a whole
@@ -88,6 +88,7 @@ def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
 
 
 def _context():
+    import multiprocessing
     # fork starts a worker without importing mbparse again (the parent has);
     # where there is no fork, the platform's default is used.
     methods = multiprocessing.get_all_start_methods()
@@ -95,10 +96,12 @@ def _context():
 
 
 def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     suspects: list = []
     while items:
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
-        pending: deque[tuple[Any, Future]] = deque()
+        pending: deque = deque()  # (item, its future)
         next_index = 0
         try:
             while next_index < len(items) or pending:
@@ -128,6 +131,8 @@ def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
 def _alone(work, item) -> Any:
     """``work(item)`` in a process of its own: the file that kills its
     worker is the only one to fail."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
         try:
             return pool.submit(_guarded, work, item).result()

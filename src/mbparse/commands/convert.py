@@ -10,10 +10,13 @@ import functools
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..batch import Failed, add_jobs_argument, run_batch
-from ..convert import ConvertOptions, urdf_to_sdf
 from ..diagnostics import DiagnosticPolicy, ParseError
+
+if TYPE_CHECKING:
+    from ..convert import ConvertOptions
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..convert import ConvertOptions  # imported here: a start-up cost of every command
+
     options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                else ConvertOptions())
     options.preserve_fixed_joints = args.preserve_fixed_joints
@@ -56,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _run_one(path: str, options: ConvertOptions, args: argparse.Namespace) -> int:
+def _run_one(path: str, options: "ConvertOptions", args: argparse.Namespace) -> int:
+    from ..convert import urdf_to_sdf
+
     if not path.lower().endswith(".urdf"):
         print(f"error: {path}: only URDF input (.urdf) can be converted to SDFormat",
               file=sys.stderr)
@@ -95,10 +102,12 @@ def output_names(files: list[str], folder: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def convert_to_file(item: tuple[str, str], options: ConvertOptions, strict: bool) -> dict:
+def convert_to_file(item: tuple[str, str], options: "ConvertOptions", strict: bool) -> dict:
     """Converts ``item`` = (input, output); the report line ``convert``
     prints for it: file, status (ok, error, refused), output, warnings,
     error. Runs in a worker process under ``-j``."""
+    from ..convert import urdf_to_sdf
+
     path, output = item
     report: dict = {"file": path}
     if not path.lower().endswith(".urdf"):
