@@ -83,7 +83,7 @@ class UrdfReader:
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
         found = by_tag.get
-        name = self.model_name or attr(root, "name")
+        name = self.model_name or root.get("name")
         if not name:
             diag.error(root, "<robot> has no name attribute and no model name was given; "
                              "name the robot")
@@ -131,10 +131,10 @@ class UrdfReader:
     # ------------------------------------------------------------ links
     def link(self, el) -> None:
         diag = self.diag
-        if attr(el, "drake_ignore") == "true":
+        if el.get("drake_ignore") == "true":
             return
         diag.warn_unsupported_attribute(el, "type")
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, "<link> has no name attribute")
         inertial = sv = None
@@ -208,15 +208,15 @@ class UrdfReader:
     # ------------------------------------------------------------ joints
     def joint(self, el) -> None:
         diag = self.diag
-        if attr(el, "drake_ignore") == "true":
+        if el.get("drake_ignore") == "true":
             return
         kids = child_map(el)
         diag.warn_unsupported_element(el, "calibration", kids)
         diag.warn_unsupported_element(el, "safety_controller", kids)
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute")
-        jtype = attr(el, "type")
+        jtype = el.get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute")
         ends = []
@@ -224,7 +224,7 @@ class UrdfReader:
             node = kids.get(side)
             if node is None:
                 diag.error(el, f"joint '{name}' has no <{side}> element")
-            link = attr(node, "link")
+            link = node.get("link")
             if link is None:
                 diag.error(node, f"<{side}> of joint '{name}' has no link attribute")
             ends.append((link, node))
@@ -337,7 +337,7 @@ class UrdfReader:
         periodic = False
         node = first_child(el, "drake:is_periodic")
         if node is not None:
-            periodic = attr(node, "value") == "true"
+            periodic = node.get("value") == "true"
         curves = first_child(el, "drake:curves")
         if curves is None:
             diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found")
@@ -376,14 +376,14 @@ class UrdfReader:
         node = first_child(el, "mimic")
         if node is None:
             return
-        name = attr(el, "name")
+        name = el.get("name")
         plant = self.plant
         if not plant.supports_constraints():
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
                                "the TAMSI contact approximation holds no coupler constraints (use "
                                "a continuous plant or the sap/similar/lagged approximation)")
             return
-        target = attr(node, "joint")
+        target = node.get("joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute")
         if not plant.has_joint_named(target, self.instance):
@@ -434,7 +434,7 @@ class UrdfReader:
         if type_el is not None:
             ttype = type_el.text or ""
         else:
-            ttype = attr(el, "type")
+            ttype = el.get("type")
             if ttype is None:
                 diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)")
         if "SimpleTransmission" not in ttype:
@@ -446,13 +446,13 @@ class UrdfReader:
             diag.error(el, "<transmission> has no <actuator>")
         actuator_kids = child_map(actuator_el)
         self.mechanical_reduction(actuator_el, actuator_kids)
-        actuator_name = attr(actuator_el, "name")
+        actuator_name = actuator_el.get("name")
         if actuator_name is None:
             diag.error(actuator_el, "<actuator> of a transmission has no name attribute")
         joint_el = kids.get("joint")
         if joint_el is None:
             diag.error(el, "<transmission> has no <joint>")
-        joint_name = attr(joint_el, "name")
+        joint_name = joint_el.get("name")
         if joint_name is None:
             diag.error(joint_el, "<joint> of a transmission has no name attribute")
         plant = self.plant
@@ -495,10 +495,10 @@ class UrdfReader:
     # ------------------------------------------------------------ Drake extensions
     def frame(self, el) -> None:
         diag = self.diag
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, "<frame> has no name attribute")
-        link = attr(el, "link")
+        link = el.get("link")
         if link is None:
             diag.error(el, f"<frame> '{name}' has no link attribute")
         body = self.body(name, link, el)
@@ -586,9 +586,9 @@ class UrdfReader:
 
     def collision_filter_group(self, el) -> None:
         diag = self.diag
-        if attr(el, "ignore") is not None and attr(el, "ignore") == "true":
+        if el.get("ignore") is not None and el.get("ignore") == "true":
             return
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, f"<{qname(el)}> has no name attribute")
         if not name:
@@ -605,7 +605,7 @@ class UrdfReader:
         resolver = self.ws.collision_resolver
         resolver.add_group(lambda m: diag.error(el, m), name, members, groups, self.instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
-            target = attr(node, "name")
+            target = node.get("name")
             if target is None:
                 diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute")
             if target:

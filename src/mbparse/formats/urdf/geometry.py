@@ -6,7 +6,7 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTI
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...package_map import resolve_uri
 from ..common import drake
-from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, qname
+from ..common.xml import XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -37,7 +37,7 @@ class GeometryReader:
     # ------------------------------------------------------------ materials
     def material(self, el, name_required: bool) -> UrdfMaterial:
         diag = self.diag
-        name = attr(el, "name") or ""
+        name = el.get("name") or ""
         if not name and name_required:
             diag.error(el, "a <material> directly under <robot> needs a name")
         kids = child_map(el)
@@ -46,7 +46,7 @@ class GeometryReader:
         texture = None
         tex = kids.get("texture")
         if tex is not None:
-            filename = attr(tex, "filename")
+            filename = tex.get("filename")
             if filename:
                 texture = self.resolve(tex, filename)
         rgba = None
@@ -118,12 +118,12 @@ class GeometryReader:
                 return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
         el = kids.get("mesh")
         if el is not None:
-            filename = attr(el, "filename")
+            filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute")
             path = self.resolve(el, filename)
             scale = (1.0, 1.0, 1.0)
-            text = attr(el, "scale")
+            text = el.get("scale")
             if text is not None:
                 if " " in text:
                     scale = diag.vector(el, "scale", 3)
@@ -148,7 +148,7 @@ class GeometryReader:
                                 "cylinder, capsule, mesh, drake:ellipsoid)")
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
-        name = attr(el, "name")
+        name = el.get("name")
         explicit = name is not None
         if not explicit:
             name = shape.type_name
@@ -181,7 +181,7 @@ class GeometryReader:
             enabled[role] = True
             node = kids.get(tag)
             if node is not None:
-                value = attr(node, "enabled")
+                value = node.get("enabled")
                 if value is not None:
                     if value not in ("true", "false"):
                         diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'")
@@ -201,7 +201,7 @@ class GeometryReader:
         accepting = None
         for node in (children(el, "drake:accepting_renderer")
                      if "drake:accepting_renderer" in kids else ()):
-            name = attr(node, "name")
+            name = node.get("name")
             if not name:
                 # The reference calls an empty name a parsing error (Drake's
                 # SDFormat reader agrees; its URDF reader lets "" through).
@@ -229,7 +229,7 @@ class GeometryReader:
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>")
         X_BG = diag.origin(kids.get("origin"))
-        if attr(el, "group") is not None:
+        if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored")
         shape = self.shape(geometry_el, for_collision=True)
