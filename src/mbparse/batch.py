@@ -63,13 +63,16 @@ def _jobs(text: str) -> int:
 
 
 def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
-              jobs: int | None = None) -> Iterator[tuple[Any, Any]]:
+              jobs: int | None = None,
+              warm_up: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
     """Yields ``(item, work(item))`` for every item, in the items' order.
 
     ``work`` runs in ``jobs`` worker processes (default :func:`default_jobs`);
     with one job, or one item, it runs here, with no process started. An
     exception from ``work`` gives that item a :class:`Failed` result instead.
     ``work`` and the items must be picklable when more than one job runs.
+    ``warm_up`` runs here before the workers start (imports they would
+    otherwise each repeat, see :func:`mbparse.formats.preload`).
     """
     items = list(items)
     jobs = default_jobs() if jobs is None else jobs
@@ -77,6 +80,8 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
         for item in items:
             yield item, _guarded(work, item)
         return
+    if warm_up is not None:
+        warm_up()
     yield from _in_pool(work, items, min(jobs, len(items)))
 
 

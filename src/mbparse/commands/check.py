@@ -15,6 +15,7 @@ from typing import TextIO
 
 from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
+from ..formats import preload
 from .loading import add_loading_arguments, options_from_args
 
 FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
@@ -92,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     stream = args.format == "jsonl"
     out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
     work = functools.partial(lint_file, options=options)
-    for path, found in run_batch(work, args.files, args.jobs):
+    for path, found in run_batch(work, args.files, args.jobs,
+                                     functools.partial(preload, args.files)):
         if isinstance(found, Failed):
             found = [rule_finding("internal-error", found.error, path)]
         findings += found

@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     os.makedirs(args.output, exist_ok=True)
     work = functools.partial(convert_to_file, options=options, strict=args.strict)
     status = 0
-    for (path, _), report in run_batch(work, output_names(args.files, args.output), args.jobs):
+    for (path, _), report in run_batch(work, output_names(args.files, args.output), args.jobs,
+                                           _import_converter):
         if isinstance(report, Failed):
             report = {"file": path, "status": "error",
                       "error": f"internal error in mbparse: {report.error}"}
@@ -59,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report) + "\n")
         sys.stdout.flush()
     return status
+
+
+def _import_converter() -> None:
+    """Before the workers fork: the converter, which each would import."""
+    from ..convert import urdf_to_sdf  # noqa: F401
 
 
 def _run_one(path: str, options: "ConvertOptions", args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
+from ..formats import preload
 from ..loading import LoadOptions
 from ..loading import load as load_with_options
 from ..summary import SCHEMA, summarize
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     work = functools.partial(inspect_one, options=options, as_json=args.json)
     status = 0
-    for path, result in run_batch(work, args.files, args.jobs):
+    for path, result in run_batch(work, args.files, args.jobs,
+                                    functools.partial(preload, args.files)):
         if isinstance(result, Failed):  # inspect_one keeps its own failures; this is a crash
             result = (1, "", f"{path}: internal error in mbparse: {result.error}\n")
             if args.json:
