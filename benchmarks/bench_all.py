@@ -11,6 +11,10 @@
    parse of the same bytes.
 4. Scaling: synthetic URDF chains of 10 to 10,000 links, and the exponent k
    of time ~ N^k fitted over them (1 is linear).
+5. Start-up: ``import mbparse`` and ``mbparse inspect`` of a small URDF as
+   whole processes.
+6. Batches: files per second of ``mbparse inspect --json -j 1`` and ``-j 2``
+   over the corpus.
 
 The peers (pydrake, yourdfpy, mujoco) are never mbparse dependencies: give a
 scratch Python that has them with ``--peers-python``. What is timed is what
@@ -161,6 +165,61 @@ def scaling(args, folder: str, summary: dict) -> None:
         summary["scaling exponent"] = k
 
 
+def _process_env(folder: str) -> dict:
+    """The environment of timed whole processes: bytecode cached (in a
+    scratch folder), as an installed package has it."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(folder, "pycache")
+    return env
+
+
+def _best_wall(command: list[str], env: dict, runs: int) -> float:
+    """The shortest wall time of ``runs`` runs, after one untimed run."""
+    import subprocess
+    best = math.inf
+    for k in range(runs + 1):
+        t0 = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        if k:
+            best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def startup(args, corpus: str, folder: str, summary: dict) -> None:
+    """Whole-process wall times: the best of ten runs each."""
+    small = os.path.join(corpus, "drake_models", "iiwa_description", "urdf",
+                         "iiwa14_no_collision.urdf")
+    py = sys.executable
+    commands = {
+        "python -c pass": [py, "-c", "pass"],
+        "import mbparse": [py, "-c", "import mbparse"],
+        "mbparse inspect iiwa14 (a 15 kB URDF)": [
+            py, "-m", "mbparse.cli", "inspect", small,
+            "--package", f"drake_models={os.path.join(corpus, 'drake_models')}"],
+    }
+    print("\n=== Start-up: whole process, best of 10 (wall time, bytecode cached)")
+    env = _process_env(folder)
+    for label, command in commands.items():
+        best = _best_wall(command, env, 10)
+        print(f"  {label:<40} {best * 1e3:7.1f} ms")
+        summary[f"start-up ms: {label}"] = best * 1e3
+
+
+def batches(args, corpus: str, folder: str, summary: dict) -> None:
+    """``mbparse inspect --json -j N`` over every corpus model file."""
+    files = [f for suffix in SUFFIXES for f in bp.corpus_files(corpus, suffix, "")
+             if not f.endswith("package.xml")]
+    print(f"\n=== Batches: mbparse inspect --json -j N over {len(files)} corpus files "
+          "(best of 3, whole process)")
+    env = _process_env(folder)
+    for jobs in (1, 2):
+        best = _best_wall([sys.executable, "-m", "mbparse.cli", "inspect", "--json", "-j",
+                           str(jobs), *files], env, 3)
+        print(f"  -j {jobs}: {best:.2f} s, {len(files) / best:.0f} files/s")
+        summary[f"inspect -j {jobs} files/s"] = len(files) / best
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--peers-python", help="a Python with pydrake, yourdfpy and mujoco")
@@ -170,7 +229,8 @@ def main() -> None:
     ap.add_argument("--suffixes", default=",".join(SUFFIXES),
                     help="formats to time over the corpus (default: all)")
     ap.add_argument("--chain-sizes", default=",".join(map(str, CHAIN_SIZES)))
-    ap.add_argument("--skip", default="", help="comma list of: formats, mujoco, scaling")
+    ap.add_argument("--skip", default="",
+                    help="comma list of: formats, mujoco, scaling, startup, batches")
     args = ap.parse_args()
     args.suffixes = [s for s in args.suffixes.split(",") if s]
     args.chain_sizes = [int(n) for n in args.chain_sizes.split(",") if n]
@@ -186,6 +246,10 @@ def main() -> None:
             against_mujoco(args, corpus, folder, summary)
         if "scaling" not in skip:
             scaling(args, folder, summary)
+        if "startup" not in skip:
+            startup(args, corpus, folder, summary)
+        if "batches" not in skip:
+            batches(args, corpus, folder, summary)
     print(f"\n=== Summary ({time.time() - started:.0f} s)")
     for key, value in summary.items():
         if isinstance(value, dict):
