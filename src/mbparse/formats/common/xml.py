@@ -128,12 +128,17 @@ def child_map(el) -> dict:
     """The first child element of each name (``drake:x`` for prefixed ones),
     from one pass over the children: for readers that look up several."""
     out: dict = {}
-    for c in el.iterchildren(etree.Element):
+    for c in el:  # plain iteration: the cheapest walk lxml offers
         tag = c.tag
-        if tag[0] == "{":
-            tag = qname(c)
         if tag not in out:
             out[tag] = c
+    odd = [k for k in out if k.__class__ is not str or k[0] == "{"]
+    if odd:  # prefixed names, and non-elements (whose tag is not a string)
+        fixed: dict = {}
+        for k, c in out.items():
+            if k.__class__ is str:
+                fixed.setdefault(qname(c) if k[0] == "{" else k, c)
+        out = fixed
     return out
 
 

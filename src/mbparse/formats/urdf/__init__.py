@@ -30,6 +30,10 @@ KNOWN_ROBOT_CHILDREN = {
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
 }
+# Children of <transmission> that are warned about, in this order.
+UNSUPPORTED_TRANSMISSION_CHILDREN = (
+    "leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint", "passive_joint",
+    "use_simulated_gripper_joint")
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -211,8 +215,9 @@ class UrdfReader:
         if el.get("drake_ignore") == "true":
             return
         kids = child_map(el)
-        diag.warn_unsupported_element(el, "calibration", kids)
-        diag.warn_unsupported_element(el, "safety_controller", kids)
+        if "calibration" in kids or "safety_controller" in kids:
+            diag.warn_unsupported_element(el, "calibration", kids)
+            diag.warn_unsupported_element(el, "safety_controller", kids)
         name = el.get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute")
@@ -425,9 +430,9 @@ class UrdfReader:
     def transmission(self, el) -> None:
         diag = self.diag
         kids = child_map(el)
-        for tag in ("leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint",
-                    "passive_joint", "use_simulated_gripper_joint"):
-            diag.warn_unsupported_element(el, tag, kids)
+        if not kids.keys().isdisjoint(UNSUPPORTED_TRANSMISSION_CHILDREN):
+            for tag in UNSUPPORTED_TRANSMISSION_CHILDREN:
+                diag.warn_unsupported_element(el, tag, kids)
         diag.warn_unsupported_attribute(el, "name")
         self.mechanical_reduction(el, kids)
         type_el = kids.get("type")
