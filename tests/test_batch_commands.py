@@ -82,3 +82,19 @@ def test_convert_several_files_without_an_output_folder_is_refused(tmp_path, cap
     files = _files(tmp_path, broken=-1)
     assert main(["convert", "--to", "sdf", *files]) == 2
     assert "-o FOLDER" in capsys.readouterr().err
+
+
+def test_convert_several_files_to_mjcf_names_outputs_by_the_target_suffix(tmp_path, capsys):
+    files = _files(tmp_path, n=2, broken=-1)
+    out = tmp_path / "mj"
+    assert main(["convert", "--to", "mjcf", "-j", "1", "-o", str(out), *files]) == 0
+    lines = _lines(capsys)
+    assert [line["output"] for line in lines] == [str(out / "m0.xml"), str(out / "m1.xml")]
+    assert all("losses" in line for line in lines)
+
+
+def test_convert_several_files_refuse_one_report_file(tmp_path, capsys):
+    files = _files(tmp_path, n=2, broken=-1)
+    assert main(["convert", "--to", "sdf", "-o", str(tmp_path / "o"), "--report",
+                 str(tmp_path / "r.json"), *files]) == 2
+    assert "--report" in capsys.readouterr().err

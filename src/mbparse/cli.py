@@ -9,7 +9,7 @@ import sys
 COMMANDS = {
     "inspect": ("inspect", "print what a model file contains (text or mbsummary/1 JSON)"),
     "check": ("check", "lint model files: parse problems and modelling mistakes (text, JSON, SARIF)"),
-    "convert": ("convert", "convert a URDF (with <gazebo> extensions) to SDFormat, as libsdformat does"),
+    "convert": ("convert", "convert any model file to URDF, SDFormat or MJCF, with a report of what was lost"),
     "tree": ("tree", "draw the kinematic tree: bodies, joints, model instances (SVG, PNG, DOT)"),
     "view": ("view", "show a model in the web browser, with a slider per joint (needs viser)"),
 }

@@ -60,6 +60,9 @@ class Frame:
     body: RigidBody
     X_BF: RigidTransform
     is_body_frame: bool = False
+    # Made by finalize() to model a joint (Drake's mobilizer offset frames),
+    # not declared by a model file.
+    is_ephemeral: bool = False
 
     def get_fixed_pose_in_body_frame(self) -> RigidTransform:
         return self.X_BF

@@ -135,7 +135,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                     name = f"{joint.name}_{frame.name}_{suffix}"
                     while plant.has_frame_named(name, joint.model_instance):
                         name = "_" + name
-                    plant.add_frame(name, frame, X, joint.model_instance)
+                    plant.add_frame(name, frame, X, joint.model_instance).is_ephemeral = True
         level = following
 
 
