@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import Diagnostic, ParseError
 from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
 from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
 from ..plant import ModelError
@@ -39,16 +38,15 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
               workspace: Workspace) -> int | None:
     """Adds the OBJ file's body under ``model_name`` (or the name the file
     gives, see the module docstring); returns the new instance's index."""
-    if not source.is_file():
-        raise ParseError(Diagnostic(
-            "error", "OBJ data cannot be parsed from a string: a model made from a mesh "
-                     "needs the mesh as a file; write the OBJ to a file and add that",
-            source.name()))
-    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
     diagnostic = workspace.diagnostic
+    if not source.is_file():
+        diagnostic.error("OBJ data cannot be parsed from a string: a model made from a mesh "
+                         "needs the mesh as a file; write the OBJ to a file and add that",
+                         source.name(), code="obj-invalid")
+    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
 
     def fail(message: str, line: int | None = None) -> None:
-        diagnostic.error(message, source.name(), line)
+        diagnostic.error(message, source.name(), line, code="obj-invalid")
 
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
@@ -59,13 +57,15 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     except ObjError as e:
         fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
     for warning in mesh.warnings:
-        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name())
+        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(),
+                           code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(
             f"the OBJ file holds {len(mesh.object_names)} objects "
             f"({', '.join(repr(n) for n in mesh.object_names)}) where a model wants one; "
-            f"they are taken together as one body, named after the last", source.name())
+            f"they are taken together as one body, named after the last", source.name(),
+            code="obj-several-objects")
     name = model_name or mesh.object_name or _stem(filename)
     plant = workspace.plant
     instance_name = workspace.make_model_name(name, parent_model_name)

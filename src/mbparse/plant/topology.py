@@ -77,7 +77,7 @@ def finalize(plant: "MultibodyPlant") -> None:
         p, c = joint.parent_body.index, joint.child_body.index
         if not uf.union(p, c):
             raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
-                             element=joint)
+                             element=joint, code="kinematic-loop")
         as_child[c] += 1
         as_parent[p] += 1
         jointed[p] = jointed[c] = True

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import copy
 
-from ...plant import (CurvilinearJoint, LinearBushingRollPitchYaw, LinearSpringDamper,
-                      PlanarJoint)
+from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
+from ..common import drake
 from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -23,7 +23,8 @@ DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
 def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
     node = first_child(el, name)
     if node is None:
-        diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.")
+        diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.",
+                   code="sdf-element-missing")
     return (node.text or "").strip(), node
 
 
@@ -32,15 +33,19 @@ def _vector(diag: SdfDiagnostic, el, name: str):
     try:
         return values.parse_numbers(text, 3)
     except ValueError:
-        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.")
+        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.", code="sdf-value-invalid")
 
 
 def _double(diag: SdfDiagnostic, el, name: str) -> float:
+    return _double_and_node(diag, el, name)[0]
+
+
+def _double_and_node(diag: SdfDiagnostic, el, name: str) -> tuple[float, object]:
     text, node = _text(diag, el, name)
     try:
-        return values.parse_double(text)
+        return values.parse_double(text), node
     except ValueError:
-        diag.error(node, f"<{name}> needs a number; got '{text}'.")
+        diag.error(node, f"<{name}> needs a number; got '{text}'.", code="sdf-value-invalid")
 
 
 def scoped_frame(builder, el, instance: int, tag: str):
@@ -54,11 +59,11 @@ def scoped_frame(builder, el, instance: int, tag: str):
     if not plant.has_model_instance_named(namespace):
         diag.error(node, f"<{local_name(el)}>: Model instance name '{namespace}' (implied by "
                          f"frame name '{name}' in <{tag}> within model instance '{current}') "
-                         "does not exist in the model.")
+                         "does not exist in the model.", code="file-missing")
     mi = plant.get_model_instance_by_name(namespace)
     if not plant.has_frame_named(local, mi):
         diag.error(node, f"<{local_name(el)}>: Frame '{name}' specified for <{tag}> does not "
-                         "exist in the model.")
+                         "exist in the model.", code="sdf-unknown-reference")
     return plant.get_frame_by_name(local, mi)
 
 
@@ -67,7 +72,7 @@ def named_body(builder, el, instance: int, tag: str):
     name, node = _text(diag, el, tag)
     if not builder.plant.has_body_named(name, instance):
         diag.error(node, f"<{local_name(el)}>: Body '{name}' specified for <{tag}> does not "
-                         "exist in the model.")
+                         "exist in the model.", code="sdf-unknown-reference")
     return builder.plant.get_body_by_name(name, instance)
 
 
@@ -75,16 +80,14 @@ def add_all(builder, scope, instance: int) -> None:
     el = scope.el
     for node in children(el, "drake:joint"):
         drake_joint(builder, node, instance)
-    for node in children(el, "drake:linear_bushing_rpy"):
-        bushing(builder, node, instance)
-    for node in children(el, "drake:linear_spring_damper"):
-        spring_damper(builder, node, instance)
-    for node in children(el, "drake:ball_constraint"):
-        ball_constraint(builder, node, instance)
-    for node in children(el, "drake:distance_constraint"):
-        distance_constraint(builder, node, instance)
+    parts = SdfDrakeParts(builder, instance)
+    for tag, read in TWO_BODY_ELEMENTS.items():
+        for node in children(el, tag):
+            check_supported(builder.diag, node, TWO_BODY_CHILDREN[tag])
+            read(parts, node)
     for node in children(el, "drake:tendon_constraint"):
-        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.")
+        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.",
+                           code="sdf-not-supported")
 
 
 def drake_joint(builder, el, instance: int) -> None:
@@ -92,12 +95,15 @@ def drake_joint(builder, el, instance: int) -> None:
     check_supported(diag, el, DRAKE_JOINT_TAGS)
     jtype = el.get("type")
     if jtype is None:
-        diag.error(el, "<drake:joint>: Unable to find the 'type' attribute.")
+        diag.error(el, "<drake:joint>: Unable to find the 'type' attribute.",
+                   code="sdf-attribute-missing")
     name = el.get("name")
     if name is None:
-        diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.")
+        diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.",
+                   code="sdf-attribute-missing")
     if el.find("pose") is not None:
-        diag.error(el, "<drake:joint> does not yet support the <pose> child tag.")
+        diag.error(el, "<drake:joint> does not yet support the <pose> child tag.",
+                   code="sdf-not-supported")
     parent = scoped_frame(builder, el, instance, "drake:parent")
     child = scoped_frame(builder, el, instance, "drake:child")
     plant = builder.plant
@@ -118,15 +124,17 @@ def drake_joint(builder, el, instance: int) -> None:
             text = (node.text or "").strip()
             if text not in ("true", "false"):
                 diag.error(el, f"<drake:is_periodic>: boolean node contains non-boolean value "
-                               f"'{text}'.")
+                               f"'{text}'.", code="sdf-value-invalid")
             periodic = text == "true"
         if first_child(el, "drake:damping") is not None:
             damping = _double(diag, el, "drake:damping")
             if damping < 0:
-                diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}")
+                diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}",
+                           code="value-out-of-range")
         curves = first_child(el, "drake:curves")
         if curves is None:
-            diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.")
+            diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.",
+                       code="sdf-element-missing")
         breaks, rates = [0.0], []
         for curve in curves:
             if not isinstance(curve.tag, str):
@@ -136,16 +144,18 @@ def drake_joint(builder, el, instance: int) -> None:
             if tag == "drake:line_segment":
                 length = _double(diag, curve, "drake:length")
                 if length <= 0:
-                    diag.error(el, "A drake:line_segment node has a 0 or negative drake:length.")
+                    diag.error(el, "A drake:line_segment node has a 0 or negative drake:length.",
+                               code="value-out-of-range")
             elif tag == "drake:circular_arc":
                 radius = _double(diag, curve, "drake:radius")
                 if radius <= 0:
                     diag.error(el, "A drake:circular_arc node has a 0 or negative "
-                                   "drake:radius.")
+                                   "drake:radius.", code="value-out-of-range")
                 angle = _double(diag, curve, "drake:angle")
                 length = abs(angle) * radius
             else:
-                diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.")
+                diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.",
+                           code="sdf-value-invalid")
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         with diag.located(el):
@@ -153,7 +163,7 @@ def drake_joint(builder, el, instance: int) -> None:
                              tangent, normal, periodic, damping)
     else:
         diag.error(el, f"<drake:joint> '{name}' has unrecognized value for 'type' attribute: "
-                       f"{jtype}")
+                       f"{jtype}", code="sdf-value-invalid")
 
 
 def _add_frame_joint(plant, kind, name, parent, child, *args):
@@ -176,70 +186,49 @@ def _reuse_frame(plant, joint, attr: str, frame) -> None:
     setattr(joint, attr, frame)
 
 
-def bushing(builder, el, instance: int) -> None:
-    diag = builder.diag
-    check_supported(diag, el, {"drake:bushing_frameA", "drake:bushing_frameC",
-                               "drake:bushing_force_damping", "drake:bushing_force_stiffness",
-                               "drake:bushing_torque_damping", "drake:bushing_torque_stiffness"})
-    vectors = [_vector(diag, el, f"drake:bushing_{k}") for k in
-               ("torque_stiffness", "torque_damping", "force_stiffness", "force_damping")]
-    frame_a = scoped_frame(builder, el, instance, "drake:bushing_frameA")
-    frame_c = scoped_frame(builder, el, instance, "drake:bushing_frameC")
-    with diag.located(el):
-        builder.plant.add_force_element(LinearBushingRollPitchYaw(frame_a, frame_c, *vectors))
+# The two-body elements: their reader (the meaning, shared with URDF) and the
+# children each may have (others are refused, as Drake's SDFormat parser does).
+TWO_BODY_ELEMENTS = {
+    "drake:linear_bushing_rpy": drake.read_linear_bushing_rpy,
+    "drake:linear_spring_damper": drake.read_linear_spring_damper,
+    "drake:ball_constraint": drake.read_ball_constraint,
+    "drake:distance_constraint": drake.read_distance_constraint,
+}
+_TWO_POINTS = ("body_A", "p_AP", "body_B", "p_BQ")
+TWO_BODY_CHILDREN = {
+    "drake:linear_bushing_rpy": {"drake:bushing_" + k for k in (
+        "frameA", "frameC", "force_damping", "force_stiffness", "torque_damping",
+        "torque_stiffness")},
+    "drake:linear_spring_damper": {"drake:linear_spring_damper_" + k for k in (
+        *_TWO_POINTS, "free_length", "stiffness", "damping")},
+    "drake:ball_constraint": {"drake:ball_constraint_" + k for k in _TWO_POINTS},
+    "drake:distance_constraint": {"drake:distance_constraint_" + k for k in (
+        *_TWO_POINTS, "distance", "stiffness", "damping")},
+}
 
 
-def spring_damper(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:linear_spring_damper_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
-                                                    "free_length", "stiffness", "damping")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    nums = []
-    for key in ("free_length", "stiffness", "damping"):
-        value = _double(diag, el, prefix + key)
-        if key == "free_length" and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
-        if value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
-        nums.append(value)
-    builder.plant.add_force_element(LinearSpringDamper(body_a, p_AP, body_b, p_BQ, *nums))
+class SdfDrakeParts:
+    """The parts of a ``drake:`` bushing, spring-damper or constraint as
+    SDFormat writes them: child elements whose text is a name or numbers
+    (the meaning is in :mod:`..common.drake`)."""
 
+    def __init__(self, builder, instance: int):
+        self.builder = builder
+        self.instance = instance
+        self.plant = builder.plant
+        self.diag = builder.diag
 
-def ball_constraint(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:ball_constraint_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    with diag.located(el):
-        builder.plant.add_ball_constraint(body_a, p_AP, body_b, p_BQ)
+    def body(self, el, tag: str):
+        return named_body(self.builder, el, self.instance, tag)
 
+    def frame(self, el, tag: str):
+        return scoped_frame(self.builder, el, self.instance, tag)
 
-def distance_constraint(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:distance_constraint_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
-                                                    "distance", "stiffness", "damping")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    nums = []
-    for key in ("distance", "stiffness", "damping"):
-        value = _double(diag, el, prefix + key)
-        if key in ("distance", "stiffness") and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
-        if key == "damping" and value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
-        nums.append(value)
-    with diag.located(el):
-        builder.plant.add_distance_constraint(body_a, p_AP, body_b, p_BQ, *nums)
+    def vector(self, el, tag: str):
+        return _vector(self.diag, el, tag)
+
+    def scalar(self, el, tag: str):
+        return _double_and_node(self.diag, el, tag)
 
 
 def collision_filter_groups(builder, scope, instance: int) -> None:
@@ -253,21 +242,24 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
         name = el.get("name")
         if name is None:
             diag.error(el, "The tag <drake:collision_filter_group> is missing the required "
-                           "attribute \"name\"")
+                           "attribute \"name\"", code="sdf-attribute-missing")
         members, groups = set(), set()
         for tag, out in (("drake:member", members), ("drake:member_group", groups)):
             for node in children(el, tag):
                 text = (node.text or "").strip()
                 if not text:
-                    diag.error(node, f"The tag <{tag}> is missing a required string value.")
+                    diag.error(node, f"The tag <{tag}> is missing a required string value.",
+                               code="sdf-element-missing")
                 out.add(text)
-        resolver.add_group(lambda m, e=el: diag.error(e, m), name, members, groups, instance)
+        resolver.add_group(lambda m, e=el: diag.error(e, m, code="collision-filter-group"),
+                           name, members, groups, instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = (node.text or "").strip()
             if not target:
                 diag.error(node, "The tag <drake:ignored_collision_filter_group> is missing a "
-                                 "required string value.")
-            resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, instance)
+                                 "required string value.", code="sdf-value-invalid")
+            resolver.add_pair(lambda m, n=node: diag.error(n, m, code="collision-filter-group"),
+                              name, target, instance)
 
 
 def drake_visual_to_visual(diag: SdfDiagnostic, el):
@@ -279,7 +271,7 @@ def drake_visual_to_visual(diag: SdfDiagnostic, el):
         name = local_name(node)
         if not name.startswith("drake:"):
             diag.error(node, "All tags under a drake-namespaced tag must likewise be "
-                             "drake-namespaced.")
+                             "drake-namespaced.", code="sdf-conflict")
         if name in ("drake:perception_properties", "drake:illustration_properties"):
             return
         node.tag = name[len("drake:"):]
