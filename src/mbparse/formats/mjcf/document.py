@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
+from lxml import etree
+
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
 from ..common.xml import XmlDiagnostic, load_xml
@@ -61,10 +63,8 @@ class Document:
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
         """Child elements (named ``name``, or all), includes expanded."""
-        for c in el:
-            t = tag(c)
-            if not t:
-                continue
+        for c in el.iterchildren(etree.Element):  # elements only, filtered in lxml
+            t = c.tag
             if t == "include":
                 for k in self._expand(c):
                     if name is None or tag(k) == name:
