@@ -144,6 +144,7 @@ EXAMPLES = {
         '<child>b</child><axis><xyz>0 0 1</xyz></axis>'
         '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
+    "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
     "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
     "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),

@@ -9,13 +9,10 @@ from __future__ import annotations
 import os
 import re
 
-from lxml import etree
-
 from .diagnostics import ParseError
 from .files import read_regular_file
 
 _URI = re.compile(r"^([a-z0-9+.-]+)://([^/]*)/+(.*)$", re.DOTALL)
-_MANIFEST_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
 _STOP_MARKERS = ("AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE")
 
 
@@ -32,8 +29,11 @@ def _same_dir(a: str, b: str) -> bool:
 
 def read_package_xml(filename: str) -> tuple[str, str | None]:
     """The package name in a ``package.xml`` and its deprecation message, if any."""
+    from lxml import etree  # here: ``import mbparse`` and the DMD/OBJ readers do without it
+
     try:
-        root = etree.fromstring(read_regular_file(filename), _MANIFEST_PARSER)
+        parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+        root = etree.fromstring(read_regular_file(filename), parser)
     except (OSError, etree.XMLSyntaxError) as e:
         raise PackageMapError(f"Failed to parse XML in package manifest '{filename}': {e}") from None
     if root.tag != "package":

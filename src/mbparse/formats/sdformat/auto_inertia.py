@@ -149,9 +149,9 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
                              f"of '{path}'.", code="sdf-not-supported")
     try:
         obj = read_obj(path)
-        vertices = [(v[0] * scale[0], v[1] * scale[1], v[2] * scale[2]) for v in obj.vertices]
+        vertices = obj.vertices * (scale[0], scale[1], scale[2])  # every row, by NumPy
         if scale[0] * scale[1] * scale[2] < 0:  # a mirroring scale turns the faces inside out
-            faces = [(f[0], f[2], f[1]) for f in obj.faces]
+            faces = obj.faces[:, (0, 2, 1)]
         else:
             faces = obj.faces
         return mass_properties(vertices, faces, density)
