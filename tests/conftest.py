@@ -52,11 +52,13 @@ class Parsed:
 
 
 def new_parser(time_step: float = 0.0, approximation: str = "tamsi", scene_graph: bool = True,
-               strict: bool = False, prefix: str = "") -> Parser:
-    """A parser on a fresh plant (and scene graph) that keeps warnings quiet."""
+               strict: bool = False, prefix: str = "", like_drake: bool = False) -> Parser:
+    """A parser on a fresh plant (and scene graph) that keeps warnings quiet;
+    ``like_drake`` turns Drake's mode on."""
     plant = MultibodyPlant(time_step, approximation)
     parser = Parser(plant, SceneGraph() if scene_graph else None, prefix)
     parser.diagnostic_policy().emit = False
+    parser.set_like_drake(like_drake)
     if strict:
         parser.set_strict_parsing()
     return parser

@@ -57,9 +57,18 @@ def test_parser_cli_package_option_maps_a_package(write, tmp_path, capsys):
     assert summary["geometries"][0]["shape"]["file"] == "base.obj"
 
 
-def test_parser_cli_without_the_package_the_model_fails(write, capsys):
+def test_parser_cli_without_the_package_the_mesh_is_left_out_with_a_warning(write, capsys):
     path = write("models/arm.urdf", MESH_ARM)
     status, (summary,) = run_json(capsys, str(path))
+    assert status == 0 and summary["geometries"] == []
+    assert main(["inspect", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}:" in err and "parts" in err and "Drake refuses this" in err
+
+
+def test_parser_cli_without_the_package_the_model_fails_like_drake(write, capsys):
+    path = write("models/arm.urdf", MESH_ARM)
+    status, (summary,) = run_json(capsys, str(path), "--like", "drake")
     assert status == 1 and "parts" in summary["error"]
 
 

@@ -51,6 +51,10 @@ def finding_from_diagnostic(d: Diagnostic, path: str, locator: Locator | None = 
     """A finding for one parse diagnostic, located as precisely as possible."""
     rule = rule_for(d.message, d.severity)
     severity = d.severity if d.severity in ("error", "warning") else "warning"
+    if rule in ("file-missing", "package-unresolved"):
+        # Loading goes on without a missing mesh or texture (a warning), but
+        # the file still names something that is not there: a mistake.
+        severity = "error"
     file, line, column = d.file or path, d.line, d.column
     if locator is not None:
         if line is None:

@@ -130,10 +130,16 @@ class SdfReader:
         name = self.ws.make_model_name(scope.name, parent_model_name)
         return builder.add_model(scope, name)[0]
 
-    def resolve_uri(self, el, uri: str) -> str:
+    def resolve_uri(self, el, uri: str, instead: str | None = None) -> str | None:
+        """The file a URI names. When it cannot be found: an error, unless
+        ``instead`` says what is done without the file (a mesh or texture);
+        then an error in Drake's mode, otherwise a warning and None."""
         path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
         if problem:
-            self.diag.error(el, problem)
+            if instead is None:
+                self.diag.error(el, problem)
+            self.diag.drake_refuses(el, problem, instead, code="file-missing")
+            return None
         return path
 
     # ------------------------------------------------------------ URDF / MJCF includes

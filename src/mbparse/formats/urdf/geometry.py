@@ -28,10 +28,14 @@ class GeometryReader:
         self.root_dir = root_dir
         self.materials: dict[str, UrdfMaterial] = {}
 
-    def resolve(self, el, uri: str) -> str:
+    def resolve(self, el, uri: str, instead: str) -> str | None:
+        """The file a mesh or texture URI names; when it cannot be found, an
+        error in Drake's mode, otherwise a warning saying ``instead`` (what is
+        done without it) and None."""
         path, problem = resolve_uri(uri, self.package_map, self.root_dir)
         if problem:
-            self.diag.error(el, problem)
+            self.diag.drake_refuses(el, problem, instead, code="file-missing")
+            return None
         return path
 
     # ------------------------------------------------------------ materials
@@ -43,18 +47,20 @@ class GeometryReader:
         if first_child(el, "drake:diffuse_map") is not None:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>")
         texture = None
+        texture_given = False
         tex = first_child(el, "texture")
         if tex is not None:
             filename = attr(tex, "filename")
             if filename:
-                texture = self.resolve(tex, filename)
+                texture_given = True
+                texture = self.resolve(tex, filename, "mbparse draws the material without it")
         rgba = None
         color = first_child(el, "color")
         if color is not None:
             rgba = diag.vector(color, "rgba", 4)
             if rgba is None:
                 diag.error(color, "<color> needs an rgba attribute of four numbers")
-        if rgba is None and texture is None and name and name not in self.materials:
+        if rgba is None and not texture_given and name and name not in self.materials:
             diag.error(el, f"material '{name}' has no color or texture and no earlier "
                            "definition to refer to")
         material = UrdfMaterial(rgba, texture)
@@ -119,7 +125,7 @@ class GeometryReader:
             filename = attr(el, "filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute")
-            path = self.resolve(el, filename)
+            path = self.resolve(el, filename, drake.LEFT_OUT)
             scale = (1.0, 1.0, 1.0)
             text = attr(el, "scale")
             if text is not None:
@@ -131,7 +137,7 @@ class GeometryReader:
             with diag.located(el):
                 return drake.mesh_shape(
                     path, scale, first_child(el, "drake:declare_convex") is not None,
-                    for_collision, lambda m: diag.error(el, m))
+                    for_collision, lambda m, instead: diag.drake_refuses(el, m, instead))
         el = first_child(geometry_el, "drake:ellipsoid")
         if el is not None:
             axes = []
@@ -205,6 +211,8 @@ class GeometryReader:
             if accepting is None:
                 accepting = set()
             accepting.add(name)
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
         if enabled[ILLUSTRATION]:
@@ -237,6 +245,8 @@ class GeometryReader:
         elif first_child(el, "drake_compliance") is not None:
             diag.warning(el, "<drake_compliance> is ignored because "
                              "<drake:proximity_properties> gives the friction")
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
         return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
 
