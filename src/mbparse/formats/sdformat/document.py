@@ -17,7 +17,7 @@ from typing import Callable
 from lxml import etree
 
 from ...workspace import DataSource
-from ..common.xml import parse_xml_bytes
+from ..common.xml import parse_xml_bytes, warn_notes
 from . import values
 from .diagnostic import SdfDiagnostic
 from .schema import ElementSpec, root as schema_root
@@ -49,9 +49,11 @@ class Loader:
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
         name = source.name()
-        root, problem, line = parse_xml_bytes(source.read_bytes())
+        notes: list = []
+        root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line)
+        warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
         return root
 
