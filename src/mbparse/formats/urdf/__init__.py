@@ -245,7 +245,9 @@ class UrdfReader:
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>")
-        X_PF = None if X_PB.is_exactly_identity() else X_PB
+        # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
+        # even at the body's origin (the names of its offset frames follow it).
+        X_PF = X_PB
         plant = self.plant
         effort = INF
         with diag.located(el):
@@ -271,7 +273,7 @@ class UrdfReader:
                     damping = diag.vector(dyn, "damping", 3, damping)
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
-                X_PF = None if X_PM.is_exactly_identity() else X_PM
+                X_PF = X_PM
                 plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
             elif jtype == "screw":
                 damping = self.dynamics(el)
@@ -371,11 +373,6 @@ class UrdfReader:
             return
         name = attr(el, "name")
         plant = self.plant
-        if not plant.supports_constraints():
-            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
-                               "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)")
-            return
         target = attr(node, "joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute")
@@ -398,6 +395,12 @@ class UrdfReader:
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
                                f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs")
+            return
+        # Drake checks the tag whole (above) even on a plant that then ignores it.
+        if not plant.supports_constraints():
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
+                               "the TAMSI contact approximation holds no coupler constraints (use "
+                               "a continuous plant or the sap/similar/lagged approximation)")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
