@@ -21,11 +21,11 @@ def test_check_finds_each_mistake_in_the_example_with_its_line():
     code, findings = _check(EXAMPLES / "robot_with_mistakes.urdf")
     assert code == 1
     got = {(f["rule"], f["line"]) for f in findings}
-    assert ("mass-nonpositive", 5) in got         # link 'ghost' moves but has no mass
+    assert ("mass-zero-moving", 5) in got         # link 'ghost' moves but has no mass
     assert ("body-disconnected", 6) in got        # link 'lonely' is attached to nothing
-    assert ("units-suspicious", 8) in got         # 25000 kg
-    assert ("units-suspicious", 14) in got        # a limit of 90 "radians"
-    assert ("joint-limits-empty", 19) in got      # lower == upper
+    assert ("units-suspicious", 7) in got         # link 'heavy': 25000 kg
+    assert ("units-suspicious", 11) in got        # joint 'j_ghost': a limit of 90 "radians"
+    assert ("limit-empty", 16) in got             # joint 'j_heavy': lower == upper
 
 
 def test_check_a_lone_free_body_beside_a_fixed_arm_is_reported():
@@ -45,7 +45,7 @@ def test_check_list_rules_needs_no_file_and_names_every_rule():
                           capture_output=True, text=True)
     assert proc.returncode == 0
     ids = [line.split()[0] for line in proc.stdout.splitlines()]
-    assert "mass-nonpositive" in ids and "body-disconnected" in ids and len(ids) >= 10
+    assert "mass-zero-moving" in ids and "body-disconnected" in ids and len(ids) >= 50
 
 
 def test_check_without_a_file_says_what_it_needs():

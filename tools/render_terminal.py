@@ -19,7 +19,7 @@ def colour(line: str) -> str:
     line = re.sub(r"\bwarning:", '<b style="color:#e5b545">warning:</b>', line)
     if line.lstrip().startswith("hint:"):
         return f'<span style="color:#999">{line}</span>'
-    return re.sub(r"^(\S+:\d+:\d+:)", r"<b>\1</b>", line)
+    return re.sub(r"^(\S+:\d+(?::\d+)?:)", r"<b>\1</b>", line)
 
 
 def main() -> int:

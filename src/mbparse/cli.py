@@ -5,11 +5,14 @@ import argparse
 import importlib
 import sys
 
+from . import __version__
+
 # name → (module in mbparse.commands, one-line help)
 COMMANDS = {
     "inspect": ("inspect", "print what a model file contains (text or mbsummary/1 JSON)"),
-    "check": ("check", "lint model files: parse problems and modelling mistakes (text, JSON, SARIF)"),
-    "convert": ("convert", "convert a URDF (with <gazebo> extensions) to SDFormat, as libsdformat does"),
+    "check": ("check", "lint model files and folders: every problem in one run, with codes "
+                       "(text, JSON, SARIF, GitHub)"),
+    "convert": ("convert", "convert any model file to URDF, SDFormat or MJCF, with a report of what was lost"),
     "tree": ("tree", "draw the kinematic tree: bodies, joints, model instances (SVG, PNG, DOT)"),
     "view": ("view", "show a model in the web browser, with a slider per joint (needs viser)"),
 }
@@ -19,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="mbparse", description="Load, check, inspect, convert "
                                  "and view robot and scene descriptions (URDF, SDFormat, MJCF, "
                                  "Drake model directives, OBJ).")
+    ap.add_argument("--version", action="version", version=f"mbparse {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         mod = importlib.import_module(f"mbparse.commands.{module}")

@@ -26,6 +26,10 @@ class Diagnostic:
     element: str | None = None
     code: str | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.message) is not str:  # a str subclass (a URI problem) is kept plain
+            object.__setattr__(self, "message", str(self.message))
+
     def location(self) -> str:
         where = self.file or "<string>"
         if self.line is not None:
@@ -65,6 +69,12 @@ class DiagnosticPolicy:
     ``strict`` makes every warning an error. ``emit`` controls whether
     warnings go through :func:`warnings.warn` (the library default); they are
     always kept in ``warnings_seen`` for tools such as ``mbparse check``.
+
+    ``collect_errors`` is the linter's mode: an error still ends the element
+    being read, but a reader's :meth:`recovering` block around each
+    top-level element records it in ``errors_seen`` and reading goes on with
+    the next element. Off (the library's contract, as Drake's), the first
+    error raises out of the parse.
     """
 
     strict: bool = False
@@ -74,6 +84,8 @@ class DiagnosticPolicy:
     # otherwise mbparse loads it with a warning that says Drake would refuse it.
     like_drake: bool = False
     warnings_seen: list[Diagnostic] = field(default_factory=list)
+    collect_errors: bool = False
+    errors_seen: list[Diagnostic] = field(default_factory=list)
 
     def error(self, message: str, file: str | None = None, line: int | None = None,
               column: int | None = None, element: str | None = None,
@@ -93,13 +105,40 @@ class DiagnosticPolicy:
         if self.emit:
             warnings.warn(ParseWarning(d), stacklevel=3)
 
+    def recovering(self) -> "_Recovering":
+        """A context around the reading of one element: with
+        ``collect_errors``, an error inside is recorded and the block is
+        left, so that reading goes on after it; otherwise the error passes
+        through."""
+        return _Recovering(self)
+
     def drake_refuses(self, message: str, what_mbparse_does: str, file: str | None = None,
                       line: int | None = None, element: str | None = None,
                       code: str = "drake-refuses") -> None:
         """Something Drake refuses for a limit of its own implementation:
-        an error (``message``) in Drake's mode, otherwise a warning that says
-        Drake would refuse it and what mbparse does instead."""
+        an error (``message``, ``code``) in Drake's mode, otherwise a warning
+        that says Drake would refuse it and what mbparse does instead, coded
+        ``drake-refuses`` (a note in ``mbparse check``: the input is valid)."""
         if self.like_drake:
             self.error(message, file, line, element=element, code=code)
         self.warning(f"{message} [Drake refuses this; {what_mbparse_does}]", file, line,
-                     element=element, code=code)
+                     element=element, code="drake-refuses")
+
+
+class _Recovering:
+    """The context :meth:`DiagnosticPolicy.recovering` returns (a class, not
+    a generator: readers enter one per element)."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: DiagnosticPolicy):
+        self.policy = policy
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if kind is not None and self.policy.collect_errors and issubclass(kind, ParseError):
+            self.policy.errors_seen.append(error.diagnostic)
+            return True
+        return False

@@ -33,6 +33,10 @@ class LoadOptions:
     # "default" loads what Drake refuses only for its own limits (with a
     # warning); "drake" reproduces Drake 1.51, refusals included.
     like: str = "default"
+    # The linter's mode: an error ends only the element it is in; reading
+    # goes on with the next one and every error is kept in Loaded.errors
+    # (load() then raises nothing for the file's problems).
+    collect_errors: bool = False
 
 
 @dataclass
@@ -44,6 +48,9 @@ class Loaded:
     parser: Parser
     instances: list[int]
     warnings: list[Diagnostic]
+    # The errors met (only with LoadOptions.collect_errors; otherwise the
+    # first one raises).
+    errors: list[Diagnostic] = field(default_factory=list)
 
 
 def ancestor_package_xmls(path: str) -> list[str]:
@@ -71,6 +78,8 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
         parser.set_strict_parsing()
     if options.like == "drake":
         parser.set_like_drake()
+    policy = parser.diagnostic_policy()
+    policy.collect_errors = options.collect_errors
     pm = parser.package_map()
     for xml in ancestor_package_xmls(path):
         try:
@@ -83,14 +92,18 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
         try:
             pm.add(name, folder)
         except PackageMapError as e:
-            raise ParseError(str(e)) from None
+            raise ParseError(Diagnostic("error", str(e), code="package-invalid")) from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             instances = parser.add_models(path)
         except ParseError as e:
+            if options.collect_errors:
+                policy.errors_seen.append(e.diagnostic)
+                return Loaded(plant, scene_graph, parser, [], list(policy.warnings_seen),
+                              list(policy.errors_seen))
             # The warnings issued before the error, for tools that list them all.
-            e.warnings_seen = list(parser.diagnostic_policy().warnings_seen)
+            e.warnings_seen = list(policy.warnings_seen)
             raise
         if finalize:
             try:
@@ -98,6 +111,9 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
             except ModelError as e:
                 # Say where the element at fault (a loop's joint) was declared.
                 file, line = getattr(e.element, "source", (None, None))
-                raise ParseError(Diagnostic("error", str(e), file or path, line)) from None
-    return Loaded(plant, scene_graph, parser, instances,
-                  list(parser.diagnostic_policy().warnings_seen))
+                refusal = Diagnostic("error", str(e), file or path, line, code=e.code)
+                if not options.collect_errors:
+                    raise ParseError(refusal) from None
+                policy.errors_seen.append(refusal)
+    return Loaded(plant, scene_graph, parser, instances, list(policy.warnings_seen),
+                  list(policy.errors_seen))

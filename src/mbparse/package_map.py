@@ -173,7 +173,22 @@ class PackageMap:
         return f"PackageMap({self._paths!r})"
 
 
-def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, str | None]:
+class UriProblem(str):
+    """Why a URI cannot be resolved (a message), with the diagnostic ``code``
+    that names the kind of problem."""
+
+    code: str
+
+    def __new__(cls, message: str, code: str) -> "UriProblem":
+        self = super().__new__(cls, message)
+        self.code = code
+        return self
+
+    def __getnewargs__(self) -> tuple[str, str]:  # copy and pickle
+        return str(self), self.code
+
+
+def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, UriProblem | None]:
     """Resolves ``uri`` as Drake does; returns (path, problem or None).
 
     Relative paths are taken from ``root_dir`` (the folder of the file being
@@ -187,19 +202,23 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             result = "/" + rest
         elif scheme in ("model", "package"):
             if not package_map.contains(package):
-                return "", f"URI '{uri}' names package '{package}', which the package map does not have"
+                return "", UriProblem(f"URI '{uri}' names package '{package}', which the "
+                                      "package map does not have", "package-unknown")
             result = os.path.join(package_map.get_path(package), rest)
         else:
-            return "", (f"URI '{uri}' has scheme '{scheme}://', which is not read here (no "
-                        "network access); use file://, package:// or model://")
+            return "", UriProblem(f"URI '{uri}' has scheme '{scheme}://', which is not read here "
+                                  "(no network access); use file://, package:// or model://",
+                                  "uri-scheme")
     else:
         if not root_dir:
-            return "", (f"relative URI '{uri}' cannot be resolved in a model read from a "
-                    "string (there is no folder to resolve it against)")
+            return "", UriProblem(f"relative URI '{uri}' cannot be resolved in a model read from "
+                                  "a string (there is no folder to resolve it against)",
+                                  "uri-relative")
         result = uri if os.path.isabs(uri) else os.path.join(root_dir, uri)
     result = os.path.normpath(result)
     if not os.path.exists(result):
-        return result, f"URI '{uri}' names '{result}', which does not exist"
+        return result, UriProblem(f"URI '{uri}' names '{result}', which does not exist",
+                                  "file-missing")
     return result, None
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import os
+from typing import NoReturn
 
 from . import formats
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
@@ -101,9 +102,10 @@ class Parser:
         fmt = formats.format_of(file_name)
         if fmt is None:
             self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
-                        f"{formats.KNOWN_TYPES}", file_name)
+                        f"{formats.KNOWN_TYPES}", file_name, "file-type-unknown")
         if not os.path.isfile(file_name):
-            self._error(f"The file '{file_name}' does not exist or is not a file.", file_name)
+            self._error(f"The file '{file_name}' does not exist or is not a file.", file_name,
+                        "file-missing")
         return self._parse(fmt, DataSource(filename=file_name))
 
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
@@ -112,22 +114,22 @@ class Parser:
         fmt = formats.format_of("." + file_type)
         if fmt is None:
             self._error(f"The file type '{file_type}' is not a recognized type. Known types "
-                        f"are: {formats.KNOWN_TYPES}", None)
+                        f"are: {formats.KNOWN_TYPES}", None, "file-type-unknown")
         if fmt == "obj":
             self._error("add_models_from_string cannot be passed OBJ file contents yet; "
-                        "write the OBJ to a file and use add_models.", None)
+                        "write the OBJ to a file and use add_models.", None, "file-type-unknown")
         return self._parse(fmt, DataSource(contents=file_contents))
 
     def add_models_from_url(self, url: str) -> list[int]:
         """Parses the file a ``file://``, ``package://`` or ``model://`` URL names."""
         path, problem = resolve_uri(url, self._package_map, root_dir="")
         if problem:
-            self._error(problem, None)
+            self._error(problem, None, problem.code)
         return self.add_models(path)
 
     # ------------------------------------------------------------ internals
-    def _error(self, message: str, file: str | None) -> None:
-        raise ParseError(Diagnostic("error", message, file))
+    def _error(self, message: str, file: str | None, code: str) -> NoReturn:
+        raise ParseError(Diagnostic("error", message, file, code=code))
 
     def make_workspace(self) -> Workspace:
         """A fresh workspace for one parse (used by readers that compose)."""
@@ -154,7 +156,7 @@ class Parser:
             instances = formats.reader(fmt).add_all_models(source, self._prefix, workspace)
 
             def resolve_error(message: str) -> None:
-                self._policy.error(message, source.name())
+                self._policy.error(message, source.name(), code="collision-filter-group")
             groups = workspace.collision_resolver.resolve(resolve_error)
             if not groups.empty():
                 plant = self._plant
@@ -162,7 +164,8 @@ class Parser:
                          for i in range(plant.num_model_instances())}
                 self._groups.append((groups, names))
         except (ModelError, ShapeError, PackageMapError) as e:
-            raise ParseError(Diagnostic("error", str(e), source.name())) from None
+            raise ParseError(Diagnostic("error", str(e), source.name(),
+                                        code=getattr(e, "code", None) or "model-invalid")) from None
         return instances
 
 

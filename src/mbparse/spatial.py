@@ -255,22 +255,32 @@ def principal_moments(I: Sequence[float]) -> Vec3:
 
 
 def inertia_invalidity(I: Sequence[float]) -> str | None:
-    """Why a rotational inertia cannot be physical, or None when it could be.
+    """Why a rotational inertia cannot be physical, or None when it could be
+    (the message of :func:`inertia_problem`)."""
+    problem = inertia_problem(I)
+    return None if problem is None else problem[1]
+
+
+def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
+    """(code, why) a rotational inertia cannot be physical, or None when it
+    could be. Codes: ``number-nan``, ``number-not-finite``,
+    ``inertia-not-positive``, ``inertia-triangle``.
 
     The test is Drake's: no NaN, principal moments not below −ε and satisfying
     the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
     """
     if any(math.isnan(v) for v in I):
-        return "it has a NaN entry"
+        return "number-nan", "it has a NaN entry"
     if any(math.isinf(v) for v in I):
-        return "it has an infinite entry"
+        return "number-not-finite", "it has an infinite entry"
     eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(I[0] + I[1] + I[2]))
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:
-        return (f"its principal moments {a:g} {b:g} {c:g} are invalid since at least one "
-                "is negative")
+        return "inertia-not-positive", (f"its principal moments {a:g} {b:g} {c:g} are invalid "
+                                        "since at least one is negative")
     if not (a + b + eps >= c):
-        return f"its principal moments {a:g} {b:g} {c:g} do not satisfy the triangle inequality"
+        return "inertia-triangle", (f"its principal moments {a:g} {b:g} {c:g} do not satisfy the "
+                                    "triangle inequality")
     return None
 
 
@@ -303,11 +313,17 @@ class SpatialInertia:
 
     def invalidity(self) -> str | None:
         """Why this cannot be a physical spatial inertia, or None."""
+        problem = self.problem()
+        return None if problem is None else problem[1]
+
+    def problem(self) -> tuple[str, str] | None:
+        """(code, why) this cannot be a physical spatial inertia, or None
+        (codes as :func:`inertia_problem`'s, and ``mass-negative``)."""
         if math.isnan(self.mass):
-            return "the mass is NaN"
+            return "number-nan", "the mass is NaN"
         if self.mass < 0:
-            return f"the mass {self.mass:g} is negative"
-        return inertia_invalidity(self.I_cm)
+            return "mass-negative", f"the mass {self.mass:g} is negative"
+        return inertia_problem(self.I_cm)
 
     def __repr__(self) -> str:
         return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"

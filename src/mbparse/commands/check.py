@@ -1,38 +1,61 @@
-"""``mbparse check FILE...``: a linter for robot and scene descriptions.
+"""``mbparse check FILE|DIR...``: a linter for robot and scene descriptions.
 
-Every parse diagnostic, plus model checks for mistakes a parser accepts
+Every problem the readers and the plant find, all in one run (reading goes
+on after an error), plus model checks for mistakes a parser accepts
 (massless moving parts, point masses, empty limits, unattached bodies,
-missing meshes, values in the wrong units). Findings carry a rule id, a
-severity, file:line:column and a hint; output is text, JSON or SARIF 2.1.0.
-The exit status is 1 when any finding is at or above ``--fail-on``.
+missing meshes, values in the wrong units). Each finding has a code from the
+rule table (``--list-rules``), a level, file:line and a hint. Settings come
+from the flags over ``[tool.mbparse.check]`` in the nearest pyproject.toml.
+The exit status is 1 when an error is reported (or a warning, with
+``--warnings-as-errors``).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TextIO
 
 from ..diagnostics import ParseError
 from .loading import add_loading_arguments, options_from_args
 
-FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning"), "never": ()}
+CHECK_APPROXIMATION = "sap"
+
+
+def _codes(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text",
-                   help="how to write the findings (default: %(default)s); sarif is SARIF "
-                        "2.1.0, which CI code-scanning services show inline")
+    p.add_argument("files", nargs="*", metavar="FILE|DIR",
+                   help="model files, or folders to search for them recursively")
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default=None,
+                   help="how to write the findings (default: text); sarif is SARIF 2.1.0 for "
+                        "code-scanning services, github writes workflow annotations")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="write the findings to PATH instead of standard output")
-    p.add_argument("--fail-on", choices=tuple(FAIL_LEVELS), default="error",
-                   help="exit with status 1 when a finding of this severity or worse is "
-                        "found (default: %(default)s)")
+    p.add_argument("--select", action="extend", type=_codes, metavar="CODE[,CODE]",
+                   help="report only these codes (a prefix such as 'urdf-' or 'inertia-' "
+                        "selects every code it begins)")
+    p.add_argument("--ignore", action="extend", type=_codes, metavar="CODE[,CODE]",
+                   help="do not report these codes (prefixes allowed)")
+    p.add_argument("--show-notes", action="store_true", default=None,
+                   help="also report notes: valid input that some consumer does not read")
+    p.add_argument("--warnings-as-errors", action="store_true", default=None,
+                   help="exit with status 1 on warnings too")
+    p.add_argument("--config", metavar="PYPROJECT",
+                   help="read [tool.mbparse.check] from this file (default: the nearest "
+                        "pyproject.toml above the first FILE, or the working folder)")
+    p.add_argument("--no-config", action="store_true", help="read no pyproject.toml")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="a progress bar on standard error; auto shows it for several files "
                         "when standard error is a terminal")
-    p.add_argument("--list-rules", action="store_true", help="print the rules and exit")
+    p.add_argument("--list-rules", action="store_true",
+                   help="print every code with its level and summary, and exit")
     add_loading_arguments(p)
+    # A file is checked as read into a plant that holds every constraint it
+    # declares (Drake's default TAMSI plant would drop them).
+    p.set_defaults(contact_approximation=CHECK_APPROXIMATION)
 
 
 class ProgressBar:
@@ -65,39 +88,67 @@ def _wants_progress(mode: str, n: int) -> bool:
     return n > 1 and sys.stderr.isatty()
 
 
+def list_rules() -> str:
+    """The rule table as ``check --list-rules`` prints it."""
+    from ..lint.rules import RULE_LIST
+    width = max(len(r.id) for r in RULE_LIST)
+    return "".join(f"{r.id:<{width}}  {r.severity:<7}  {r.summary}\n" for r in RULE_LIST)
+
+
+def _settings(args: argparse.Namespace):
+    from ..lint.config import nearest_pyproject, settings_from
+    config = None
+    if not args.no_config:
+        config = args.config or nearest_pyproject(args.files[0] if args.files else os.getcwd())
+    # --strict (shared with the other commands) means the same here.
+    strict = True if getattr(args, "strict", False) else args.warnings_as_errors
+    return settings_from(config, args.select, args.ignore, args.show_notes, strict, args.format)
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..lint import RULES, lint_file
-    from ..lint.report import as_json, as_sarif, as_text
+    from ..lint import lint_file
+    from ..lint.config import model_files
+    from ..lint.report import as_github, as_json, as_sarif, as_text
 
     if args.list_rules:
-        for rule in RULES.values():
-            print(f"{rule.id:<22} {rule.severity:<8} {rule.summary}")
+        sys.stdout.write(list_rules())
         return 0
     if not args.files:
-        print("mbparse check: give at least one FILE (or --list-rules)", file=sys.stderr)
+        print("mbparse check: give at least one FILE or DIR (or --list-rules)", file=sys.stderr)
         return 2
     try:
+        settings = _settings(args)
         options = options_from_args(args)
     except ParseError as e:
         print(f"mbparse check: {e}", file=sys.stderr)
         return 2
-    findings = []
-    bar = ProgressBar(len(args.files), sys.stderr) if _wants_progress(
-        args.progress, len(args.files)) else None
-    for path in args.files:
+    missing = [p for p in args.files if not os.path.exists(p)]
+    if missing:
+        print(f"mbparse check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    files = list(model_files(args.files))
+    findings, hidden = [], 0
+    bar = ProgressBar(len(files), sys.stderr) if _wants_progress(args.progress,
+                                                                 len(files)) else None
+    for path in files:
         if bar:
             bar.show(path)
-        findings += lint_file(path, options)
+        found = lint_file(path, options)
+        chosen = settings.chosen(found)
+        hidden += sum(1 for f in found if f.severity == "note" and f not in chosen)
+        findings += chosen
         if bar:
             bar.step(path)
     if bar:
         bar.close()
-    writer = {"text": as_text, "json": as_json, "sarif": as_sarif}[args.format]
-    report = writer(findings, list(args.files))
+    writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
+              "github": as_github}[settings.format]
+    report = writer(findings, files)
+    if settings.format == "text" and hidden:
+        report += f"({hidden} note{'s' if hidden != 1 else ''} hidden; --show-notes shows them)\n"
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(report)
     else:
         sys.stdout.write(report)
-    failing = FAIL_LEVELS[args.fail_on]
-    return 1 if any(f.severity in failing for f in findings) else 0
+    return 1 if settings.fails(findings) else 0

@@ -40,7 +40,7 @@ def urdf_to_sdf_tree(source: DataSource | str | Path, options: ConvertOptions | 
     for ref in exts.by_reference:
         if ref and ref not in model.links and ref not in model.joints:
             policy.warning(f"<gazebo reference='{ref}'> names no link or joint; it has no "
-                           "effect", file, None)
+                           "effect", file, None, code="convert-gazebo-reference")
     sdf = SdfWriter(model, exts, options, policy, file).build(_robot_origin(robot, policy, file))
     add_required_defaults(sdf.first("model"))
     return sdf
@@ -61,6 +61,6 @@ def _robot_origin(robot, policy: DiagnosticPolicy, file: str | None) -> Pose | N
         rpy = parse_vector3(origin.get("rpy")) if origin.get("rpy") is not None else (0.0, 0.0, 0.0)
     except _Bad as e:
         policy.warning(f"<robot><origin> is malformed ({e}); it is ignored", file,
-                       origin.sourceline)
+                       origin.sourceline, code="convert-unsupported")
         return None
     return Pose(xyz, Quat.from_rpy(*rpy))

@@ -94,10 +94,11 @@ def read_extensions(robot, policy: DiagnosticPolicy, file: str | None) -> Extens
         text = _value_text(el)
         m = _PREFIX_NUMBER.match(text)
         if not m:
-            policy.error(f"<{el.tag}> needs a number, found '{text}'", file, el.sourceline)
+            policy.error(f"<{el.tag}> needs a number, found '{text}'", file, el.sourceline,
+                         code="convert-value-invalid")
         if m.end() != len(text):
             policy.warning(f"<{el.tag}> value '{text}' has trailing text; only the leading "
-                           "number is used", file, el.sourceline)
+                           "number is used", file, el.sourceline, code="convert-unsupported")
         return float(m.group(0))
 
     for gz in robot.findall("gazebo"):
@@ -131,11 +132,12 @@ def read_extensions(robot, policy: DiagnosticPolicy, file: str | None) -> Extens
                 ext.provide_feedback = _truthy(_value_text(child))
             elif name == "canonicalBody":
                 policy.warning("<canonicalBody> has no meaning in SDFormat and is ignored",
-                               file, child.sourceline)
+                               file, child.sourceline, code="convert-unsupported")
             elif name in ("cfmDamping", "implicitSpringDamper"):
                 if name == "cfmDamping":
                     policy.warning("<cfmDamping> is deprecated; it is read as "
-                                   "<implicitSpringDamper>", file, child.sourceline)
+                                   "<implicitSpringDamper>", file, child.sourceline,
+                                   code="convert-unsupported")
                 ext.implicit_spring_damper = _truthy(_value_text(child))
             elif name == "disableFixedJointLumping":
                 if _truthy(_value_text(child)):

@@ -224,9 +224,12 @@ class _Mass:
 
     def add(self, other: "_Mass") -> None:
         total = self.mass + other.mass
-        denom = 1.0 / total if total != 0.0 else math.inf
-        self.c = tuple((self.c[k] * self.mass + other.c[k] * other.mass) * denom
-                       if total != 0.0 else math.nan for k in range(3))
+        # Two massless parts (a link with no <inertial> and a fixed child of
+        # mass 0): libsdformat divides by the zero total and writes NaN; the
+        # combined centre stays where the parent's was.
+        if total != 0.0:
+            self.c = tuple((self.c[k] * self.mass + other.c[k] * other.mass) / total
+                           for k in range(3))
         self.mass = total
         self.I = tuple(tuple(self.I[r][k] + other.I[r][k] for k in range(3)) for r in range(3))
 

@@ -145,23 +145,24 @@ def _written_name_attr(el, key: str) -> str:
     return key
 
 
+def _finite(v: float) -> None:
+    if not math.isfinite(v):
+        from .loss import ConvertError
+        raise ConvertError(f"the SDFormat output would hold the number {v}; no model file can "
+                           "hold it, so nothing was written")
+
+
 def fmt(v: float) -> str:
     """A double as the converter writes it: 16 significant digits, zero as "0"."""
     if v == 0.0:
         return "0"
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
+    _finite(v)
     return format(v, ".16g")
 
 
 def fmt_short(v: float) -> str:
     """A double as a default C++ stream writes it (6 significant digits)."""
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
+    _finite(v)
     s = format(v, ".6g")
     return s
 

@@ -89,7 +89,7 @@ class SdfWriter:
                 self.policy.warning(f"no <frame> is written for lumped joint "
                                     f"'{joint_frame.attrs['name']}': a link has that name; frame "
                                     f"'{link_frame.attrs['name']}' is placed by the joint's pose "
-                                    "instead", self.file, None)
+                                    "instead", self.file, None, code="convert-frame-name-taken")
                 link_frame.attrs["attached_to"] = joint_frame.attrs["attached_to"]
                 link_frame.children = joint_frame.children
             else:
@@ -98,7 +98,7 @@ class SdfWriter:
             if link_frame.attrs["name"] in taken:
                 self.policy.warning(f"no <frame> is written for lumped link "
                                     f"'{link_frame.attrs['name']}': the name is taken",
-                                    self.file, None)
+                                    self.file, None, code="convert-frame-name-taken")
                 continue
             model.append(link_frame)
             taken.add(link_frame.attrs["name"])
@@ -132,7 +132,8 @@ class SdfWriter:
         what = "no <inertial>" if link.inertial is None else "no positive mass"
         below = f" and the {len(link.child_links)} link(s) below it" if link.child_links else ""
         self.policy.warning(f"link '{link.name}' has {what}; it{below} are left out of the "
-                            "SDFormat model, as libsdformat's converter does", self.file, link.line)
+                            "SDFormat model, as libsdformat's converter does", self.file, link.line,
+                            code="convert-unsupported")
 
     def _create_link(self, model: Node, link: Link) -> None:
         node = Node("link", {"name": link.name})
@@ -179,7 +180,7 @@ class SdfWriter:
         if not jtype:
             self.policy.warning(f"joint '{joint.name}' of type '{joint.type}' has no SDFormat "
                                 "counterpart in the converter and is left out", self.file,
-                                joint.line)
+                                joint.line, code="convert-unsupported")
             return
         node = Node("joint", {"type": "revolute" if to_revolute else jtype, "name": joint.name})
         parent_name = link.parent.name
@@ -204,7 +205,7 @@ class SdfWriter:
                     if lim.lower > lim.upper:
                         self.policy.warning(f"joint '{joint.name}' has lower limit {lim.lower} "
                                             f"above upper limit {lim.upper}; they are swapped",
-                                            self.file, joint.line)
+                                            self.file, joint.line, code="limit-inverted")
                         lim.lower, lim.upper = lim.upper, lim.lower
                     limit.sub("lower", fmt(lim.lower))
                     limit.sub("upper", fmt(lim.upper))

@@ -141,45 +141,47 @@ class UrdfModelReader:
         self.policy = policy
         self.file = file
 
-    def error(self, el, message: str):
-        self.policy.error(message, self.file, getattr(el, "sourceline", None))
+    def error(self, el, message: str, code: str = "convert-invalid"):
+        self.policy.error(message, self.file, getattr(el, "sourceline", None), code=code)
 
-    def warning(self, el, message: str) -> None:
-        self.policy.warning(message, self.file, getattr(el, "sourceline", None))
+    def warning(self, el, message: str, code: str = "convert-warning") -> None:
+        self.policy.warning(message, self.file, getattr(el, "sourceline", None), code=code)
 
     def read(self, robot) -> UrdfModel:
         """The model of a ``<robot>`` element (errors raise ParseError)."""
         if robot.tag != "robot":
-            self.error(robot, "the root element is not <robot>")
+            self.error(robot, "the root element is not <robot>", code="convert-root")
         name = robot.get("name")
         if name is None:
-            self.error(robot, "<robot> has no name attribute")
+            self.error(robot, "<robot> has no name attribute", code="convert-attribute-missing")
         version = robot.get("version")
         if version is not None and not re.fullmatch(r"1(\.0*)?", version.strip()):
-            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)")
+            self.error(robot, f"URDF version '{version}' is not supported (only 1.0 is)",
+                       code="convert-value-invalid")
         materials: dict[str, Material] = {}
         for m_el in robot.findall("material"):
             material = self._material(m_el, only_name_ok=False)
             if material is None:
                 continue
             if material.name in materials:
-                self.error(m_el, f"material '{material.name}' is defined twice")
+                self.error(m_el, f"material '{material.name}' is defined twice",
+                           code="convert-conflict")
             materials[material.name] = material
         links: dict[str, Link] = {}
         for l_el in robot.findall("link"):
             link = self._link(l_el)
             if link.name in links:
-                self.error(l_el, f"link '{link.name}' is defined twice")
+                self.error(l_el, f"link '{link.name}' is defined twice", code="convert-conflict")
             for shape in link.visuals:
                 self._assign_material(shape, materials, l_el)
             links[link.name] = link
         if not links:
-            self.error(robot, "the robot has no links")
+            self.error(robot, "the robot has no links", code="convert-structure")
         joints: dict[str, Joint] = {}
         for j_el in robot.findall("joint"):
             joint = self._joint(j_el)
             if joint.name in joints:
-                self.error(j_el, f"joint '{joint.name}' is defined twice")
+                self.error(j_el, f"joint '{joint.name}' is defined twice", code="convert-conflict")
             joints[joint.name] = joint
         links = dict(sorted(links.items()))
         joints = dict(sorted(joints.items()))
@@ -193,16 +195,18 @@ class UrdfModelReader:
         for joint in joints.values():
             if not joint.parent_name or not joint.child_name:
                 self.policy.error(f"joint '{joint.name}' lacks a parent or child link",
-                                  self.file, joint.line)
+                                  self.file, joint.line, code="convert-structure")
             child = links.get(joint.child_name)
             if child is None:
                 self.policy.error(f"child link '{joint.child_name}' of joint '{joint.name}' "
-                                  "is not defined", self.file, joint.line)
+                                  "is not defined", self.file, joint.line,
+                                  code="convert-unknown-link")
             parent = links.get(joint.parent_name)
             if parent is None:
                 self.policy.error(f"parent link '{joint.parent_name}' of joint '{joint.name}' "
                                   "is not defined (the converter needs every link declared, "
-                                  "even 'world')", self.file, joint.line)
+                                  "even 'world')", self.file, joint.line,
+                                  code="convert-unknown-link")
             child.parent = parent
             child.parent_joint = joint
             parent.child_joints.append(joint)
@@ -210,10 +214,11 @@ class UrdfModelReader:
             has_parent.add(child.name)
         roots = [link for name, link in links.items() if name not in has_parent]
         if not roots:
-            self.error(robot, "the links form no tree: there is no root link")
+            self.error(robot, "the links form no tree: there is no root link",
+                       code="convert-structure")
         if len(roots) > 1:
             self.error(robot, f"the links form more than one tree: roots '{roots[0].name}' "
-                       f"and '{roots[1].name}'")
+                       f"and '{roots[1].name}'", code="convert-structure")
         return roots[0]
 
     # -- elements -----------------------------------------------------------
@@ -234,7 +239,7 @@ class UrdfModelReader:
     def _material(self, el, only_name_ok: bool) -> Material | None:
         name = el.get("name")
         if name is None:
-            self.error(el, "<material> has no name attribute")
+            self.error(el, "<material> has no name attribute", code="convert-attribute-missing")
         material = Material(name)
         has_rgb = has_file = False
         tex = el.find("texture")
@@ -250,20 +255,22 @@ class UrdfModelReader:
                 try:
                     v = str_to_double(piece)
                 except _Bad:
-                    self.error(color, f"rgba component '{piece}' is not a number")
+                    self.error(color, f"rgba component '{piece}' is not a number",
+                               code="convert-value-invalid")
                 if v < 0 or v > 1:
-                    self.error(color, f"rgba component '{piece}' lies outside [0, 1]")
+                    self.error(color, f"rgba component '{piece}' lies outside [0, 1]",
+                               code="convert-value-invalid")
                 values.append(_float32(v))
             if len(values) == 4:
                 material.color = tuple(values)
             else:
                 self.warning(color, f"rgba of material '{name}' does not have 4 values; "
-                             "black is used")
+                             "black is used", code="convert-warning")
             has_rgb = True
         if not has_rgb and not has_file:
             if not only_name_ok:
                 self.warning(el, f"material '{name}' has neither a colour nor a texture; "
-                             "it is ignored")
+                             "it is ignored", code="convert-unsupported")
             return None
         return material
 
@@ -277,7 +284,7 @@ class UrdfModelReader:
             materials[shape.material.name] = shape.material
         else:
             self.warning(link_el, f"material '{shape.material_name}' is not defined; "
-                         "the visual has no material")
+                         "the visual has no material", code="convert-unknown-material")
 
     def _geometry(self, el) -> Geometry:
         if el is None:
@@ -345,7 +352,7 @@ class UrdfModelReader:
     def _link(self, el) -> Link:
         name = el.get("name")
         if name is None:
-            self.error(el, "<link> has no name attribute")
+            self.error(el, "<link> has no name attribute", code="convert-attribute-missing")
         link = Link(name, line=el.sourceline)
         i_el = el.find("inertial")
         try:
@@ -360,13 +367,13 @@ class UrdfModelReader:
                         raise _Bad(f"a <{kind}> of link '{name}' is malformed ({e})") from None
         except _Bad as e:
             self.warning(el, f"{e}; the rest of link '{name}' is ignored, as libsdformat's "
-                         "converter does")
+                         "converter does", code="convert-unsupported")
         return link
 
     def _joint(self, el) -> Joint:
         name = el.get("name")
         if name is None:
-            self.error(el, "<joint> has no name attribute")
+            self.error(el, "<joint> has no name attribute", code="convert-attribute-missing")
         jtype = el.get("type")
         joint = Joint(name, jtype or "", line=el.sourceline)
         try:
@@ -396,7 +403,7 @@ class UrdfModelReader:
                     str_to_double(dyn.get("friction")) if dyn.get("friction") is not None else 0.0)
             self._check_optional(el)
         except _Bad as e:
-            self.error(el, f"joint '{name}': {e}")
+            self.error(el, f"joint '{name}': {e}", code="convert-value-invalid")
         return joint
 
     def _limits(self, el) -> Limits:

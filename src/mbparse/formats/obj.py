@@ -48,7 +48,7 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     diagnostic = workspace.diagnostic
 
     def fail(message: str, line: int | None = None) -> None:
-        diagnostic.error(message, source.name(), line)
+        diagnostic.error(message, source.name(), line, code="obj-invalid")
 
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
@@ -59,13 +59,15 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     except ObjError as e:
         fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
     for warning in mesh.warnings:
-        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name())
+        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(),
+                           code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(
             f"the OBJ file holds {len(mesh.object_names)} objects "
             f"({', '.join(repr(n) for n in mesh.object_names)}) where a model wants one; "
-            f"they are taken together as one body, named after the last", source.name())
+            f"they are taken together as one body, named after the last", source.name(),
+            code="obj-several-objects")
     name = model_name or mesh.object_name or _stem(filename)
     plant = workspace.plant
     instance_name = workspace.make_model_name(name, parent_model_name)

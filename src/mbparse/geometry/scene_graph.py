@@ -97,6 +97,10 @@ class SceneGraph:
             for b in bodies[i + 1:]:
                 self._excluded.add((a, b))
 
+    def excluded_pairs(self) -> set[tuple[int, int]]:
+        """Every excluded body pair (lower index first)."""
+        return set(self._excluded)
+
     def is_excluded(self, body_a: int, body_b: int) -> bool:
         if body_a == body_b:
             return True

@@ -1,25 +1,16 @@
-"""Findings and the rules that produce them.
+"""Findings: one problem found in one file, with its rule and place.
 
-A :class:`Rule` is a kind of mistake (``joint-limits-inverted``) with a
-default severity and a one-line hint on how to fix it; a :class:`Finding` is
-one occurrence, located at file:line:column. The table :data:`RULES` is the
-single list the text, JSON and SARIF reports describe.
+A :class:`Finding` is one occurrence of a rule (see :mod:`.rules`), located
+at file:line:column, at the level ``check`` reports it.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-SEVERITIES = ("error", "warning", "note")
+from ..diagnostics import Diagnostic
+from .rules import RULES, SEVERITIES, Rule, level_of, rule_of
 
-
-@dataclass(frozen=True)
-class Rule:
-    """A kind of problem ``mbparse check`` reports."""
-
-    id: str
-    severity: str
-    summary: str
-    hint: str
+__all__ = ["Finding", "Rule", "RULES", "SEVERITIES", "rule_finding", "finding_from_diagnostic"]
 
 
 @dataclass(frozen=True)
@@ -46,63 +37,17 @@ class Finding:
         return asdict(self)
 
 
-def _rules(*rules: Rule) -> dict[str, Rule]:
-    return {r.id: r for r in rules}
-
-
-RULES: dict[str, Rule] = _rules(
-    # -- what the parser says
-    Rule("parse-error", "error", "the file cannot be loaded",
-         "fix the element named in the message; nothing after it was read"),
-    Rule("parse-warning", "warning", "the parser worked around a problem",
-         "change the element so the parser need not guess"),
-    Rule("ignored-input", "warning", "an element or attribute is not supported and is ignored",
-         "remove it, or use the equivalent that mbparse and Drake read"),
-    Rule("internal-error", "error", "mbparse failed while reading the file",
-         "this is a bug in mbparse; please report it with the file"),
-    Rule("unknown-format", "error", "the file suffix names no known format",
-         "use .urdf, .sdf, .xml (MuJoCo), .dmd.yaml or .obj"),
-    # -- inertia and mass
-    Rule("mass-nonpositive", "error", "a moving part of the model has no mass",
-         "give the body (or a body welded to it or outboard of it) a positive <mass>"),
-    Rule("inertia-invalid", "error",
-         "the rotational inertia is not physical (not positive semi-definite, or "
-         "breaks the triangle inequality Ixx + Iyy >= Izz)",
-         "use the principal moments of a real shape, e.g. a box's m(b²+c²)/12, ..."),
-    Rule("inertia-zero", "warning", "a moving body has mass but no rotational inertia",
-         "add an <inertia> (a point mass on a rotating joint makes the dynamics singular)"),
-    # -- joints
-    Rule("joint-limits-inverted", "error", "a joint's lower limit is above its upper limit",
-         "swap lower and upper"),
-    Rule("joint-limits-empty", "warning", "a joint's lower and upper limits are equal",
-         "make it a fixed joint, or widen the range"),
-    Rule("joint-axis-zero", "error", "a joint axis is the zero vector",
-         "give the axis a non-zero direction such as 0 0 1"),
-    # -- structure and names
-    Rule("body-disconnected", "warning",
-         "a body is not connected to the rest of its model; it will float freely",
-         "connect it with a joint (a fixed joint if it should not move)"),
-    Rule("kinematic-loop", "error", "the joints form a loop",
-         "cut the loop: remove one joint and replace it by a constraint"),
-    Rule("duplicate-name", "error", "two elements of one kind share a name",
-         "rename one of them; names must be unique within a model"),
-    # -- files
-    Rule("package-unresolved", "error", "a package:// or model:// URI names an unknown package",
-         "add a package.xml above the file, or pass --package NAME=DIR"),
-    Rule("file-missing", "error", "a referenced file does not exist",
-         "fix the path, or add the missing file"),
-    Rule("mesh-unsupported", "warning", "a mesh file of a type that is not read",
-         "convert the mesh to .obj (or .gltf for visuals, .vtk for compliant collision)"),
-    # -- units
-    Rule("units-suspicious", "warning", "a value is so large or small that the units are "
-         "probably wrong",
-         "lengths are in metres, masses in kilograms, inertias in kg·m², angles in radians"),
-)
-
-
 def rule_finding(rule_id: str, message: str, file: str | None = None,
-                 line: int | None = None, column: int | None = None,
-                 severity: str | None = None) -> Finding:
-    """A finding of ``rule_id`` with the rule's severity and hint."""
+                 line: int | None = None, column: int | None = None) -> Finding:
+    """A finding of ``rule_id`` at the rule's level, with its hint."""
     rule = RULES[rule_id]
-    return Finding(rule_id, severity or rule.severity, message, rule.hint, file, line, column)
+    return Finding(rule_id, rule.severity, message, rule.hint, file, line, column)
+
+
+def finding_from_diagnostic(d: Diagnostic, path: str) -> Finding:
+    """The finding of a reader's or the plant's diagnostic: its code's rule
+    (a generic one when it has none), at the level :func:`.rules.level_of`
+    gives, where the diagnostic says (the checked file when it does not)."""
+    rule = rule_of(d.code, d.severity)
+    return Finding(rule.id, level_of(rule, d.severity), d.message, rule.hint, d.file or path,
+                   d.line, d.column)

@@ -3,6 +3,8 @@
 Each check takes a :class:`ModelContext` and yields findings. They look at
 what the model holds after parsing (masses, inertias, limits, the tree,
 names, mesh files, magnitudes), so they work the same for every format.
+Each element knows where its reader declared it (``source``), which is
+where a finding about it points.
 """
 from __future__ import annotations
 
@@ -18,11 +20,9 @@ from ..plant import MultibodyPlant
 from ..plant.topology import welded_subgraphs
 from ..spatial import norm, principal_moments, sub
 from .findings import Finding, rule_finding
-from .locator import Locator
 
 # Magnitudes beyond which a value probably has the wrong units.
 MAX_MASS = 1e4            # kg: more than ten tonnes on a moving body → grams?
-MIN_MASS = 1e-6           # kg: under a milligram → tonnes, or a typo
 MAX_OFFSET = 100.0        # m: a joint or COM that far away → millimetres?
 MAX_MOVING_SIZE = 100.0   # m: a moving part that large → millimetres?
 MAX_SIZE = 1e4            # m: anything that large
@@ -36,11 +36,10 @@ RENDERABLE_MESHES = (".obj", ".gltf", ".glb")
 
 @dataclass
 class ModelContext:
-    """What every check needs: the plant, where to report, and names."""
+    """What every check needs: the plant, the file checked, and names."""
 
     plant: MultibodyPlant
     path: str
-    locator: Locator
 
     def instance_name(self, element) -> str:
         return self.plant.get_model_instance_name(element.model_instance)
@@ -50,23 +49,16 @@ class ModelContext:
             return element.name
         return self.plant.scoped_name(element)
 
-    def at(self, kind: str, element, child=()) -> dict:
-        """file/line/column of ``element`` (the main file when not found)."""
-        loc = self.locator.find(kind, element.name, self.instance_name(element), child)
-        if loc is None:
-            return {"file": self.path}
-        return {"file": loc.file, "line": loc.line, "column": loc.column}
-
-    def at_geometry(self, geometry) -> dict:
-        file, line = geometry.instance.source
+    def at(self, element) -> dict:
+        """file and line where ``element`` was declared (the checked file
+        when its reader did not say)."""
+        file, line = getattr(element, "source", None) or (None, None)
         if file is None:
             return {"file": self.path}
-        column = self.locator.column_at(file, line, ("visual", "collision", "geom"))
-        return {"file": file, "line": line, "column": column}
+        return {"file": file, "line": line}
 
-
-INERTIAL = (("inertial", "mass"), ("inertial",))
-LIMITS = (("limit",), ("axis", "limit"))
+    def at_geometry(self, geometry) -> dict:
+        return self.at(geometry.instance)
 
 
 # ---------------------------------------------------------------- the tree
@@ -135,10 +127,10 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         total = sum(plant.get_body(i).mass for i in outboard)
         if total <= 0:
             jname = f" (joint '{ctx.label(joint)}')" if joint is not None else ""
-            yield rule_finding("mass-nonpositive",
+            yield rule_finding("mass-zero-moving",
                                f"body '{ctx.label(body)}' can move{jname}, but it and all it "
                                f"carries have mass {total:g}; the dynamics are singular",
-                               **ctx.at("body", body, INERTIAL))
+                               **ctx.at(body))
             continue
         if joint is not None and outboard == group:
             yield from _point_mass(ctx, body, joint, group, poses)
@@ -146,10 +138,7 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         m = body.mass
         if m > MAX_MASS:
             yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg; "
-                               "was it given in grams?", **ctx.at("body", body, INERTIAL))
-        elif 0 < m < MIN_MASS:
-            yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg, "
-                               "less than a milligram", **ctx.at("body", body, INERTIAL))
+                               "was it given in grams?", **ctx.at(body))
 
 
 def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Iterator[Finding]:
@@ -176,17 +165,18 @@ def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Itera
     yield rule_finding("inertia-zero",
                        f"body '{ctx.label(body)}' is a point mass that joint '{ctx.label(joint)}' "
                        "turns about its own center; its rotational inertia there is zero",
-                       **ctx.at("body", body, INERTIAL))
+                       **ctx.at(body))
 
 
 def check_inertias(ctx: ModelContext) -> Iterator[Finding]:
     """Inertias that are not physical, or that suggest the wrong units."""
     for body in ctx.plant.bodies()[1:]:
         M = body.default_spatial_inertia
-        why = M.invalidity()
-        if why is not None:
-            yield rule_finding("inertia-invalid", f"body '{ctx.label(body)}': {why}",
-                               **ctx.at("body", body, (("inertial", "inertia"), ("inertial",))))
+        problem = M.problem()
+        if problem is not None:
+            code, why = problem
+            yield rule_finding(code, f"body '{ctx.label(body)}': {why}",
+                               **ctx.at(body))
             continue
         if M.mass > 0:
             largest = max(principal_moments(M.I_cm))
@@ -196,11 +186,11 @@ def check_inertias(ctx: ModelContext) -> Iterator[Finding]:
                     "units-suspicious",
                     f"body '{ctx.label(body)}' has inertia {largest:g} kg·m² for mass "
                     f"{M.mass:g} kg (radius of gyration {gyration:g} m); was it given in "
-                    "kg·mm² or g·cm²?", **ctx.at("body", body, (("inertial", "inertia"),)))
+                    "kg·mm² or g·cm²?", **ctx.at(body))
         if norm(M.com) > MAX_OFFSET:
             yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has its center of "
                                f"mass {norm(M.com):g} m from its origin; millimetres?",
-                               **ctx.at("body", body, INERTIAL))
+                               **ctx.at(body))
 
 
 def check_joints(ctx: ModelContext) -> Iterator[Finding]:
@@ -212,26 +202,28 @@ def check_joints(ctx: ModelContext) -> Iterator[Finding]:
         for i, (lo, up) in enumerate(zip(joint.pos_lower, joint.pos_upper)):
             which = f" (coordinate {i})" if joint.nq > 1 else ""
             if lo > up:
-                yield rule_finding("joint-limits-inverted", f"joint '{label}'{which}: lower limit "
+                yield rule_finding("limit-inverted", f"joint '{label}'{which}: lower limit "
                                    f"{lo:g} is above upper limit {up:g}",
-                                   **ctx.at("joint", joint, LIMITS))
+                                   **ctx.at(joint))
             elif lo == up:
-                yield rule_finding("joint-limits-empty", f"joint '{label}'{which}: lower and "
+                yield rule_finding("limit-empty", f"joint '{label}'{which}: lower and "
                                    f"upper limits are both {lo:g}; it cannot move",
-                                   **ctx.at("joint", joint, LIMITS))
+                                   **ctx.at(joint))
         if joint.type_name in ("revolute", "universal", "ball_rpy"):
+            # Degrees are written as whole numbers (90, 180, 360); a large
+            # fractional limit (±174.533 rad) is a deliberate "no limit".
             big = [v for v in (*joint.pos_lower, *joint.pos_upper)
-                   if math.isfinite(v) and abs(v) > MAX_ANGLE]
+                   if math.isfinite(v) and MAX_ANGLE < abs(v) <= 360 and v == round(v)]
             if big:
                 yield rule_finding("units-suspicious", f"joint '{label}' has an angle limit of "
                                    f"{big[0]:g} rad (over two turns); was it given in degrees?",
-                                   **ctx.at("joint", joint, LIMITS))
+                                   **ctx.at(joint))
         for frame in (joint.frame_on_parent, joint.frame_on_child):
             d = norm(frame.X_BF.p)
             if d > MAX_OFFSET:
                 yield rule_finding("units-suspicious", f"joint '{label}' sits {d:g} m from the "
                                    f"origin of body '{ctx.label(frame.body)}'; millimetres?",
-                                   **ctx.at("joint", joint, (("origin",), ("pose",))))
+                                   **ctx.at(joint))
                 break
 
 
@@ -252,11 +244,13 @@ def check_connectivity(ctx: ModelContext) -> Iterator[Finding]:
         if not articulated:
             continue
         for body in roots:
-            if body.index not in user_jointed:
+            # A body given a free joint or a free pose (MJCF <freejoint/>, a
+            # directive's default_free_body_pose) is meant to float.
+            if body.index not in user_jointed and body.default_free_body_pose is None:
                 yield rule_finding("body-disconnected", f"body '{ctx.label(body)}' has no joint; "
                                    f"it is not attached to the rest of model "
                                    f"'{plant.get_model_instance_name(instance)}' and will "
-                                   "fall freely", **ctx.at("body", body))
+                                   "fall freely", **ctx.at(body))
 
 
 def check_geometry(ctx: ModelContext) -> Iterator[Finding]:
@@ -280,10 +274,10 @@ def check_geometry(ctx: ModelContext) -> Iterator[Finding]:
         shape = g.shape
         if isinstance(shape, Mesh):
             if not os.path.exists(shape.filename):
-                yield rule_finding("file-missing", f"mesh '{shape.filename}' of geometry "
+                yield rule_finding("mesh-missing", f"mesh '{shape.filename}' of geometry "
                                    f"'{g.name}' does not exist", **ctx.at_geometry(g))
             elif g.has_role(PERCEPTION) and shape.extension() not in RENDERABLE_MESHES:
-                yield rule_finding("mesh-unsupported", f"mesh '{os.path.basename(shape.filename)}'"
+                yield rule_finding("mesh-not-rendered", f"mesh '{os.path.basename(shape.filename)}'"
                                    f" of geometry '{g.name}' is a '{shape.extension()}' file, "
                                    "which cameras do not render (they read .obj and .gltf)",
                                    **ctx.at_geometry(g))

@@ -1,4 +1,5 @@
-"""Writing findings as text, JSON, or SARIF 2.1.0 (for CI code scanning)."""
+"""Writing findings as text, JSON, SARIF 2.1.0 (for CI code scanning) or
+GitHub workflow annotations."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from .findings import RULES, SEVERITIES, Finding
+from .findings import Finding
+from .rules import RULES, SEVERITIES
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "note": "note"}
@@ -34,6 +36,36 @@ def as_text(findings: list[Finding], files: list[str]) -> str:
     checked = f"{len(files)} file{'s' if len(files) != 1 else ''} checked"
     lines.append(f"{checked}: {tally or 'no problems found'}")
     return "\n".join(lines) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+GITHUB_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def as_github(findings: list[Finding], files: list[str]) -> str:
+    """One GitHub Actions workflow command per finding
+    (``::error file=F,line=L,col=C,title=CODE::message``), which GitHub
+    shows as annotations on the lines of a pull request."""
+    lines = []
+    for f in findings:
+        props = []
+        if f.file:
+            props.append(f"file={_escape_property(f.file)}")
+        if f.line:
+            props.append(f"line={f.line}")
+            if f.column:
+                props.append(f"col={f.column}")
+        props.append(f"title={_escape_property(f.rule)}")
+        lines.append(f"::{GITHUB_COMMAND[f.severity]} {','.join(props)}::"
+                     f"{_escape_data(f'{f.message} (hint: {f.hint})')}")
+    return "".join(line + "\n" for line in lines)
 
 
 def as_json(findings: list[Finding], files: list[str]) -> str:

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..source_location import UNKNOWN, Source
 from ..spatial import RigidTransform, SpatialInertia, Vec3
 
 
@@ -14,12 +15,14 @@ class ModelError(ValueError):
 
     Readers turn it into a located ParseError. ``element`` is the model
     element at fault when there is one (the joint that closes a loop), so
-    that a caller can say where the model file declared it.
+    that a caller can say where the model file declared it. ``code`` names
+    the kind of refusal (``mbparse check --list-rules``).
     """
 
-    def __init__(self, message: str = "", element: Any = None):
+    def __init__(self, message: str = "", element: Any = None, code: str = "model-invalid"):
         super().__init__(message)
         self.element = element
+        self.code = code
 
 
 @dataclass(eq=False)
@@ -41,6 +44,8 @@ class RigidBody:
     is_floating_base_body: bool = False
     default_free_body_pose: RigidTransform | None = None
     gravity_enabled: bool = True
+    # (file, line) where a reader declared it (mbparse.source_location)
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     @property
     def mass(self) -> float:
@@ -60,6 +65,10 @@ class Frame:
     body: RigidBody
     X_BF: RigidTransform
     is_body_frame: bool = False
+    # Made by finalize() to model a joint (Drake's mobilizer offset frames),
+    # not declared by a model file.
+    is_ephemeral: bool = False
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     def get_fixed_pose_in_body_frame(self) -> RigidTransform:
         return self.X_BF
@@ -80,6 +89,7 @@ class JointActuator:
     gear_ratio: float = 1.0
     rotor_inertia: float = 0.0
     controller_gains: PdControllerGains | None = None
+    source: Source = field(default=UNKNOWN, repr=False, compare=False)
 
     @property
     def model_instance(self) -> int:

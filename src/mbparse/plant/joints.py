@@ -46,7 +46,8 @@ class Joint:
         self._check_limits("position", self.pos_lower, self.pos_upper)
         for d in self.damping:
             if not (d >= 0):
-                raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}")
+                raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}",
+                                 code="value-out-of-range")
 
     # -- structure
     @property
@@ -71,7 +72,7 @@ class Joint:
         for lo, up in zip(lower, upper):
             if lo > up:
                 raise ModelError(f"Joint '{self.name}': the {what} lower limit {lo} is "
-                                 f"greater than the upper limit {up}")
+                                 f"greater than the upper limit {up}", code="limit-inverted")
 
     def set_position_limits(self, lower: Sequence[float], upper: Sequence[float]) -> None:
         self._check_limits("position", lower, upper)
@@ -87,7 +88,8 @@ class Joint:
 
     def set_default_positions(self, q: Sequence[float]) -> None:
         if len(q) != self.nq:
-            raise ModelError(f"Joint '{self.name}' has {self.nq} positions; {len(q)} given")
+            raise ModelError(f"Joint '{self.name}' has {self.nq} positions; {len(q)} given",
+                             code="model-invalid")
         self.default_positions = [float(v) for v in q]
 
     def set_default_damping(self, damping: Sequence[float]) -> None:
@@ -136,7 +138,8 @@ class _AxisJoint(Joint):
                  pos_lower: float = -INF, pos_upper: float = INF, damping: float = 0.0):
         n = norm(axis)
         if not (n > 0) or math.isnan(n):
-            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector")
+            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector",
+                             code="axis-zero")
         self.axis = normalized(axis)
         super().__init__(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
                          [damping])
@@ -177,7 +180,8 @@ class ScrewJoint(Joint):
     def __init__(self, name, frame_on_parent, frame_on_child, axis: Sequence[float],
                  screw_pitch: float, damping: float = 0.0):
         if not (norm(axis) > 0):
-            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector")
+            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector",
+                             code="axis-zero")
         self.axis = normalized(axis)
         self.screw_pitch = float(screw_pitch)
         super().__init__(name, frame_on_parent, frame_on_child, None, None, [damping])

@@ -8,6 +8,7 @@ from typing import Iterable, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..source_location import UNKNOWN, current_source
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
@@ -72,7 +73,8 @@ class MultibodyPlant:
 
     def _throw_if_finalized(self) -> None:
         if self._finalized:
-            raise ModelError("The plant is finalized; nothing more can be added to it")
+            raise ModelError("The plant is finalized; nothing more can be added to it",
+                             code="model-invalid")
 
     # ------------------------------------------------------------ scene graph
     def register_as_source_for_scene_graph(self, scene_graph: SceneGraph) -> None:
@@ -90,7 +92,8 @@ class MultibodyPlant:
         self._throw_if_finalized()
         if name in self._instance_by_name:
             raise ModelError(f"a model instance named '{name}' already exists; model instance "
-                             "names must be unique (auto-renaming or a name prefix avoids this)")
+                             "names must be unique (auto-renaming or a name prefix avoids this)",
+                             code="name-duplicate")
         index = len(self._instances)
         self._instances.append(ModelInstance(index, name))
         self._instance_by_name[name] = index
@@ -98,7 +101,8 @@ class MultibodyPlant:
 
     def rename_model_instance(self, index: int, name: str) -> None:
         if name in self._instance_by_name and self._instance_by_name[name] != index:
-            raise ModelError(f"This model already contains a model instance named '{name}'.")
+            raise ModelError(f"This model already contains a model instance named '{name}'.",
+                             code="name-duplicate")
         old = self._instances[index].name
         del self._instance_by_name[old]
         self._instances[index].name = name
@@ -114,7 +118,8 @@ class MultibodyPlant:
         try:
             return self._instance_by_name[name]
         except KeyError:
-            raise ModelError(f"There is no model instance named '{name}'") from None
+            raise ModelError(f"There is no model instance named '{name}'",
+                             code="model-unknown-name") from None
 
     def get_model_instance_name(self, index: int) -> str:
         return self._instances[index].name
@@ -127,10 +132,20 @@ class MultibodyPlant:
         self._instances[index].static = static
 
     # ------------------------------------------------------------ bodies
+    @staticmethod
+    def _declared(element):
+        """Records where the reader declared ``element`` (its ``source``),
+        unless it already knows."""
+        if getattr(element, "source", UNKNOWN) == UNKNOWN:
+            element.source = current_source()
+        return element
+
     def _add_body(self, body: RigidBody) -> RigidBody:
+        self._declared(body)
         self._bodies.append(body)
         self._body_names[(body.model_instance, body.name)] = body
-        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True)
+        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True,
+                      source=body.source)
         body.body_frame = frame
         self._frames.append(frame)
         self._frame_names[(body.model_instance, body.name)] = frame
@@ -143,14 +158,15 @@ class MultibodyPlant:
         self._check_instance(model_instance)
         if (model_instance, name) in self._body_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a body named '{name}'")
+                             f"already has a body named '{name}'", code="name-duplicate")
         if (model_instance, name) in self._frame_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a frame named '{name}'")
+                             f"already has a frame named '{name}'", code="name-duplicate")
         M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
         why = M.invalidity()
         if why is not None:
-            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}")
+            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}",
+                             code=M.problem()[0])
         return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
 
     def world_body(self) -> RigidBody:
@@ -189,9 +205,9 @@ class MultibodyPlant:
         mi = parent.model_instance if model_instance is None else model_instance
         if (mi, name) in self._frame_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(mi)}' already has a "
-                             f"frame named '{name}'")
+                             f"frame named '{name}'", code="name-duplicate")
         X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
-        frame = Frame(len(self._frames), name, mi, parent.body, X_BF)
+        frame = self._declared(Frame(len(self._frames), name, mi, parent.body, X_BF))
         self._frames.append(frame)
         self._frame_names[(mi, name)] = frame
         return frame
@@ -231,9 +247,10 @@ class MultibodyPlant:
         instance = child.model_instance
         if (instance, name) in self._joint_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
-                             f"already has a joint named '{name}'")
+                             f"already has a joint named '{name}'", code="name-duplicate")
         if parent is child:
-            raise ModelError(f"joint '{name}' has body '{parent.name}' as both parent and child")
+            raise ModelError(f"joint '{name}' has body '{parent.name}' as both parent and child",
+                             code="joint-same-body")
         # Construct first (it validates its arguments) so that a rejected
         # joint leaves no frames behind.
         probe_parent = parent.body_frame if X_PF is None else Frame(
@@ -256,15 +273,16 @@ class MultibodyPlant:
         instance = frame_on_child.model_instance
         if (instance, name) in self._joint_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
-                             f"already has a joint named '{name}'")
+                             f"already has a joint named '{name}'", code="name-duplicate")
         if frame_on_parent.body is frame_on_child.body:
             raise ModelError(f"joint '{name}' has body '{frame_on_parent.body.name}' as both "
-                             f"parent and child")
+                             f"parent and child", code="joint-same-body")
         joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
         joint.model_instance = instance
         return self._register_joint(joint)
 
     def _register_joint(self, joint: Joint) -> Joint:
+        self._declared(joint)
         joint.index = len(self._joints)
         self._joints.append(joint)
         self._joint_names[(joint.model_instance, joint.name)] = joint
@@ -297,11 +315,12 @@ class MultibodyPlant:
         self._throw_if_finalized()
         if (joint.model_instance, name) in self._actuator_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(joint.model_instance)}"
-                             f"' already has an actuator named '{name}'")
+                             f"' already has an actuator named '{name}'", code="name-duplicate")
         if not (effort_limit > 0):
             raise ModelError(f"Actuator '{name}': the effort limit must be positive; given "
-                             f"{effort_limit}")
-        actuator = JointActuator(len(self._actuators), name, joint, float(effort_limit))
+                             f"{effort_limit}", code="value-out-of-range")
+        actuator = self._declared(JointActuator(len(self._actuators), name, joint,
+                                                float(effort_limit)))
         self._actuators.append(actuator)
         self._actuator_names[(joint.model_instance, name)] = actuator
         return actuator
@@ -327,7 +346,7 @@ class MultibodyPlant:
     def set_controller_gains(actuator: JointActuator, p: float, d: float) -> None:
         if not (p > 0) or not (d >= 0):
             raise ModelError(f"Actuator '{actuator.name}': PD gains need p > 0 and d >= 0; "
-                             f"given p={p}, d={d}")
+                             f"given p={p}, d={d}", code="value-out-of-range")
         actuator.controller_gains = PdControllerGains(float(p), float(d))
 
     # ------------------------------------------------------------ constraints
@@ -337,16 +356,18 @@ class MultibodyPlant:
             raise ModelError(
                 f"a {kind} constraint needs a continuous plant or a discrete one using the sap, "
                 "similar or lagged contact approximation; this plant is discrete with the tamsi "
-                "approximation (Drake's default), which holds no constraints")
+                "approximation (Drake's default), which holds no constraints",
+                code="constraint-needs-sap")
 
     def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
                                offset: float = 0.0) -> CouplerConstraint:
         self._check_constraints_supported("coupler")
         if joint0.nv != 1 or joint1.nv != 1:
             raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "
-                             f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}")
+                             f"has {joint0.nv} and '{joint1.name}' has {joint1.nv}",
+                             code="model-invalid")
         c = CouplerConstraint(joint0, joint1, float(gear_ratio), float(offset))
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_ball_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody,
@@ -354,10 +375,10 @@ class MultibodyPlant:
         self._check_constraints_supported("ball")
         if body_A is body_B:
             raise ModelError(f"a ball constraint needs two different bodies; both are "
-                             f"'{body_A.name}'")
+                             f"'{body_A.name}'", code="joint-same-body")
         c = BallConstraint(body_A, tuple(p_AP), body_B,
                            tuple(p_BQ) if p_BQ is not None else None)
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_distance_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody, p_BQ,
@@ -365,28 +386,29 @@ class MultibodyPlant:
                                 damping: float = 0.0) -> DistanceConstraint:
         self._check_constraints_supported("distance")
         if body_A is body_B:
-            raise ModelError("A distance constraint needs two different bodies")
+            raise ModelError("A distance constraint needs two different bodies",
+                             code="joint-same-body")
         if not (distance > 0) or not (stiffness > 0) or not (damping >= 0):
             raise ModelError("A distance constraint needs distance > 0, stiffness > 0 and "
-                             "damping >= 0")
+                             "damping >= 0", code="value-out-of-range")
         c = DistanceConstraint(body_A, tuple(p_AP), body_B, tuple(p_BQ), float(distance),
                                float(stiffness), float(damping))
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_weld_constraint(self, body_A: RigidBody, X_AP: RigidTransform, body_B: RigidBody,
                             X_BQ: RigidTransform) -> WeldConstraint:
         self._check_constraints_supported("weld")
         if body_A is body_B:
-            raise ModelError("A weld constraint needs two different bodies")
+            raise ModelError("A weld constraint needs two different bodies", code="joint-same-body")
         c = WeldConstraint(body_A, X_AP, body_B, X_BQ)
-        self._constraints.append(c)
+        self._constraints.append(self._declared(c))
         return c
 
     def add_constraint(self, constraint) -> None:
         """Adds a constraint object that is not one of Drake's (a loop joint)."""
         self._throw_if_finalized()
-        self._constraints.append(constraint)
+        self._constraints.append(self._declared(constraint))
 
     def num_constraints(self) -> int:
         return len(self._constraints)
@@ -397,7 +419,7 @@ class MultibodyPlant:
     # ------------------------------------------------------------ forces, sensors
     def add_force_element(self, element):
         self._throw_if_finalized()
-        self._force_elements.append(element)
+        self._force_elements.append(self._declared(element))
         return element
 
     def num_force_elements(self) -> int:
@@ -411,8 +433,9 @@ class MultibodyPlant:
         if any(s.name == sensor.name and s.model_instance == sensor.model_instance
                for s in self._sensors):
             raise ModelError(f"A sensor named '{sensor.name}' already exists in model instance "
-                             f"'{self.get_model_instance_name(sensor.model_instance)}'")
-        self._sensors.append(sensor)
+                             f"'{self.get_model_instance_name(sensor.model_instance)}'",
+                             code="name-duplicate")
+        self._sensors.append(self._declared(sensor))
         return sensor
 
     def sensors(self) -> list[Sensor]:
@@ -427,7 +450,7 @@ class MultibodyPlant:
             instance.properties[ILLUSTRATION] = GeometryProperties()
             instance.properties[PERCEPTION] = GeometryProperties()
         instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, instance)
+        return sg.register_geometry(body.index, self._declared(instance))
 
     def register_collision_geometry(self, body: RigidBody, instance: GeometryInstance,
                                     properties: GeometryProperties | None = None):
@@ -440,12 +463,12 @@ class MultibodyPlant:
             props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
         instance.properties = {PROXIMITY: props}
         instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, instance)
+        return sg.register_geometry(body.index, self._declared(instance))
 
     def _require_scene_graph(self) -> SceneGraph:
         self._throw_if_finalized()
         if self._scene_graph is None:
-            raise ModelError("No scene graph is registered with this plant")
+            raise ModelError("No scene graph is registered with this plant", code="model-invalid")
         return self._scene_graph
 
     def _scoped_name(self, instance: int, name: str) -> str:
@@ -489,7 +512,7 @@ class MultibodyPlant:
         """X_WB for every body (by index) at the default positions, with
         ``positions`` overriding some joints ({scoped joint name: q})."""
         if not self._finalized:
-            raise ModelError("Forward kinematics needs a finalized plant")
+            raise ModelError("Forward kinematics needs a finalized plant", code="model-invalid")
         return topology.body_poses(self, positions or {})
 
     def calc_frame_pose_in_world(self, frame: Frame,
@@ -504,7 +527,7 @@ class MultibodyPlant:
     # ------------------------------------------------------------ lookup
     def _check_instance(self, index: int) -> None:
         if not (0 <= index < len(self._instances)):
-            raise ModelError(f"Invalid model instance index {index}")
+            raise ModelError(f"Invalid model instance index {index}", code="model-invalid")
 
     def _find(self, table: dict, name: str, model_instance: int | None, what: str,
               quiet: bool = False):
@@ -512,7 +535,8 @@ class MultibodyPlant:
             found = table.get((model_instance, name))
             if found is None and not quiet:
                 raise ModelError(f"There is no {what} named '{name}' in model instance "
-                                 f"'{self.get_model_instance_name(model_instance)}'")
+                                 f"'{self.get_model_instance_name(model_instance)}'",
+                                 code="model-unknown-name")
             return found
         matches = [v for (mi, n), v in table.items() if n == name]
         if len(matches) == 1:
@@ -520,5 +544,7 @@ class MultibodyPlant:
         if quiet:
             return matches[0] if matches else None
         if not matches:
-            raise ModelError(f"There is no {what} named '{name}' anywhere in the model")
-        raise ModelError(f"The {what} name '{name}' is not unique: give a model instance")
+            raise ModelError(f"There is no {what} named '{name}' anywhere in the model",
+                             code="model-unknown-name")
+        raise ModelError(f"The {what} name '{name}' is not unique: give a model instance",
+                         code="model-unknown-name")

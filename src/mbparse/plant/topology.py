@@ -77,7 +77,7 @@ def finalize(plant: "MultibodyPlant") -> None:
         p, c = joint.parent_body.index, joint.child_body.index
         if not uf.union(p, c):
             raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
-                             element=joint)
+                             element=joint, code="kinematic-loop")
         as_child[c] += 1
         as_parent[p] += 1
         jointed[p] = jointed[c] = True
@@ -135,7 +135,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                     name = f"{joint.name}_{frame.name}_{suffix}"
                     while plant.has_frame_named(name, joint.model_instance):
                         name = "_" + name
-                    plant.add_frame(name, frame, X, joint.model_instance)
+                    plant.add_frame(name, frame, X, joint.model_instance).is_ephemeral = True
         level = following
 
 

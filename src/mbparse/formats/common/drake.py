@@ -10,7 +10,7 @@ import os
 from typing import Callable, Sequence
 
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
-from ...spatial import (RigidTransform, SpatialInertia, inertia_invalidity, reexpress_inertia)
+from ...spatial import RigidTransform, SpatialInertia, inertia_problem, reexpress_inertia
 
 ReadDouble = Callable[[str], "float | None"]
 Report = Callable[[str], None]
@@ -81,30 +81,34 @@ def proximity_properties(read_double: ReadDouble, is_rigid: bool, is_compliant: 
 
 
 def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float],
-                    warning: Report) -> SpatialInertia:
+                    warning: Callable[[str, str], None]) -> SpatialInertia:
     """The spatial inertia of an ``<inertial>``: ``mass`` at the origin of
     frame Bi, whose pose in the body is X_BBi, with ``inertia`` (Ixx, Iyy,
     Izz, Ixy, Ixz, Iyz) about that point in Bi.
 
     An inertia that cannot be physical is replaced, with a warning, by a
     solid sphere of water of the same mass (or 1 kg) at the same place.
+    ``warning(message, code)`` reports it.
     """
     def plausible() -> SpatialInertia:
         plausible_mass = mass if (math.isfinite(mass) and mass > 0) else 1.0
         radius = (3.0 / (4.0 * math.pi) * plausible_mass / 1000.0) ** (1.0 / 3.0)
         return SpatialInertia.solid_sphere_with_density(1000.0, radius, X_BBi.p)
 
-    why = inertia_invalidity(inertia)
-    if why is not None:
+    problem = inertia_problem(inertia)
+    if problem is not None:
+        code, why = problem
         warning(f"While parsing inertia matrix: the rotational inertia {list(inertia)} did not "
                 f"pass the test CouldBePhysicallyValid(): {why}. A plausible inertia (a solid "
-                "sphere of water) is used instead.")
+                "sphere of water) is used instead.", code)
         return plausible()
     if mass == 0.0 and all(v == 0.0 for v in inertia):
         return SpatialInertia(0.0, (0.0, 0.0, 0.0), (0.0,) * 6)
     if not (mass > 0):
         warning(f"While re-expressing as central inertia: the mass {mass:g} is not positive. "
-                "A plausible inertia (a solid sphere of water) is used instead.")
+                "A plausible inertia (a solid sphere of water) is used instead.",
+                "mass-negative" if mass < 0 else "number-nan" if math.isnan(mass)
+                else "mass-zero-with-inertia")
         return plausible()
     I_cm_B = reexpress_inertia(inertia, X_BBi.R)
     return SpatialInertia(mass, X_BBi.p, I_cm_B)
@@ -132,17 +136,25 @@ def mesh_shape(path: str | None, scale, declare_convex: bool, for_collision: boo
         return None
     shape = (Convex if declare_convex else Mesh)(path, tuple(scale))
     if for_collision:
-        ext = shape.extension()
-        if ext not in CONVEX_HULL_EXTENSIONS:
-            refuse(f"mesh '{shape.filename}' is used for contact, which needs its convex hull, "
-                   f"and Drake computes hulls only for .obj, .vtk and .gltf files, not "
-                   f"'{ext}'", KEPT)
-        elif ext == ".gltf":
-            problem = gltf_buffer_problem(shape.filename)
-            if problem:
-                refuse(problem, LEFT_OUT)
+        problem = collision_mesh_problem(shape)
+        if problem:
+            readable = shape.extension() != ".gltf"  # a glTF's missing buffer: unreadable
+            refuse(problem, KEPT if readable else LEFT_OUT)
+            if not readable:
                 return None
     return shape
+
+
+def collision_mesh_problem(shape: Mesh) -> str | None:
+    """Why Drake could not compute the convex hull that a mesh used for
+    contact needs (its extension, or a glTF's missing buffer), or None."""
+    ext = shape.extension()
+    if ext not in CONVEX_HULL_EXTENSIONS:
+        return (f"mesh '{shape.filename}' is used for contact, which needs its convex hull, "
+                f"and Drake computes hulls only for .obj, .vtk and .gltf files, not '{ext}'")
+    if ext == ".gltf":
+        return gltf_buffer_problem(shape.filename)
+    return None
 
 
 def gltf_buffer_problem(filename: str) -> str | None:

@@ -3,7 +3,6 @@ access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from typing import Iterator, NoReturn
 
 from lxml import etree
@@ -12,12 +11,21 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
+from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, parse_float_prefixes
 from ...workspace import DataSource
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
 _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
+
+# The codes of the model's refusals that carry none of their own.
+_REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
+                 PackageMapError: "package-invalid"}
+
+
+def _refusal_code(kind: type) -> str:
+    return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
 
 
 _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
@@ -201,7 +209,8 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     notes: list[Note] = []
     root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
     if root is None:
-        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line)
+        diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,
+                          code="xml-syntax")
     warn_notes(diag.policy, diag.file, notes)
     return root
 
@@ -317,25 +326,24 @@ class XmlDiagnostic:
         """Something Drake refuses for a limit of its own: an error at ``el``
         in Drake's mode, otherwise a warning saying so and what mbparse does."""
         file, line = self.where(el)
-        self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code)
+        self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code=code)
 
     def warn_unsupported_element(self, el, tag: str) -> None:
         sub = first_child(el, tag)
         if sub is not None:
-            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored")
+            self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored",
+                         code="xml-unsupported")
 
     def warn_unsupported_attribute(self, el, name: str) -> None:
         if attr(el, name) is not None:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
-                             "ignored")
+                             "ignored", code="xml-unsupported")
 
-    @contextmanager
-    def located(self, el):
-        """Turns the model's refusals inside the block into errors at ``el``."""
-        try:
-            yield
-        except (ModelError, ShapeError, PackageMapError) as e:
-            self.error(el, str(e))
+    def located(self, el) -> "_Located":
+        """A context: model elements added inside were declared at ``el``
+        (the plant records that as their ``source``), and the model's
+        refusals inside become errors at ``el``."""
+        return _Located(self, el)
 
     # -- typed attributes
     def scalar(self, el, name: str, default: float | None = None) -> float | None:
@@ -347,7 +355,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{text}'")
+                           f"'{text}'", code="xml-value-invalid")
         return vals[0]
 
     def vector(self, el, name: str, n: int, default=None):
@@ -358,7 +366,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{text}'")
+                           f"'{text}'", code="xml-value-invalid")
         return tuple(vals)
 
     def origin(self, el) -> RigidTransform:
@@ -376,3 +384,23 @@ def _line(el) -> int | None:
 
 def _name(el) -> str | None:
     return qname(el) if el is not None and hasattr(el, "tag") else None
+
+
+class _Located:
+    """The context :meth:`XmlDiagnostic.located` returns (a class, not a
+    generator: readers enter one per element)."""
+
+    __slots__ = ("diag", "el", "token")
+
+    def __init__(self, diag: XmlDiagnostic, el):
+        self.diag, self.el = diag, el
+
+    def __enter__(self) -> None:
+        self.token = CURRENT_SOURCE.set(self.diag.where(self.el))
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        CURRENT_SOURCE.reset(self.token)
+        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
+            self.diag.error(self.el, str(error),
+                            code=getattr(error, "code", None) or _refusal_code(kind))
+        return False

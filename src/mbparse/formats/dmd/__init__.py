@@ -20,6 +20,7 @@ from typing import NoReturn
 
 from ...diagnostics import Diagnostic, ParseError
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
+from ...source_location import declared_at
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform, matrix_to_quaternion
 from ...workspace import DataSource, Workspace
@@ -44,7 +45,7 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     shown = os.path.abspath(source.filename) if source.is_file() else "<string>.dmd.yaml"
     workspace.diagnostic.error(
         f"'{shown}' holds model directives, which can only be read whole (with add_models "
-        f"or add_models_from_string), not as one model", source.name())
+        f"or add_models_from_string), not as one model", source.name(), code="dmd-file-type")
     return None
 
 
@@ -74,6 +75,10 @@ class DirectivesRun:
         self.plant = workspace.plant
         self.added = added
         self.directive: Directive | None = None
+        # Names a failed directive would have made (only when errors are
+        # collected): a later directive naming one is skipped, not reported
+        # again as an unknown name.
+        self.failed: set[str] = set()
 
     # ------------------------------------------------------------ reporting
     def error(self, message: str, line: int | None = None, code: str | None = None) -> NoReturn:
@@ -90,17 +95,17 @@ class DirectivesRun:
         key = os.path.abspath(self.source.filename) if self.source.is_file() else None
         if key is not None and key in self.ws.open_files:
             self.error("this directives file adds itself, directly or through other files "
-                       "(an add_directives cycle)")
+                       "(an add_directives cycle)", code="include-cycle")
         try:
             text = self.source.read_bytes().decode("utf-8")
         except OSError as e:
-            self.error(f"cannot read the file: {e.strerror}")
+            self.error(f"cannot read the file: {e.strerror}", code="file-unreadable")
         except UnicodeDecodeError:
-            self.error("the file is not UTF-8 text")
+            self.error("the file is not UTF-8 text", code="file-unreadable")
         try:
             document = load_document(text)
         except DmdSyntaxError as e:
-            self.error(str(e), e.line)
+            self.error(str(e), e.line, code="dmd-syntax")
         for directive in document.directives:
             self.directive = directive
             self.validate(directive)
@@ -108,12 +113,20 @@ class DirectivesRun:
         if key is not None:
             self.ws.open_files.append(key)
         try:
+            policy = self.ws.diagnostic
             for directive in document.directives:
                 self.directive = directive
-                try:
-                    getattr(self, directive.kind)(directive.fields)
-                except ModelError as e:
-                    self.error(str(e))
+                if self.failed and _mentions(directive.fields, self.failed):
+                    continue
+                errors_before = len(policy.errors_seen)
+                with policy.recovering():
+                    try:
+                        with declared_at(self.source.name(), directive.line):
+                            getattr(self, directive.kind)(directive.fields)
+                    except ModelError as e:
+                        self.error(str(e), code=e.code)
+                if len(policy.errors_seen) > errors_before:
+                    self.failed |= _names_made_by(directive)
         finally:
             if key is not None:
                 self.ws.open_files.remove(key)
@@ -127,15 +140,16 @@ class DirectivesRun:
                     "add_collision_filter_group": ("name",), "add_directives": ("file",)}
         for key in required[d.kind]:
             if not f[key]:
-                self.error(f"'{key}' must be given and not empty")
+                self.error(f"'{key}' must be given and not empty", code="dmd-value-invalid")
         if d.kind == "add_frame" and (f["X_PF"] is None or not f["X_PF"].base_frame):
-            self.error("'X_PF' must give a 'base_frame'")
+            self.error("'X_PF' must give a 'base_frame'", code="dmd-conflict")
         if d.kind == "add_weld" and f["X_PC"] is not None and f["X_PC"].base_frame:
             self.error("'X_PC' cannot give a 'base_frame': the pose is always taken in "
-                       "the parent frame", f["X_PC"].line)
+                       "the parent frame", f["X_PC"].line, code="dmd-conflict")
         if d.kind == "add_collision_filter_group" and not f["members"] \
                 and not f["member_groups"]:
-            self.error("at least one of 'members' or 'member_groups' must be non-empty")
+            self.error("at least one of 'members' or 'member_groups' must be non-empty",
+                       code="dmd-structure")
 
     # ------------------------------------------------------------ names
     def frame(self, name: str):
@@ -147,10 +161,12 @@ class DirectivesRun:
         if namespace:
             if not plant.has_model_instance_named(namespace):
                 self.error(f"frame '{name}' is looked for in model instance '{namespace}', "
-                           f"but there is no model instance of that name")
+                           f"but there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = plant.get_model_instance_by_name(namespace)
             if not plant.has_frame_named(element, instance):
-                self.error(f"model instance '{namespace}' has no frame named '{element}'")
+                self.error(f"model instance '{namespace}' has no frame named '{element}'",
+                           code="dmd-unknown-frame")
             return plant.get_frame_by_name(element, instance)
         return plant.get_frame_by_name(element)
 
@@ -159,7 +175,7 @@ class DirectivesRun:
         # folder: they must be package://, model:// or file:// URIs.
         path, problem = resolve_uri(uri, self.ws.package_map, root_dir="")
         if problem:
-            self.error(problem)
+            self.error(problem, code=problem.code)
         return path
 
     # ------------------------------------------------------------ directives
@@ -167,7 +183,8 @@ class DirectivesRun:
         path = self.resolve(f["file"])
         reader = self.ws.select_reader(path)
         if reader is None or not hasattr(reader, "add_model"):
-            self.error(f"'{path}' is not a model file mbparse can read (by its suffix)")
+            self.error(f"'{path}' is not a model file mbparse can read (by its suffix)",
+                       code="dmd-file-type")
         instance = reader.add_model(DataSource(filename=path), f["name"],
                                     self.namespace or None, self.ws)
         if instance is None:
@@ -176,12 +193,13 @@ class DirectivesRun:
         for joint_name, (positions, line) in f["default_joint_positions"].items():
             if not plant.has_joint_named(joint_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no joint named '{joint_name}' to give default positions", line)
+                           f"no joint named '{joint_name}' to give default positions", line,
+                           code="dmd-unknown-joint")
             joint = plant.get_joint_by_name(joint_name, instance)
             try:
                 joint.set_default_positions(positions)
             except ModelError as e:
-                self.error(str(e), line)
+                self.error(str(e), line, code=e.code)
         for child_name, pose in f["default_free_body_pose"].items():
             self.default_free_body_pose(instance, child_name, pose)
         self.added.append(instance)
@@ -197,7 +215,8 @@ class DirectivesRun:
         if child_name:
             if not plant.has_frame_named(child_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no frame named '{child_name}' to give a default pose", pose.line)
+                           f"no frame named '{child_name}' to give a default pose", pose.line,
+                           code="dmd-unknown-frame")
             child = plant.get_frame_by_name(child_name, instance)
         else:
             bodies = plant.get_bodies_in_model_instance(instance)
@@ -205,7 +224,7 @@ class DirectivesRun:
                 self.error(f"a default free-body pose with an empty name needs a model with "
                            f"exactly one body; model instance "
                            f"'{plant.get_model_instance_name(instance)}' has {len(bodies)}",
-                           pose.line)
+                           pose.line, code="dmd-structure")
             child = bodies[0].body_frame
         if parent is plant.world_frame() and child.X_BF.is_exactly_identity():
             plant.set_default_free_body_pose(child.body, pose.X)
@@ -228,7 +247,8 @@ class DirectivesRun:
             scoped = join(self.namespace, namespace)
             if not self.plant.has_model_instance_named(scoped):
                 self.error(f"frame '{f['name']}' is to be added to model instance '{scoped}', "
-                           f"but there is no model instance of that name")
+                           f"but there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = self.plant.get_model_instance_by_name(scoped)
         parent = self.frame(pose.base_frame)  # type: ignore[arg-type]
         self.plant.add_frame(element, parent, pose.X, instance)
@@ -242,7 +262,7 @@ class DirectivesRun:
             self.error(f"the child frame '{f['child']}' belongs to model instance "
                        f"'{self.plant.get_model_instance_name(child.model_instance)}', which "
                        f"no add_model directive of this parse made; only such a model can be "
-                       f"the child of a weld")
+                       f"the child of a weld", code="dmd-unknown-model-instance")
         X_PC = f["X_PC"].X if f["X_PC"] is not None else RigidTransform()
         self.plant.add_joint_between_frames(WeldJoint, f"{parent.name}_welds_to_{child.name}",
                                             parent, child, X_PC)
@@ -256,13 +276,14 @@ class DirectivesRun:
         if namespace:
             if not plant.has_model_instance_named(namespace):
                 self.error(f"the group's names are taken in model instance '{namespace}', but "
-                           f"there is no model instance of that name")
+                           f"there is no model instance of that name",
+                           code="dmd-unknown-model-instance")
             instance = plant.get_model_instance_by_name(namespace)
         line = self.directive.line if self.directive else None
 
         def report(message: str) -> None:
             self.ws.diagnostic.error(f"add_collision_filter_group: {message}",
-                                     self.source.name(), line)
+                                     self.source.name(), line, code="collision-filter-group")
 
         resolver = self.ws.collision_resolver
         resolver.add_group(report, f["name"], set(f["members"]), set(f["member_groups"]),
@@ -274,6 +295,29 @@ class DirectivesRun:
         namespace = join(self.namespace, f["model_namespace"] or "")
         if namespace and not self.plant.has_model_instance_named(namespace):
             self.error(f"the namespace '{namespace}' is not a model instance; add it first "
-                       f"with add_model_instance")
+                       f"with add_model_instance", code="dmd-unknown-model-instance")
         path = self.resolve(f["file"])
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()
+
+
+def _names_made_by(d: Directive) -> set[str]:
+    """The model instance and frame names directive ``d`` makes."""
+    key = {"add_model": "name", "add_model_instance": "name", "add_frame": "name",
+           "add_directives": "model_namespace"}.get(d.kind)
+    value = d.fields.get(key) if key else None
+    return {value} if isinstance(value, str) and value else set()
+
+
+def _mentions(value, names: set[str]) -> bool:
+    """Whether ``value`` (directive fields) names one of ``names``, or a
+    frame scoped in one."""
+    if isinstance(value, str):
+        return any(value == n or value.startswith(n + "::") or value.endswith("::" + n)
+                   for n in names)
+    if isinstance(value, dict):
+        return any(_mentions(v, names) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_mentions(v, names) for v in value)
+    if hasattr(value, "__dict__"):  # a pose, with its base frame
+        return _mentions(vars(value), names)
+    return False

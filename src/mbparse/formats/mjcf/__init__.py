@@ -9,6 +9,8 @@ a word; other unsupported elements and attributes warn.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ...spatial import inertia_matrix
@@ -62,18 +64,25 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     root = doc.root
     if tag(root) != "mujoco":
         doc.error(root, f"an MJCF file's root element must be <mujoco>; this one is "
-                        f"<{tag(root)}>")
+                        f"<{tag(root)}>", code="mjcf-root")
     sections = {name: [] for name in TOP_LEVEL}
     for el in doc.kids(root):
         t = tag(el)
         if t in sections:
             sections[t].append(el)
         else:
-            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored")
+            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored",
+                        code="mjcf-unknown-element")
     name = model_name or root.get("model")
     if not name:
-        doc.error(root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
-                        "model name")
+        # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.
+        stem = os.path.basename(source.filename or "") or "MuJoCo Model.xml"
+        unnamed = stem[:-4] if stem.lower().endswith(".xml") else stem
+        doc.diag(root).drake_refuses(
+            root, "the model has no name: give <mujoco> a 'model' attribute or pass a "
+                  "model name", f"the model is named '{unnamed}' after its file",
+            code="mjcf-attribute-missing")
+        name = unnamed
     plant = workspace.plant
     if into_instance is None:
         name = workspace.make_model_name(name, parent_model_name)
@@ -84,12 +93,14 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
 
     compiler = Compiler()
     for el in sections["compiler"]:
-        read_compiler(doc, el, compiler)
+        with doc.policy.recovering():
+            read_compiler(doc, el, compiler)
     for el in sections["option"]:
         _option(doc, el)
     defaults = DefaultClasses(doc)
     for el in sections["default"]:
-        defaults.read(el)
+        with doc.policy.recovering():
+            defaults.read(el)
     assets = Assets(doc, defaults, compiler)
     for el in sections["asset"]:
         assets.read(el)
@@ -97,7 +108,8 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
     for el in sections["worldbody"] + sections["body"]:
-        tree.read_world(el)
+        with doc.policy.recovering():
+            tree.read_world(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
     builder.add_world(tree.world)
@@ -113,7 +125,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         constraints.read_equality(el)
     for t in TOP_UNSUPPORTED:
         for el in sections[t]:
-            doc.warning(el, f"<{t}> is not supported and is ignored")
+            doc.warning(el, f"<{t}> is not supported and is ignored", code="mjcf-unsupported")
     return instance, name
 
 
@@ -121,11 +133,12 @@ def _option(doc: Document, el) -> None:
     for name in el.attrib:
         if name in OPTION_SILENT:
             continue
-        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored")
+        doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored",
+                    code="mjcf-unsupported")
     for child in doc.kids(el):
         if tag(child) != "flag":  # solver switches: ignored without a word
             doc.warning(child, f"<{tag(child)}> inside <option> is not supported and is "
-                               "ignored")
+                               "ignored", code="mjcf-unsupported")
 
 
 def _apply_mass_bounds(doc: Document, bodies, compiler: Compiler) -> None:

@@ -30,27 +30,30 @@ class ActuatorReader:
 
     def read(self, actuator_el) -> None:
         for el in self.doc.kids(actuator_el):
-            t = tag(el)
-            if t in SUPPORTED:
-                self._actuator(el, t)
-            elif t in UNSUPPORTED_KINDS:
-                self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored")
-            else:
-                self.doc.warning(el, f"<{t}> is not an actuator; it is ignored")
+            with self.doc.policy.recovering():
+                t = tag(el)
+                if t in SUPPORTED:
+                    self._actuator(el, t)
+                elif t in UNSUPPORTED_KINDS:
+                    self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
+                                     code="mjcf-unsupported")
+                else:
+                    self.doc.warning(el, f"<{t}> is not an actuator; it is ignored",
+                                     code="mjcf-unknown-element")
 
     def _range(self, a: Attrs, name: str, limited_name: str) -> tuple[float, float] | None:
         limited = a.choice(limited_name, ("true", "false", "auto"), "auto")
         if limited == "auto":
             if not self.compiler.autolimits and a.has(name):
                 a.error(name, f"'{name}' is given without '{limited_name}' while the "
-                              "compiler's autolimits is off")
+                              "compiler's autolimits is off", code="mjcf-conflict")
             limited = "true" if a.has(name) else "false"
         if limited == "false":
             return None
         lo, hi = a.numbers(name, 2, (0.0, 0.0))
         if not lo < hi:
             a.error(name, f"the {name} [{lo}, {hi}] is empty: its lower end must be below its "
-                          "upper end")
+                          "upper end", code="limit-inverted")
         return lo, hi
 
     def _symmetric(self, a: Attrs, rng, what: str, label: str) -> float:
@@ -58,7 +61,7 @@ class ActuatorReader:
         if -rng[0] != rng[1]:
             self.doc.warning(a.where(what), f"actuator '{label}': the {what} [{rng[0]}, "
                                             f"{rng[1]}] is not symmetric; the effort limit is "
-                                            f"{limit}")
+                                            f"{limit}", code="mjcf-unsupported")
         return limit
 
     def _actuator(self, el, kind: str) -> None:
@@ -70,16 +73,16 @@ class ActuatorReader:
             used = [t for t in TRANSMISSIONS if a.has(t)]
             doc.warning(el, f"actuator '{label}' acts through "
                             f"{used[0] if used else 'no transmission'}; only joint "
-                            "actuators are supported, so it is ignored")
+                            "actuators are supported, so it is ignored", code="mjcf-unsupported")
             return
         if not plant.has_joint_named(joint_name, self.builder.instance):
             doc.error(el, f"actuator '{label}' names the joint '{joint_name}', which does not "
-                          "exist (or is a free joint)")
+                          "exist (or is a free joint)", code="mjcf-unknown-joint")
         joint = plant.get_joint_by_name(joint_name, self.builder.instance)
         for name in UNSUPPORTED:
             if a.has(name):
                 doc.warning(a.where(name), f"the attribute '{name}' of <{kind}> is not "
-                                           "supported and is ignored")
+                                           "supported and is ignored", code="mjcf-unsupported")
         gain, gains = self._gains(a, kind, label)
         effort = math.inf
         ctrl = self._range(a, "ctrlrange", "ctrllimited")
@@ -92,7 +95,7 @@ class ActuatorReader:
         gear = a.numbers("gear", (1, 6), (1.0,))
         if any(gear[1:]):
             doc.warning(a.where("gear"), f"actuator '{label}': a joint transmission uses only "
-                                         "the first gear value")
+                                         "the first gear value", code="mjcf-unsupported")
         with doc.diag(el).located(el):
             actuator = plant.add_joint_actuator(label, joint, effort)
             actuator.gear_ratio = gear[0]
@@ -113,11 +116,12 @@ class ActuatorReader:
             for name in ("dampratio", "timeconst", "inheritrange"):
                 if a.has(name):
                     doc.warning(a.where(name), f"the attribute '{name}' of <position> is not "
-                                               "supported and is ignored")
+                                               "supported and is ignored", code="mjcf-unsupported")
             return 1.0, (kp, kv)
         if kind == "velocity":
             doc.warning(a.el, f"actuator '{label}': a velocity servo's gain kv is not "
-                              "supported; the actuator is added without it")
+                              "supported; the actuator is added without it",
+                        code="mjcf-unsupported")
             return 1.0, None
         gaintype = a.choice("gaintype", ("fixed", "affine", "muscle", "user"), "fixed")
         biastype = a.choice("biastype", ("none", "affine", "muscle", "user"), "none")
@@ -127,11 +131,13 @@ class ActuatorReader:
             if gainprm[0] != 1:
                 doc.warning(a.where("gainprm"), f"actuator '{label}': a control gain of "
                                                 f"{gainprm[0]} is not supported; only its "
-                                                "effect on the effort limit is kept")
+                                                "effect on the effort limit is kept",
+                            code="mjcf-unsupported")
             return gainprm[0], None
         if (gaintype == "fixed" and biastype == "affine" and biasprm[0] == 0
                 and biasprm[1] == -gainprm[0] and gainprm[0] > 0 and biasprm[2] <= 0):
             return 1.0, (gainprm[0], -biasprm[2])
         doc.warning(a.el, f"actuator '{label}': gaintype '{gaintype}' with biastype "
-                          f"'{biastype}' is not supported; it is added as a plain motor")
+                          f"'{biastype}' is not supported; it is added as a plain motor",
+                    code="mjcf-unsupported")
         return 1.0, None

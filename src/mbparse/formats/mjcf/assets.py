@@ -59,19 +59,23 @@ class Assets:
     def read(self, asset_el) -> None:
         doc = self.doc
         for child in doc.kids(asset_el):
-            t = tag(child)
-            if t == "mesh":
-                self._mesh(child)
-            elif t == "material":
-                a = self.defaults.attrs(child)
-                name = a.text("name")
-                if name is None:
-                    doc.error(child, "a <material> needs a 'name' attribute")
-                self.materials[name] = a
-            elif t in ("texture", "hfield", "skin"):
-                doc.warning(child, f"<{t}> assets are not supported and are ignored")
-            else:
-                doc.warning(child, f"<{t}> is not a supported asset; it is ignored")
+            with doc.policy.recovering():
+                t = tag(child)
+                if t == "mesh":
+                    self._mesh(child)
+                elif t == "material":
+                    a = self.defaults.attrs(child)
+                    name = a.text("name")
+                    if name is None:
+                        doc.error(child, "a <material> needs a 'name' attribute",
+                                  code="mjcf-attribute-missing")
+                    self.materials[name] = a
+                elif t in ("texture", "hfield", "skin"):
+                    doc.warning(child, f"<{t}> assets are not supported and are ignored",
+                                code="mjcf-unsupported")
+                else:
+                    doc.warning(child, f"<{t}> is not a supported asset; it is ignored",
+                                code="mjcf-unknown-element")
 
     def _mesh(self, el) -> None:
         doc = self.doc
@@ -80,38 +84,42 @@ class Assets:
                      "builtin", "params"):
             if a.has(name):
                 doc.warning(a.where(name), f"the attribute '{name}' of <mesh> is not supported "
-                                           "and is ignored")
+                                           "and is ignored", code="mjcf-unsupported")
         for child in doc.kids(el):
-            doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored")
+            doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored",
+                        code="mjcf-unsupported")
         file = a.text("file")
         vertices = a.number_list("vertex")
         faces = self._faces(a, vertices)
         if file is None and vertices is None:
             doc.warning(el, f"the mesh '{a.text('name', '')}' has neither a 'file' nor a "
-                            "'vertex' attribute and is ignored")
+                            "'vertex' attribute and is ignored", code="mjcf-unsupported")
             if a.has("name"):
                 self.ignored_meshes.add(a.text("name"))
             return
         if file is not None and vertices is not None:
-            a.error("vertex", "a <mesh> with a 'file' cannot list its vertices too")
+            a.error("vertex", "a <mesh> with a 'file' cannot list its vertices too",
+                    code="mjcf-conflict")
         path = None
         if file is None:
             name = a.text("name")
             if name is None:
-                doc.error(el, "a <mesh> without a 'file' needs a 'name'")
+                doc.error(el, "a <mesh> without a 'file' needs a 'name'",
+                          code="mjcf-element-missing")
         else:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
             path = self.resolve(file)
             if not os.path.isfile(path):
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
-                              f"for '{path}')")
+                              f"for '{path}')", code="mesh-missing")
             if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
-                              "an STL file; only those meshes can be read")
+                              "an STL file; only those meshes can be read",
+                          code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
-            doc.error(el, f"the mesh name '{name}' is used twice")
+            doc.error(el, f"the mesh name '{name}' is used twice", code="mjcf-conflict")
         self.meshes[name] = MeshAsset(el, name, path, scale, mode, vertices, faces)
 
     def _faces(self, a, vertices) -> tuple | None:
@@ -122,10 +130,11 @@ class Assets:
             return None
         if len(faces) % 3 or any(f != int(f) or f < 0 for f in faces):
             a.error("face", "'face' must list whole, non-negative vertex indices, three per "
-                            "triangle")
+                            "triangle", code="value-out-of-range")
         if vertices is not None and faces and max(faces) >= len(vertices) // 3:
             a.error("face", f"'face' names vertex {int(max(faces))}, but the mesh has "
-                            f"{len(vertices) // 3} vertices (counted from 0)")
+                            f"{len(vertices) // 3} vertices (counted from 0)",
+                    code="mjcf-value-invalid")
         return tuple(int(f) for f in faces)
 
     def resolve(self, file: str) -> str:
@@ -151,7 +160,7 @@ class Assets:
                     V = mesh.vertices
                     if len(V) % 3:
                         self.doc.error(mesh.el, f"mesh '{mesh.name}': 'vertex' must hold three "
-                                                "numbers per vertex")
+                                                "numbers per vertex", code="mjcf-value-invalid")
                     data = MeshData(np.asarray(V, dtype=np.float32).reshape(-1, 3),
                                     np.asarray(mesh.faces or (), dtype=np.int64).reshape(-1, 3))
                 else:
@@ -159,15 +168,18 @@ class Assets:
                     if mesh.faces is not None:
                         if len(data.faces):
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': the file has faces, "
-                                                    "so the 'face' attribute cannot give them")
+                                                    "so the 'face' attribute cannot give them",
+                                           code="mjcf-conflict")
                         data.faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
                         if data.faces.size and data.faces.max() >= len(data.vertices):
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': 'face' names a "
-                                                    "vertex the file does not have")
+                                                    "vertex the file does not have",
+                                           code="mjcf-value-invalid")
             except (ObjError, MeshDataError, OSError) as e:
-                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}")
+                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be read: {e}",
+                               code="mesh-unreadable")
             if data.note:
-                self.doc.warning(mesh.el, f"mesh '{mesh.name}': {data.note}")
+                self.doc.warning(mesh.el, f"mesh '{mesh.name}': {data.note}", code="mjcf-mesh-note")
             mesh._data = data
         return mesh._data
 
@@ -190,10 +202,11 @@ class Assets:
                     else:
                         faces = hull
             except (MeshDataError, MeshError) as e:
-                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}")
+                self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}",
+                               code="mesh-unreadable")
             try:
                 mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:
                 self.doc.error(geom_el, f"the inertia of mesh '{mesh.name}' cannot be "
-                                        f"computed: {e}")
+                                        f"computed: {e}", code="mesh-unreadable")
         return mesh._props

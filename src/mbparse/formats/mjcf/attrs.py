@@ -50,7 +50,7 @@ class Attrs:
 
     def error(self, name: str, message: str, code: str | None = None) -> NoReturn:
         """Raises a ParseError at the element that wrote attribute ``name``."""
-        self.doc.error(self.where(name), message, code)
+        self.doc.error(self.where(name), message, code=code)
 
     def text(self, name: str, default: str | None = None) -> str | None:
         v = self.values.get(name)
@@ -67,13 +67,14 @@ class Attrs:
         tag = self.el.tag
         if vals is None:
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> is not a list of numbers: "
-                                 f"'{v[0]}'")
+                                 f"'{v[0]}'", code="mjcf-value-invalid")
         if not lo <= len(vals) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> needs {want} number(s); "
-                                 f"it has {len(vals)}: '{v[0]}'")
+                                 f"it has {len(vals)}: '{v[0]}'", code="mjcf-attribute-missing")
         if any(math.isnan(x) for x in vals):
-            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'")
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'",
+                           code="number-nan")
         return tuple(vals)
 
     def number_list(self, name: str) -> tuple[float, ...] | None:
@@ -95,7 +96,7 @@ class Attrs:
             return int(v[0].strip())
         except ValueError:
             self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be an "
-                                 f"integer; it is '{v[0]}'")
+                                 f"integer; it is '{v[0]}'", code="mjcf-value-invalid")
         return default
 
     def boolean(self, name: str, default: bool) -> bool:
@@ -104,7 +105,7 @@ class Attrs:
             return default
         if v[0] not in ("true", "false"):
             self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be 'true' or "
-                                 f"'false'; it is '{v[0]}'")
+                                 f"'false'; it is '{v[0]}'", code="mjcf-value-invalid")
         return v[0] == "true"
 
     def choice(self, name: str, options: Sequence[str], default: str) -> str:
@@ -113,5 +114,5 @@ class Attrs:
             return default
         if v[0] not in options:
             self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be one of "
-                                 f"{', '.join(options)}; it is '{v[0]}'")
+                                 f"{', '.join(options)}; it is '{v[0]}'", code="mjcf-value-invalid")
         return v[0]

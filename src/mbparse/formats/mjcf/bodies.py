@@ -71,7 +71,7 @@ class BodyTreeReader:
         for name in ("mocap", "gravcomp", "user", "childclass", "name", "pos", "quat"):
             if world_el.get(name) is not None:
                 doc.warning(world_el, f"the attribute '{name}' of <worldbody> is not supported "
-                                      "and is ignored")
+                                      "and is ignored", code="mjcf-unsupported")
         for child_el, X, cls in self._contents(self.world, world_el, RigidTransform(), None,
                                                True, False):
             self._body(child_el, self.world, X, cls)
@@ -92,7 +92,7 @@ class BodyTreeReader:
         for attr_name in ("mocap", "gravcomp", "user", "sleep"):
             if a.has(attr_name):
                 doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported and "
-                                "is ignored")
+                                "is ignored", code="mjcf-unsupported")
         # Whether the body can move decides whether it may hold a plane.
         has_joints = any(tag(k) in ("joint", "freejoint") for k in self._flat(el))
         body = Body(el, name, parent, X_PB, parent.X_WB @ X_PB, parent.moving or has_joints)
@@ -101,12 +101,14 @@ class BodyTreeReader:
         with_inertia = self._inertia_from_geoms(el)
         child_bodies = self._contents(body, el, RigidTransform(), childclass, False,
                                       with_inertia)
-        self._inertia(body, el)
+        with doc.policy.recovering():
+            self._inertia(body, el)
         moving = [j for j in body.joints if j.attrs.text("type") not in ("free",)]
         body.dummy_names = [f"{name}{k}" for k in range(max(0, len(moving) - 1))]
         self.next_index += len(body.dummy_names)
         for child_el, X, cls in child_bodies:
-            self._body(child_el, body, X, cls)
+            with self.doc.policy.recovering():
+                self._body(child_el, body, X, cls)
 
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""
@@ -124,38 +126,43 @@ class BodyTreeReader:
         doc = self.doc
         bodies = []
         for child in doc.kids(el):
-            t = tag(child)
-            if t == "geom":
-                self._geom(body, child, X_BF, childclass, in_world, with_inertia)
-            elif t in ("joint", "freejoint"):
-                if in_world:
-                    doc.error(child, f"<{t}> cannot be a child of <worldbody>")
-                if t == "joint":
-                    a = self.defaults.attrs(child, childclass)
+            with doc.policy.recovering():
+                t = tag(child)
+                if t == "geom":
+                    self._geom(body, child, X_BF, childclass, in_world, with_inertia)
+                elif t in ("joint", "freejoint"):
+                    if in_world:
+                        doc.error(child, f"<{t}> cannot be a child of <worldbody>",
+                                  code="mjcf-structure")
+                    if t == "joint":
+                        a = self.defaults.attrs(child, childclass)
+                    else:
+                        a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                               if isinstance(k, str)})
+                        a.values["type"] = ("free", child)
+                    body.joints.append(Placed(child, a, X_BF))
+                elif t == "site":
+                    body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
+                elif t == "body":
+                    bodies.append((child, X_BF, childclass))
+                elif t == "frame":
+                    fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
+                                            if isinstance(k, str)})
+                    cls = child.get("childclass")
+                    if cls is not None:
+                        self.defaults.check_class(child, cls)
+                    bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
+                                             cls or childclass, in_world, with_inertia)
+                elif t == "inertial":
+                    if in_world or tag(el) == "frame":
+                        doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>",
+                                  code="mjcf-structure")
+                elif t in BODY_UNSUPPORTED:
+                    doc.warning(child, f"<{t}> inside a body is not supported and is ignored",
+                                code="mjcf-unsupported")
                 else:
-                    a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                           if isinstance(k, str)})
-                    a.values["type"] = ("free", child)
-                body.joints.append(Placed(child, a, X_BF))
-            elif t == "site":
-                body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
-            elif t == "body":
-                bodies.append((child, X_BF, childclass))
-            elif t == "frame":
-                fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                        if isinstance(k, str)})
-                cls = child.get("childclass")
-                if cls is not None:
-                    self.defaults.check_class(child, cls)
-                bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
-                                         cls or childclass, in_world, with_inertia)
-            elif t == "inertial":
-                if in_world or tag(el) == "frame":
-                    doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>")
-            elif t in BODY_UNSUPPORTED:
-                doc.warning(child, f"<{t}> inside a body is not supported and is ignored")
-            else:
-                doc.warning(child, f"<{t}> is not an element of a body; it is ignored")
+                    doc.warning(child, f"<{t}> is not an element of a body; it is ignored",
+                                code="mjcf-unknown-element")
         return bodies
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
@@ -186,7 +193,7 @@ class BodyTreeReader:
             return
         if inertial is None and mode == "false":
             doc.error(el, f"body '{body.name}' has no <inertial> and the compiler says "
-                          "inertiafromgeom='false'")
+                          "inertiafromgeom='false'", code="mjcf-element-missing")
         lo, hi = self.compiler.inertiagrouprange
         parts = [(g.mass, g.com, g.inertia) for g in body.geoms
                  if g.mass > 0 and lo <= g.group <= hi]
@@ -195,23 +202,24 @@ class BodyTreeReader:
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
         a = Attrs(el, self.doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
         if not a.has("pos"):
-            self.doc.error(el, "<inertial> needs a 'pos' attribute")
+            self.doc.error(el, "<inertial> needs a 'pos' attribute", code="mjcf-attribute-missing")
         if not a.has("mass"):
-            self.doc.error(el, "<inertial> needs a 'mass' attribute")
+            self.doc.error(el, "<inertial> needs a 'mass' attribute", code="mjcf-attribute-missing")
         X = frame(a, self.compiler)
         mass = a.scalar("mass")
         if a.has("fullinertia"):
             if a.has("diaginertia"):
                 self.doc.error(el, "<inertial> cannot have both 'diaginertia' and "
-                                   "'fullinertia'")
+                                   "'fullinertia'", code="mjcf-conflict")
             if any(a.has(k) for k in ("quat", "axisangle", "euler", "xyaxes", "zaxis")):
-                self.doc.error(el, "<inertial> cannot orient a 'fullinertia'")
+                self.doc.error(el, "<inertial> cannot orient a 'fullinertia'", code="mjcf-conflict")
             I = a.numbers("fullinertia", 6)
         elif a.has("diaginertia"):
             d = a.numbers("diaginertia", 3)
             I = rotate_inertia((d[0], d[1], d[2], 0.0, 0.0, 0.0), X.R)
         else:
-            self.doc.error(el, "<inertial> needs 'diaginertia' or 'fullinertia'")
+            self.doc.error(el, "<inertial> needs 'diaginertia' or 'fullinertia'",
+                           code="mjcf-element-missing")
         if mass < 0:
-            self.doc.error(el, f"<inertial> has a negative mass ({mass})")
+            self.doc.error(el, f"<inertial> has a negative mass ({mass})", code="mass-negative")
         return mass, X.p, tuple(I)

@@ -46,13 +46,14 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
     c.autolimits = a.boolean("autolimits", c.autolimits)
     if a.has("coordinate") and a.text("coordinate") != "local":
         doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "
-                      "only reads local coordinates")
+                      "only reads local coordinates", code="mjcf-not-supported")
     if a.has("angle"):
         c.degree = a.choice("angle", ("degree", "radian"), "degree") == "degree"
     if a.has("eulerseq"):
         seq = a.text("eulerseq")
         if len(seq) != 3 or any(ch not in "xyzXYZ" for ch in seq):
-            doc.error(el, f"eulerseq='{seq}' must be three letters from x, y, z, X, Y, Z")
+            doc.error(el, f"eulerseq='{seq}' must be three letters from x, y, z, X, Y, Z",
+                      code="mjcf-value-invalid")
         c.eulerseq = seq
     if a.has("assetdir"):
         c.meshdir = a.text("assetdir")
@@ -70,9 +71,10 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
     for name in _COMPILER_UNSUPPORTED:
         if a.has(name):
             doc.warning(el, f"the attribute '{name}' of <compiler> is not supported and is "
-                            "ignored")
+                            "ignored", code="mjcf-unsupported")
     for child in doc.kids(el):
-        doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored")
+        doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored",
+                    code="mjcf-unsupported")
 
 
 # ---------------------------------------------------------------- quaternions
@@ -114,20 +116,20 @@ def orientation(a: Attrs, c: Compiler):
     given = [k for k in ORIENTATION if a.has(k)]
     if len(given) > 1:
         a.error(given[1], f"<{a.el.tag}> has more than one orientation attribute "
-                          f"({', '.join(given)}); MJCF allows only one")
+                          f"({', '.join(given)}); MJCF allows only one", code="mjcf-structure")
     if not given:
         return None
     kind = given[0]
     if kind == "quat":
         q = a.numbers("quat", 4)
         if norm(q[1:]) == 0 and q[0] == 0:
-            a.error("quat", "the quaternion is zero")
+            a.error("quat", "the quaternion is zero", code="axis-zero")
         return quaternion_to_matrix(q)
     if kind == "axisangle":
         x, y, z, ang = a.numbers("axisangle", 4)
         n = norm((x, y, z))
         if n < EPS:
-            a.error("axisangle", "the axis of 'axisangle' is (nearly) zero")
+            a.error("axisangle", "the axis of 'axisangle' is (nearly) zero", code="axis-zero")
         h = c.angle(ang) / 2
         s = math.sin(h) / n
         return quaternion_to_matrix((math.cos(h), x * s, y * s, z * s))
@@ -138,13 +140,14 @@ def orientation(a: Attrs, c: Compiler):
         x, y = v[:3], v[3:]
         nx = norm(x)
         if nx < EPS:
-            a.error("xyaxes", "the x axis of 'xyaxes' is (nearly) zero")
+            a.error("xyaxes", "the x axis of 'xyaxes' is (nearly) zero", code="axis-zero")
         x = tuple(t / nx for t in x)
         d = dot(x, y)
         y = tuple(yi - xi * d for xi, yi in zip(x, y))
         ny = norm(y)
         if ny < EPS:
-            a.error("xyaxes", "the y axis of 'xyaxes' is (nearly) parallel to the x axis")
+            a.error("xyaxes", "the y axis of 'xyaxes' is (nearly) parallel to the x axis",
+                    code="mjcf-value-invalid")
         y = tuple(t / ny for t in y)
         z = cross(x, y)
         nz = norm(z)
@@ -152,7 +155,7 @@ def orientation(a: Attrs, c: Compiler):
         return ((x[0], y[0], z[0]), (x[1], y[1], z[1]), (x[2], y[2], z[2]))
     v = a.numbers("zaxis", 3)
     if norm(v) < EPS:
-        a.error("zaxis", "'zaxis' is (nearly) zero")
+        a.error("zaxis", "'zaxis' is (nearly) zero", code="axis-zero")
     return z_to_vector(v)
 
 

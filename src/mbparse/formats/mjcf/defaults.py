@@ -34,9 +34,11 @@ class DefaultClasses:
         if parent is None:
             name = name or MAIN
         elif name is None:
-            doc.error(default_el, "a nested <default> needs a 'class' attribute")
+            doc.error(default_el, "a nested <default> needs a 'class' attribute",
+                      code="mjcf-attribute-missing")
         if parent is not None and name in self.classes:
-            doc.error(default_el, f"the default class '{name}' is defined twice")
+            doc.error(default_el, f"the default class '{name}' is defined twice",
+                      code="mjcf-conflict")
         inherited = self.classes.get(parent if parent is not None else name, {})
         values = {kind: dict(slot) for kind, slot in inherited.items()}
         for child in doc.kids(default_el):
@@ -44,7 +46,8 @@ class DefaultClasses:
             if t == "default":
                 continue
             if t not in DEFAULT_KINDS:
-                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored")
+                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored",
+                            code="mjcf-unknown-element")
                 continue
             slot = values.setdefault(kind_of(t), {})
             own = {k: (v, child) for k, v in child.attrib.items() if isinstance(k, str)}
@@ -63,12 +66,13 @@ class DefaultClasses:
             return childclass or MAIN
         if name not in self.classes:
             self.doc.error(el, f"<{tag(el)}> uses the default class '{name}', which is not "
-                               "defined")
+                               "defined", code="mjcf-unknown-class")
         return name
 
     def check_class(self, el, name: str) -> None:
         if name not in self.classes:
-            self.doc.error(el, f"the default class '{name}' is not defined")
+            self.doc.error(el, f"the default class '{name}' is not defined",
+                           code="mjcf-unknown-class")
 
     def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
         """The element's attributes with its class's defaults filled in."""

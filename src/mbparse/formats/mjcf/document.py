@@ -47,11 +47,11 @@ class Document:
 
     def error(self, el, message: str, code: str | None = None) -> NoReturn:
         """Raises a ParseError located at ``el``."""
-        self.diag(el).error(el, message, code)
+        self.diag(el).error(el, message, code=code)
 
     def warning(self, el, message: str, code: str | None = None) -> None:
         """Reports a warning located at ``el``."""
-        self.diag(el).warning(el, message, code)
+        self.diag(el).warning(el, message, code=code)
 
     def file_of(self, el) -> str:
         return self.diag(el).file
@@ -88,22 +88,23 @@ class Document:
     def _load_include(self, include_el):
         file = include_el.get("file")
         if file is None:
-            self.error(include_el, "<include> has no 'file' attribute")
+            self.error(include_el, "<include> has no 'file' attribute",
+                       code="mjcf-attribute-missing")
         # MuJoCo resolves every include against the main file's folder.
         path = os.path.abspath(os.path.join(self.base_dir, file))
         if path in self._include_stack or len(self._include_stack) > MAX_INCLUDE_DEPTH:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
-                                   "being included")
+                                   "being included", code="include-cycle")
         root = self._included.get(path)
         if root is None:
             if not os.path.isfile(path):
                 self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
-                                       "does not exist")
+                                       "does not exist", code="file-missing")
             diag = XmlDiagnostic(self.policy, path)
             root = load_xml(DataSource(filename=path), diag, kind="<include> file")
             if tag(root) != "mujoco":
                 diag.error(root, f"an included MJCF file must have a <mujoco> root element; "
-                                 f"'{path}' has <{tag(root)}>")
+                                 f"'{path}' has <{tag(root)}>", code="mjcf-root")
             self._diags[root] = diag
             self._included[path] = root
         return root

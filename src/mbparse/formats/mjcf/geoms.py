@@ -63,27 +63,28 @@ class GeomReader:
         X_BG, size = self._pose_and_size(a, kind, size)
         if a.has("mesh") and kind != "mesh":
             a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
-                            "to a mesh is not supported")
+                            "to a mesh is not supported", code="mjcf-not-supported")
         if kind in ("hfield", "sdf"):
             doc.warning(el, f"geom '{name}': the geom type '{kind}' is not supported; the geom "
-                            "is ignored")
+                            "is ignored", code="mjcf-unsupported")
             return None
         if kind == "plane" and moving:
-            doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move")
+            doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move",
+                      code="mjcf-structure")
         shape, mesh = self._shape(a, name, kind, size)
         if shape is None and mesh is None:
             return None
         for attr_name in UNSUPPORTED:
             if a.has(attr_name):
                 doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <geom> is not "
-                                                "supported and is ignored")
+                                                "supported and is ignored", code="mjcf-unsupported")
         geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
         self._roles(a, geom, kind, size)
         if shape is None:  # a mesh written in the file: no file for a shape to name
             doc.warning(a.where("mesh"), f"geom '{name}': the mesh '{mesh.name}' is given by "
                                          "vertices in the file, which no shape can hold; the "
                                          "geom's mass counts but it is neither drawn nor "
-                                         "collides")
+                                         "collides", code="mjcf-unsupported")
             geom.visual = geom.collision = False
         if with_inertia and kind != "plane" and not in_world:
             self._mass_properties(a, geom, kind, size, mesh)
@@ -96,16 +97,17 @@ class GeomReader:
         f = a.numbers("fromto", 6)
         if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
             a.error("fromto", f"'fromto' needs a capsule, cylinder, box or ellipsoid geom; this "
-                              f"one is a {kind}")
+                              f"one is a {kind}", code="mjcf-value-invalid")
         if a.has("pos") and any(a.numbers("pos", 3)):
-            a.error("pos", "a geom cannot have both 'pos' and 'fromto'")
+            a.error("pos", "a geom cannot have both 'pos' and 'fromto'", code="mjcf-conflict")
         start, end = f[:3], f[3:]
         length = norm(sub(end, start))
         if length < EPS:
             a.error("fromto", f"the two points of 'fromto' coincide ('{a.text('fromto')}'): the "
-                              "geom would have zero length")
+                              "geom would have zero length", code="mjcf-value-invalid")
         if len(size) < 1:
-            a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'")
+            a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'",
+                    code="mjcf-element-missing")
         mid = tuple((s + e) / 2 for s, e in zip(start, end))
         # The axis points from 'from' to 'to' (Drake's choice; MuJoCo points
         # it the other way, which is the same solid for these shapes).
@@ -118,7 +120,7 @@ class GeomReader:
         need = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}.get(kind, 0)
         if len(size) < need:
             a.error("size", f"geom '{name}': a {kind} needs {need} numbers in 'size'; it has "
-                            f"{len(size)}")
+                            f"{len(size)}", code="mjcf-value-invalid")
         mesh = None
         try:
             if kind == "plane":
@@ -126,7 +128,8 @@ class GeomReader:
             elif kind == "sphere":
                 if not size:
                     a.doc.warning(a.el, f"geom '{name}' is a sphere without a size; it gets "
-                                        "radius 0, which some features may not support")
+                                        "radius 0, which some features may not support",
+                                  code="mjcf-unsupported")
                 shape = Sphere(size[0] if size else 0.0)
             elif kind == "capsule":
                 shape = Capsule(size[0], 2 * size[1])
@@ -139,18 +142,20 @@ class GeomReader:
             else:
                 mesh_name = a.text("mesh")
                 if mesh_name is None:
-                    a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute")
+                    a.doc.error(a.el, f"geom '{name}' has type 'mesh' but no 'mesh' attribute",
+                                code="mjcf-attribute-missing")
                 mesh = self.assets.meshes.get(mesh_name)
                 if mesh is None and mesh_name in self.assets.ignored_meshes:
                     a.doc.warning(a.where("mesh"), f"geom '{name}' uses the ignored mesh "
-                                                   f"'{mesh_name}' and is ignored too")
+                                                   f"'{mesh_name}' and is ignored too",
+                                  code="mjcf-unsupported")
                     return None, None
                 if mesh is None:
                     a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
-                                    "<mesh> asset defines")
+                                    "<mesh> asset defines", code="mjcf-unknown-mesh")
                 shape = mesh.shape(self.assets.data(mesh))
         except ShapeError as e:
-            a.doc.error(a.el, f"geom '{name}': {e}")
+            a.doc.error(a.el, f"geom '{name}': {e}", code="shape-invalid")
         return shape, mesh
 
     # ------------------------------------------------------------ appearance
@@ -161,7 +166,8 @@ class GeomReader:
             m = self.assets.materials.get(material)
             if m is None:
                 a.doc.warning(a.where("material"), f"geom '{name}' uses the material "
-                                                   f"'{material}', which is not defined")
+                                                   f"'{material}', which is not defined",
+                              code="mjcf-unknown-material")
             else:
                 rgba = m.numbers("rgba", 4, rgba)
         own = a.numbers("rgba", 4, None)
@@ -173,11 +179,12 @@ class GeomReader:
         f = a.numbers("friction", (1, 3), (1.0,))
         if len(f) > 1 and any(x != 0 for x in f[1:]):
             a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
-                                               "not supported and are ignored")
+                                               "not supported and are ignored",
+                          code="mjcf-unsupported")
         friction = CoulombFriction(f[0], f[0])
         why = friction.invalidity()
         if why:
-            a.error("friction", f"invalid friction: {why}")
+            a.error("friction", f"invalid friction: {why}", code="mjcf-value-invalid")
         return friction
 
     def _roles(self, a: Attrs, geom: Geom, kind: str, size: tuple) -> None:
@@ -185,19 +192,21 @@ class GeomReader:
         conaffinity = a.integer("conaffinity", 1)
         condim = a.integer("condim", 3)
         if condim not in (1, 3, 4, 6):
-            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}")
+            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}",
+                    code="mjcf-value-invalid")
         if contype == 0 and conaffinity == 0:
             geom.collision = False
         elif contype != 1 or conaffinity != 1:
             a.doc.warning(a.el, f"geom '{geom.name}' has contype={contype} and conaffinity="
                                 f"{conaffinity}; contact bitmasks are not supported, so it "
-                                "collides with everything")
+                                "collides with everything", code="mjcf-unsupported")
         if condim != 3:
             a.doc.warning(a.where("condim"), f"geom '{geom.name}' has condim={condim}; only "
-                                             "condim=3 is supported and is used")
+                                             "condim=3 is supported and is used",
+                          code="mjcf-unsupported")
         if geom.collision and kind == "sphere" and not size:
             a.doc.warning(a.el, f"geom '{geom.name}': a zero-radius collision sphere may not "
-                                "be supported everywhere")
+                                "be supported everywhere", code="mjcf-unsupported")
         # Groups above 2 are hidden by MuJoCo's viewer: collision-only geoms.
         geom.group = a.integer("group", 0)
         if geom.group > 2:
@@ -209,7 +218,8 @@ class GeomReader:
         if mesh is not None:
             if shell:
                 a.error("shellinertia", f"geom '{geom.name}': for a mesh, ask for a shell "
-                                        "inertia on the <mesh> asset (inertia='shell')")
+                                        "inertia on the <mesh> asset (inertia='shell')",
+                        code="mjcf-conflict")
             volume, com_G, unit_I = self.assets.mesh_properties(mesh, a.el)
         else:
             volume = primitive_volume(kind, size, shell)
@@ -225,14 +235,15 @@ class GeomReader:
                 return
             mass = density * volume
         if mass < 0 or density < 0:
-            a.doc.error(a.el, f"geom '{geom.name}' has a negative mass or density")
+            a.doc.error(a.el, f"geom '{geom.name}' has a negative mass or density",
+                        code="mass-negative")
         if unit_I is not None:
             I_G = tuple(density * v for v in unit_I)
         else:
             ix, iy, iz = primitive_inertia(kind, size, mass, shell)
             I_G = (ix, iy, iz, 0.0, 0.0, 0.0)
         if any(math.isnan(v) for v in I_G) or min(I_G[:3]) < 0:
-            a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia")
+            a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia", code="inertia-invalid")
         geom.mass = mass
         geom.com = geom.X_BG.apply(com_G) if unit_I is not None else geom.X_BG.p
         geom.inertia = rotate_inertia(I_G, geom.X_BG.R)

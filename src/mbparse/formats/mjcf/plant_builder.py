@@ -38,18 +38,24 @@ class PlantBuilder:
         self._geometry(world)
         self._sites(world)
         for child in world.children:
-            self.add_body(child)
+            with self.doc.policy.recovering():
+                self.add_body(child)
 
     def add_body(self, body: Body) -> None:
         plant = self.plant
         with self.doc.diag(body.el).located(body.el):
             body.plant_body = plant.add_rigid_body(
                 body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
-        self._geometry(body)
-        self._joints(body)
-        self._sites(body)
+        recovering = self.doc.policy.recovering
+        with recovering():
+            self._geometry(body)
+        with recovering():
+            self._joints(body)
+        with recovering():
+            self._sites(body)
         for child in body.children:
-            self.add_body(child)
+            with self.doc.policy.recovering():
+                self.add_body(child)
 
     def _geometry(self, body: Body) -> None:
         plant = self.plant
@@ -81,7 +87,8 @@ class PlantBuilder:
                 f = a.numbers("fromto", 6)
                 d = tuple(e - s for s, e in zip(f[:3], f[3:]))
                 if norm(d) < 1e-14:
-                    a.error("fromto", "the two points of the site's 'fromto' coincide")
+                    a.error("fromto", "the two points of the site's 'fromto' coincide",
+                            code="mjcf-value-invalid")
                 X = RigidTransform(z_to_vector(d), tuple((s + e) / 2 for s, e in
                                                           zip(f[:3], f[3:])))
             else:
@@ -98,7 +105,8 @@ class PlantBuilder:
             if frame_name != name:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
                 self.doc.warning(site.el, f"the site '{name}' has the name of another frame of "
-                                          f"the model; its frame is named '{frame_name}'")
+                                          f"the model; its frame is named '{frame_name}'",
+                                 code="mjcf-site-renamed")
             with self.doc.diag(site.el).located(site.el):
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
@@ -112,14 +120,14 @@ class PlantBuilder:
             j = free[0]
             if len(body.joints) > 1:
                 doc.error(j.el, f"body '{body.name}' has a free joint and other joints; a free "
-                                "joint must be the body's only joint")
+                                "joint must be the body's only joint", code="mjcf-value-invalid")
             if body.parent.parent is not None:
                 doc.error(j.el, f"body '{body.name}' is not a child of the world body, so it "
-                                "cannot have a free joint")
+                                "cannot have a free joint", code="mjcf-structure")
             self._check_attributes(j)
             if j.attrs.scalar("damping", 0.0):
                 doc.warning(j.el, f"damping on the free joint of body '{body.name}' is not "
-                                  "supported and is ignored")
+                                  "supported and is ignored", code="mjcf-unsupported")
             plant.set_default_free_body_pose(body.plant_body, body.X_WB)
             return
         if not body.joints:
@@ -142,7 +150,8 @@ class PlantBuilder:
         for name in JOINT_UNSUPPORTED:
             if j.attrs.has(name):
                 self.doc.warning(j.attrs.where(name), f"the attribute '{name}' of <joint> is "
-                                                      "not supported and is ignored")
+                                                      "not supported and is ignored",
+                                 code="mjcf-unsupported")
 
     def _limits(self, j: Placed) -> tuple[float, float] | None:
         a = j.attrs
@@ -151,7 +160,7 @@ class PlantBuilder:
         if limited == "auto":
             if not self.compiler.autolimits and has_range:
                 a.error("range", "the joint has a 'range' but no 'limited', and the compiler's "
-                                 "autolimits is off")
+                                 "autolimits is off", code="mjcf-conflict")
             limited = "true" if has_range else "false"
         if limited == "false":
             return None
@@ -159,7 +168,7 @@ class PlantBuilder:
         if not lo < hi:
             a.error("range" if has_range else "limited",
                     f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
-                    "upper end")
+                    "upper end", code="limit-inverted")
         return lo, hi
 
     def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
@@ -169,12 +178,13 @@ class PlantBuilder:
         pos = j.X_BF.apply(a.numbers("pos", 3, (0.0, 0.0, 0.0)))
         axis = a.numbers("axis", 3, (0.0, 0.0, 1.0))
         if norm(axis) < 1e-14:
-            a.error("axis", f"joint '{name}' has a zero axis")
+            a.error("axis", f"joint '{name}' has a zero axis", code="axis-zero")
         axis = matvec(j.X_BF.R, scale(1.0 / norm(axis), axis))
         damping = a.numbers("damping", (1, 3), (0.0,))
         if any(damping[1:]):
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
-                                            "coefficient is supported; the others are ignored")
+                                            "coefficient is supported; the others are ignored",
+                        code="mjcf-unsupported")
         limits = self._limits(j)
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
@@ -201,7 +211,8 @@ class PlantBuilder:
                                              damping[0])
                 if limits is not None:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
-                                                  "joint is not supported and is ignored")
+                                                  "joint is not supported and is ignored",
+                                code="mjcf-unsupported")
         self._spring(j, joint, kind)
         armature = a.scalar("armature", 0.0)
         if armature:
@@ -216,14 +227,16 @@ class PlantBuilder:
             if index not in actuated:
                 self.doc.warning(el, f"the armature of joint '{self.plant.get_joint(index).name}' "
                                      "is ignored: it is kept as the rotor inertia of an "
-                                     "actuator, and no actuator drives this joint")
+                                     "actuator, and no actuator drives this joint",
+                                 code="mjcf-unsupported")
 
     def _spring(self, j: Placed, joint, kind: str) -> None:
         a = j.attrs
         stiffness = a.numbers("stiffness", (1, 3), (0.0,))
         if any(stiffness[1:]):
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': only the linear "
-                                                   "stiffness is supported")
+                                                   "stiffness is supported",
+                             code="mjcf-unsupported")
         if stiffness[0] == 0:
             if a.has("springref"):
                 a.scalar("springref")
@@ -231,9 +244,10 @@ class PlantBuilder:
         if kind != "hinge":
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': a spring on a "
                                                    f"{kind} joint is not supported and is "
-                                                   "ignored")
+                                                   "ignored", code="mjcf-unsupported")
             return
         if stiffness[0] < 0:
-            a.error("stiffness", f"joint '{joint.name}' has a negative stiffness")
+            a.error("stiffness", f"joint '{joint.name}' has a negative stiffness",
+                    code="value-out-of-range")
         nominal = self.compiler.angle(a.scalar("springref", 0.0))
         self.plant.add_force_element(RevoluteSpring(joint, nominal, stiffness[0]))

@@ -48,12 +48,13 @@ def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
     for name in el.attrib:
         if name not in KNOWN:
             doc.warning(el, f"the attribute '{name}' of <replicate> is not supported and is "
-                            "ignored")
+                            "ignored", code="mjcf-unsupported")
     if not a.has("count"):
-        doc.error(el, "<replicate> needs a 'count' attribute")
+        doc.error(el, "<replicate> needs a 'count' attribute", code="mjcf-attribute-missing")
     count = a.integer("count", 0)
     if count < 0:
-        a.error("count", f"the 'count' of <replicate> cannot be negative ({count})")
+        a.error("count", f"the 'count' of <replicate> cannot be negative ({count})",
+                code="value-out-of-range")
     offset = a.numbers("offset", 3, (0.0, 0.0, 0.0))
     euler = a.numbers("euler", 3, (0.0, 0.0, 0.0))
     sep = a.text("sep", "")

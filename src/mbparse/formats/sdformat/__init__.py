@@ -74,14 +74,15 @@ class SdfReader:
         others = [c for c in root if c.tag in ("light", "actor")]
         if len(models) > 1:
             self.diag.error(models[1], "The file has more than one top-level <model>; only one "
-                                       "is allowed.")
+                                       "is allowed.", code="sdf-structure")
         if others and (models or len(others) > 1):
             self.diag.error(others[0], "The top level may hold only one of <model>, <light> or "
-                                       "<actor>.")
+                                       "<actor>.", code="sdf-structure")
         names = [w.get("name") for w in worlds]
         for w in worlds:
             if names.count(w.get("name")) > 1:
-                self.diag.error(w, f"World '{w.get('name')}' is defined more than once.")
+                self.diag.error(w, f"World '{w.get('name')}' is defined more than once.",
+                                code="name-duplicate")
         return models, worlds
 
     def build(self, root):
@@ -91,7 +92,7 @@ class SdfReader:
         if len(models) + len(worlds) != 1:
             self.diag.error(root, f"File must have exactly one <model> or exactly one <world>, "
                                   f"but instead has {len(models)} models and {len(worlds)} "
-                                  "worlds")
+                                  "worlds", code="sdf-structure")
         if models:
             top = scopes.root_model(models[0])
             world = top.parent
@@ -119,7 +120,7 @@ class SdfReader:
         elif len(models) == 1:
             only = models[0]
         else:
-            self.diag.error(root, "File must have a single <model> element.")
+            self.diag.error(root, "File must have a single <model> element.", code="sdf-structure")
         if model_name:
             only.set("name", model_name)
         world = self.build(root)
@@ -130,15 +131,18 @@ class SdfReader:
         name = self.ws.make_model_name(scope.name, parent_model_name)
         return builder.add_model(scope, name)[0]
 
-    def resolve_uri(self, el, uri: str, instead: str | None = None) -> str | None:
-        """The file a URI names. When it cannot be found: an error, unless
-        ``instead`` says what is done without the file (a mesh or texture);
-        then an error in Drake's mode, otherwise a warning and None."""
+    def resolve_uri(self, el, uri: str, missing: str = "file-missing",
+                    instead: str | None = None) -> str | None:
+        """The file a URI names. When it cannot be found: an error at ``el``
+        (code ``missing`` when the file does not exist), unless ``instead``
+        says what is done without the file (a mesh or texture); then an error
+        only in Drake's mode, otherwise a warning and None."""
         path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
         if problem:
-            if instead is None:
-                self.diag.error(el, problem)
-            self.diag.drake_refuses(el, problem, instead, code="file-missing")
+            code = missing if problem.code == "file-missing" else problem.code
+            if instead is None or self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
             return None
         return path
 
@@ -153,7 +157,8 @@ class SdfReader:
             return None
         static = inc.find("static")
         if static is not None and (static.text or "").strip() in ("true", "1"):
-            diag.error(inc, "Drake does not yet support //include/static for custom nesting.")
+            diag.error(inc, "Drake does not yet support //include/static for custom nesting.",
+                       code="sdf-not-supported")
         reader = self.ws.select_reader(path)
         name_el = inc.find("name")
         local = (name_el.text or "").strip() if name_el is not None else ""
@@ -182,7 +187,7 @@ class SdfReader:
             self.ws.open_files.pop()
         bodies = plant.get_bodies_in_model_instance(instance)
         if not bodies:
-            diag.error(inc, "Model must have at least one link.")
+            diag.error(inc, "Model must have at least one link.", code="sdf-structure")
         with diag.located(inc):
             plant.add_frame(frame_name, bodies[0].body_frame, RigidTransform(), instance)
         new_bodies = [b for b in bodies if b.index not in before]

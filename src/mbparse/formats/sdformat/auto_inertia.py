@@ -33,7 +33,8 @@ def _child_number(diag: SdfDiagnostic, el, name: str, default: float) -> float:
     try:
         return values.parse_double(child.text)
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.")
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
@@ -43,7 +44,8 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default: Vec3) -> Vec3:
     try:
         return values.parse_numbers(child.text, 3)  # type: ignore[return-value]
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.")
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 def add_masses(a: Mass, b: Mass) -> Mass:
@@ -135,7 +137,8 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
     from ...geometry.meshes import MeshReadError, read_mesh
     if not (math.isfinite(density) and density >= 0.0):
         diag.error(shape_el, f"The <mesh> has a density of {density:g} kg/m³; the automatic "
-                             "inertia needs a finite, non-negative density.")
+                             "inertia needs a finite, non-negative density.",
+                   code="value-out-of-range")
     uri_el = shape_el.find("uri")
     uri = (uri_el.text or "").strip() if uri_el is not None else ""
     if not uri:
@@ -145,15 +148,16 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
     if os.path.splitext(path)[1].lower() != ".obj":
         diag.drake_refuses(shape_el, f"Drake computes the automatic inertia of .obj meshes "
                                      f"only, not of '{path}'.",
-                           "mbparse reads the mesh and computes it")
+                           "mbparse reads the mesh and computes it", code="sdf-not-supported")
     try:
         return read_mesh(path).scaled(scale).mass_properties(density)
     except MeshReadError as e:
-        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}")
+        diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}",
+                   code="mesh-unreadable")
     except MeshVolumeError as e:
         diag.error(shape_el, f"Cannot compute the automatic inertia of the mesh '{path}': {e} "
                              "(Drake would fall back to its convex hull, which mbparse does "
-                             "not compute).")
+                             "not compute).", code="mesh-unreadable")
 
 
 def in_link(X_LG: RigidTransform, local: Mass) -> Mass:
@@ -175,11 +179,12 @@ def auto_inertial(diag: SdfDiagnostic, link_el, inertial_el,
         child = inertial_el.find(tag)
         if child is not None:
             diag.error(child, f"Link '{name}' has <inertial auto=\"true\"> and also gives "
-                              f"<{tag}>, which the computed values would overwrite.")
+                              f"<{tag}>, which the computed values would overwrite.",
+                       code="sdf-conflict")
     collisions = link_el.findall("collision")
     if not collisions:
         diag.error(inertial_el, f"Link '{name}' has <inertial auto=\"true\"> but no <collision> "
-                                "to compute it from.")
+                                "to compute it from.", code="sdf-element-missing")
     mass_el = inertial_el.find("mass")
     link_density_el = inertial_el.find("density")
     link_density = (_child_number(diag, inertial_el, "density", DEFAULT_DENSITY)
@@ -196,7 +201,7 @@ def auto_inertial(diag: SdfDiagnostic, link_el, inertial_el,
                 diag.error(collision, f"Collision '{collision.get('name')}' has no <density> "
                                       "(nor does the link's <inertial>, nor a <mass>): the "
                                       "automatic inertia would assume 1000 kg/m³, which Drake "
-                                      "refuses.")
+                                      "refuses.", code="sdf-element-missing")
         geometry = collision.find("geometry")
         shapes = [c for c in (geometry if geometry is not None else [])
                   if isinstance(c.tag, str)]
@@ -209,11 +214,11 @@ def auto_inertial(diag: SdfDiagnostic, link_el, inertial_el,
         else:
             diag.error(shape_el if shape_el is not None else collision,
                        f"The automatic inertia cannot use a <{kind}> geometry (collision "
-                       f"'{collision.get('name')}').")
+                       f"'{collision.get('name')}').", code="sdf-not-supported")
         if local is None:
             diag.warning(collision, f"The inertia computed for collision "
                                     f"'{collision.get('name')}' is not valid; it adds nothing "
-                                    "to the link's automatic inertia.")
+                                    "to the link's automatic inertia.", code="inertia-invalid")
             continue
         total = add_masses(total, in_link(collision_pose(collision), local))
     m_total, com, I = total

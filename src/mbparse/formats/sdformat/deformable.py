@@ -32,7 +32,7 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
     el = vertex.el
     if not plant.geometry_source_is_registered():
         diag.warning(el, "Cannot add a deformable link to a plant without a registered "
-                         "geometry source. The deformable link is ignored.")
+                         "geometry source. The deformable link is ignored.", code="sdf-unsupported")
         return
     check_supported(diag, el, LINK_TAGS)
     props_el = first_child(el, "drake:deformable_properties")
@@ -40,29 +40,32 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
     for tag, (ok, message) in CHECKS.items():
         node = first_child(props_el, tag)
         if node is not None and not ok(values.parse_double(node.text or "")):
-            diag.error(props_el, message)
+            diag.error(props_el, message, code="value-out-of-range")
     model = first_child(props_el, "drake:material_model")
     if model is not None and (model.text or "").strip() not in MATERIAL_MODELS:
-        diag.error(props_el, f"Invalid <drake:material_model> value {model.text}.")
+        diag.error(props_el, f"Invalid <drake:material_model> value {model.text}.",
+                   code="sdf-value-invalid")
     collisions = el.findall("collision")
     if len(collisions) != 1:
-        diag.error(el, "Each deformable <link> must have exactly one <collision> element.")
+        diag.error(el, "Each deformable <link> must have exactly one <collision> element.",
+                   code="sdf-structure")
     collision = collisions[0]
     geometry_el = collision.find("geometry")
     if geometry_el is None or (geometry_el.find("mesh") is None
                                and geometry_el.find("sphere") is None):
         diag.error(collision, "The <geometry> of a deformable <link>'s <collision> must be "
-                              "either a <mesh> or a <sphere>.")
+                              "either a <mesh> or a <sphere>.", code="sdf-value-invalid")
     shape = builder.geometry.shape(geometry_el, for_collision=False)
     proximity = proximity_properties(diag, collision)
     hint = proximity.get_property("hydroelastic", "resolution_hint")
     if geometry_el.find("sphere") is not None and (hint is None or not hint > 0):
         diag.error(geometry_el, "A deformable primitive needs a positive "
-                                "<drake:mesh_resolution_hint>.")
+                                "<drake:mesh_resolution_hint>.", code="sdf-element-missing")
     roles = {PROXIMITY: proximity}
     visuals = el.findall("visual")
     if len(visuals) > 1:
-        diag.error(el, "A deformable <link> may have at most one <visual> element.")
+        diag.error(el, "A deformable <link> may have at most one <visual> element.",
+                   code="sdf-structure")
     if visuals:
         visual = visuals[0]
         visual_roles = builder.geometry.visual_properties(visual) or {}
@@ -100,7 +103,7 @@ def proximity_properties(diag, collision) -> GeometryProperties:
 
     mu = read("drake:mu_dynamic")
     if mu is not None and mu < 0:
-        diag.error(drake_el, "drake:mu_dynamic must be non-negative")
+        diag.error(drake_el, "drake:mu_dynamic must be non-negative", code="value-out-of-range")
     props.add_property("material", "coulomb_friction",
                        CoulombFriction(mu, mu) if mu is not None else DEFAULT_FRICTION)
     for tag, group, key in (("drake:hunt_crossley_dissipation", "material",
@@ -109,7 +112,7 @@ def proximity_properties(diag, collision) -> GeometryProperties:
         value = read(tag)
         if value is not None:
             if value < 0:
-                diag.error(drake_el, f"{tag} must be non-negative")
+                diag.error(drake_el, f"{tag} must be non-negative", code="value-out-of-range")
             props.add_property(group, key, value)
     hint = read("drake:mesh_resolution_hint")
     if hint is not None:

@@ -30,10 +30,11 @@ def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str
         if name in supported:
             continue
         if name.startswith("drake:"):
-            diag.error(child, f"Unsupported SDFormat element in {local_name(el)}: {name}")
+            diag.error(child, f"Unsupported SDFormat element in {local_name(el)}: {name}",
+                       code="sdf-not-supported")
         else:
             diag.warning(child, f"Ignoring unsupported SDFormat element in {local_name(el)}: "
-                                f"{name}")
+                                f"{name}", code="sdf-unsupported")
 
 
 def check_value(diag: SdfDiagnostic, el, child_name: str, expected: str) -> None:
@@ -48,4 +49,5 @@ def check_value(diag: SdfDiagnostic, el, child_name: str, expected: str) -> None
     except ValueError:
         same = text == expected
     if not same:
-        diag.warning(child, f"Unsupported value for SDFormat element {child_name}: {text}")
+        diag.warning(child, f"Unsupported value for SDFormat element {child_name}: {text}",
+                     code="sdf-unsupported")

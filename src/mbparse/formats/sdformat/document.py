@@ -52,7 +52,8 @@ class Loader:
         notes: list = []
         root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
         if root is None:
-            self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line)
+            self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
+                                   code="xml-syntax")
         warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
         return root
@@ -62,13 +63,15 @@ class Loader:
         root = self.parse_xml(source)
         name = source.name()
         if root.tag != "sdf":
-            self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.")
+            self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.",
+                            code="sdf-root")
         version = root.get("version")
         if version is None:
             self.diag.error(root, f"Unable to read '{name}': the <sdf> element has no "
-                                  "version attribute.")
+                                  "version attribute.", code="sdf-attribute-missing")
         if version not in KNOWN_VERSIONS:
-            self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.")
+            self.diag.error(root, f"Cannot upgrade SDFormat version '{version}' to 1.12.",
+                            code="sdf-version")
         root.set(VERSION_ATTR, version)
         upgrade(root, parse_version(version))
         if parse_version(version) < (1, 8):
@@ -91,51 +94,54 @@ class Loader:
         diag = self.diag
         attrs = node.attributes
         for key, text in el.attrib.items():
-            if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
-                continue
-            spec = attrs.get(key)
-            if spec is None:
-                diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
-                               "SDFormat.")
-            try:
-                values.check(spec.type, text)
-            except (ValueError, OverflowError):
-                diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
-                               f"{spec.type}: '{text}'.")
+            with diag.policy.recovering():
+                if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
+                    continue
+                spec = attrs.get(key)
+                if spec is None:
+                    diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
+                                   "SDFormat.", code="sdf-unknown-attribute")
+                try:
+                    values.check(spec.type, text)
+                except (ValueError, OverflowError):
+                    diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
+                                   f"{spec.type}: '{text}'.", code="sdf-value-invalid")
         for key, spec in attrs.items():
             if spec.required and el.get(key) is None and node.name != "sdf":
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
-                               "missing.")
+                               "missing.", code="sdf-attribute-missing")
         self.check_value(el, node)
         if node.copy_data and not node.children:
             return
         children = node.children
         for child in list(el):
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            if tag == "include" and "include" in children:
-                self.read(child, children["include"][0], version)
-                self.include(el, child)
-                continue
-            entry = children.get(tag)
-            if entry is not None:
-                spec, multiplicity = entry
-                if multiplicity == "deprecated":
-                    diag.warning(child, f"SDFormat element <{tag}> is deprecated.")
-                self.read(child, spec, version)
-            elif tag[0] == "{" or ":" in tag:
-                continue  # custom (namespaced) elements are kept as written
-            elif node.copy_data:
-                continue
-            else:
-                diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
-                                  "SDFormat.")
+            with diag.policy.recovering():
+                tag = child.tag
+                if not isinstance(tag, str):
+                    continue
+                if tag == "include" and "include" in children:
+                    self.read(child, children["include"][0], version)
+                    self.include(el, child)
+                    continue
+                entry = children.get(tag)
+                if entry is not None:
+                    spec, multiplicity = entry
+                    if multiplicity == "deprecated":
+                        diag.warning(child, f"SDFormat element <{tag}> is deprecated.",
+                                     code="sdf-unsupported")
+                    self.read(child, spec, version)
+                elif tag[0] == "{" or ":" in tag:
+                    continue  # custom (namespaced) elements are kept as written
+                elif node.copy_data:
+                    continue
+                else:
+                    diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
+                                      "SDFormat.", code="sdf-unknown-element")
         if el.tag == "joint" and el.get("type") != "ball":
             for name, (_, required) in children.items():
                 if required in ("required", "one or more") and el.find(name) is None:
                     diag.error(el, f"Required element <{name}> of joint "
-                                   f"'{el.get('name')}' is missing.")
+                                   f"'{el.get('name')}' is missing.", code="sdf-element-missing")
 
     def check_value(self, el, node: ElementSpec) -> None:
         value_type = node.type
@@ -152,44 +158,45 @@ class Loader:
                 values.check(value_type, text)
         except (ValueError, OverflowError):
             self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}'.")
+                                f"'{text.strip()}'.", code="sdf-value-invalid")
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:
         diag = self.diag
         uri_el = inc.find("uri")
         if uri_el is None:
-            diag.error(inc, "<include> has no <uri>.")
+            diag.error(inc, "<include> has no <uri>.", code="sdf-element-missing")
         uri = (uri_el.text or "").strip()
         path = self.resolve_include(uri) if uri else None
         if not path:
-            diag.error(uri_el, f"Unable to find the included uri '{uri}'.")
+            diag.error(uri_el, f"Unable to find the included uri '{uri}'.", code="file-missing")
         if os.path.isdir(path):
             model_file = model_config_file(path)
             if model_file is None:
                 diag.error(uri_el, f"The included uri '{uri}' names the folder '{path}', which "
-                                   "has no usable model.config.")
+                                   "has no usable model.config.", code="file-missing")
             path = model_file
         if path.lower().endswith(CUSTOM_SUFFIXES):
             inc.set(RESOLVED, path)
             return
         if os.path.abspath(path) in self.open_files:
             diag.error(uri_el, f"The included uri '{uri}' names '{path}', which is already "
-                               "being read: the includes form a cycle.")
+                               "being read: the includes form a cycle.", code="include-cycle")
         sub = self.load(DataSource(filename=path))
         candidates = [c for c in sub if isinstance(c.tag, str)
                       and c.tag in ("model", "actor", "light")]
         if not candidates:
             diag.error(uri_el, f"The included file '{path}' has no top-level <model>, <actor> "
-                               "or <light>.")
+                               "or <light>.", code="sdf-structure")
         kinds = {c.tag for c in candidates}
         first = next(c for tag in ("model", "actor", "light") for c in candidates
                      if c.tag == tag)
         if len(kinds) > 1 or sum(c.tag == first.tag for c in candidates) > 1:
             diag.error(uri_el, f"The included file '{path}' has more than one top-level "
-                               "element.")
+                               "element.", code="sdf-structure")
         if first.tag != "model":
-            diag.warning(inc, f"The included <{first.tag}> is not a model; Drake ignores it.")
+            diag.warning(inc, f"The included <{first.tag}> is not a model; Drake ignores it.",
+                         code="sdf-unsupported")
             parent.remove(inc)
             return
         apply_include_overrides(diag, inc, first)
@@ -228,10 +235,12 @@ def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
     placement = inc.find("placement_frame")
     if placement is not None:
         if pose is None:
-            diag.error(placement, "An <include> with <placement_frame> needs a <pose>.")
+            diag.error(placement, "An <include> with <placement_frame> needs a <pose>.",
+                       code="sdf-element-missing")
         value = (placement.text or "").strip()
         if value == RESERVED_REFERENCE:
-            diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.")
+            diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.",
+                       code="sdf-name-reserved")
         model.set("placement_frame", value)
     for plugin in inc.findall("plugin"):
         model.append(plugin)
@@ -318,4 +327,4 @@ def check_no_scope_delimiter(diag: SdfDiagnostic, root) -> None:
         if name and "::" in name and el.tag in ("model", "link", "joint", "frame", "visual",
                                                 "collision", "sensor", "light", "world"):
             diag.error(el, f"The name '{name}' contains the scope delimiter '::', which "
-                           "SDFormat 1.8 and later do not allow.")
+                           "SDFormat 1.8 and later do not allow.", code="sdf-value-invalid")

@@ -23,7 +23,8 @@ DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
 def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
     node = first_child(el, name)
     if node is None:
-        diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.")
+        diag.error(el, f"<{local_name(el)}>: Unable to find the <{name}> child tag.",
+                   code="sdf-element-missing")
     return (node.text or "").strip(), node
 
 
@@ -32,7 +33,7 @@ def _vector(diag: SdfDiagnostic, el, name: str):
     try:
         return values.parse_numbers(text, 3)
     except ValueError:
-        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.")
+        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.", code="sdf-value-invalid")
 
 
 def _double(diag: SdfDiagnostic, el, name: str) -> float:
@@ -40,7 +41,7 @@ def _double(diag: SdfDiagnostic, el, name: str) -> float:
     try:
         return values.parse_double(text)
     except ValueError:
-        diag.error(node, f"<{name}> needs a number; got '{text}'.")
+        diag.error(node, f"<{name}> needs a number; got '{text}'.", code="sdf-value-invalid")
 
 
 def scoped_frame(builder, el, instance: int, tag: str):
@@ -54,11 +55,11 @@ def scoped_frame(builder, el, instance: int, tag: str):
     if not plant.has_model_instance_named(namespace):
         diag.error(node, f"<{local_name(el)}>: Model instance name '{namespace}' (implied by "
                          f"frame name '{name}' in <{tag}> within model instance '{current}') "
-                         "does not exist in the model.")
+                         "does not exist in the model.", code="file-missing")
     mi = plant.get_model_instance_by_name(namespace)
     if not plant.has_frame_named(local, mi):
         diag.error(node, f"<{local_name(el)}>: Frame '{name}' specified for <{tag}> does not "
-                         "exist in the model.")
+                         "exist in the model.", code="sdf-unknown-reference")
     return plant.get_frame_by_name(local, mi)
 
 
@@ -67,7 +68,7 @@ def named_body(builder, el, instance: int, tag: str):
     name, node = _text(diag, el, tag)
     if not builder.plant.has_body_named(name, instance):
         diag.error(node, f"<{local_name(el)}>: Body '{name}' specified for <{tag}> does not "
-                         "exist in the model.")
+                         "exist in the model.", code="sdf-unknown-reference")
     return builder.plant.get_body_by_name(name, instance)
 
 
@@ -84,7 +85,8 @@ def add_all(builder, scope, instance: int) -> None:
     for node in children(el, "drake:distance_constraint"):
         distance_constraint(builder, node, instance)
     for node in children(el, "drake:tendon_constraint"):
-        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.")
+        builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.",
+                           code="sdf-not-supported")
 
 
 def drake_joint(builder, el, instance: int) -> None:
@@ -92,12 +94,15 @@ def drake_joint(builder, el, instance: int) -> None:
     check_supported(diag, el, DRAKE_JOINT_TAGS)
     jtype = el.get("type")
     if jtype is None:
-        diag.error(el, "<drake:joint>: Unable to find the 'type' attribute.")
+        diag.error(el, "<drake:joint>: Unable to find the 'type' attribute.",
+                   code="sdf-attribute-missing")
     name = el.get("name")
     if name is None:
-        diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.")
+        diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.",
+                   code="sdf-attribute-missing")
     if el.find("pose") is not None:
-        diag.error(el, "<drake:joint> does not yet support the <pose> child tag.")
+        diag.error(el, "<drake:joint> does not yet support the <pose> child tag.",
+                   code="sdf-not-supported")
     parent = scoped_frame(builder, el, instance, "drake:parent")
     child = scoped_frame(builder, el, instance, "drake:child")
     plant = builder.plant
@@ -118,15 +123,17 @@ def drake_joint(builder, el, instance: int) -> None:
             text = (node.text or "").strip()
             if text not in ("true", "false"):
                 diag.error(el, f"<drake:is_periodic>: boolean node contains non-boolean value "
-                               f"'{text}'.")
+                               f"'{text}'.", code="sdf-value-invalid")
             periodic = text == "true"
         if first_child(el, "drake:damping") is not None:
             damping = _double(diag, el, "drake:damping")
             if damping < 0:
-                diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}")
+                diag.error(el, f"<drake:joint> '{name}' has a negative damping: {damping:g}",
+                           code="value-out-of-range")
         curves = first_child(el, "drake:curves")
         if curves is None:
-            diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.")
+            diag.error(el, f"<{local_name(el)}>: Unable to find the <drake:curves> child node.",
+                       code="sdf-element-missing")
         breaks, rates = [0.0], []
         for curve in curves:
             if not isinstance(curve.tag, str):
@@ -136,16 +143,18 @@ def drake_joint(builder, el, instance: int) -> None:
             if tag == "drake:line_segment":
                 length = _double(diag, curve, "drake:length")
                 if length <= 0:
-                    diag.error(el, "A drake:line_segment node has a 0 or negative drake:length.")
+                    diag.error(el, "A drake:line_segment node has a 0 or negative drake:length.",
+                               code="value-out-of-range")
             elif tag == "drake:circular_arc":
                 radius = _double(diag, curve, "drake:radius")
                 if radius <= 0:
                     diag.error(el, "A drake:circular_arc node has a 0 or negative "
-                                   "drake:radius.")
+                                   "drake:radius.", code="value-out-of-range")
                 angle = _double(diag, curve, "drake:angle")
                 length = abs(angle) * radius
             else:
-                diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.")
+                diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.",
+                           code="sdf-value-invalid")
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         with diag.located(el):
@@ -153,7 +162,7 @@ def drake_joint(builder, el, instance: int) -> None:
                              tangent, normal, periodic, damping)
     else:
         diag.error(el, f"<drake:joint> '{name}' has unrecognized value for 'type' attribute: "
-                       f"{jtype}")
+                       f"{jtype}", code="sdf-value-invalid")
 
 
 def _add_frame_joint(plant, kind, name, parent, child, *args):
@@ -202,9 +211,11 @@ def spring_damper(builder, el, instance: int) -> None:
     for key in ("free_length", "stiffness", "damping"):
         value = _double(diag, el, prefix + key)
         if key == "free_length" and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
+            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.",
+                       code="value-out-of-range")
         if value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
+            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.",
+                       code="value-out-of-range")
         nums.append(value)
     builder.plant.add_force_element(LinearSpringDamper(body_a, p_AP, body_b, p_BQ, *nums))
 
@@ -234,9 +245,11 @@ def distance_constraint(builder, el, instance: int) -> None:
     for key in ("distance", "stiffness", "damping"):
         value = _double(diag, el, prefix + key)
         if key in ("distance", "stiffness") and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.")
+            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.",
+                       code="value-out-of-range")
         if key == "damping" and value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.")
+            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.",
+                       code="value-out-of-range")
         nums.append(value)
     with diag.located(el):
         builder.plant.add_distance_constraint(body_a, p_AP, body_b, p_BQ, *nums)
@@ -253,21 +266,24 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
         name = el.get("name")
         if name is None:
             diag.error(el, "The tag <drake:collision_filter_group> is missing the required "
-                           "attribute \"name\"")
+                           "attribute \"name\"", code="sdf-attribute-missing")
         members, groups = set(), set()
         for tag, out in (("drake:member", members), ("drake:member_group", groups)):
             for node in children(el, tag):
                 text = (node.text or "").strip()
                 if not text:
-                    diag.error(node, f"The tag <{tag}> is missing a required string value.")
+                    diag.error(node, f"The tag <{tag}> is missing a required string value.",
+                               code="sdf-element-missing")
                 out.add(text)
-        resolver.add_group(lambda m, e=el: diag.error(e, m), name, members, groups, instance)
+        resolver.add_group(lambda m, e=el: diag.error(e, m, code="collision-filter-group"),
+                           name, members, groups, instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = (node.text or "").strip()
             if not target:
                 diag.error(node, "The tag <drake:ignored_collision_filter_group> is missing a "
-                                 "required string value.")
-            resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, instance)
+                                 "required string value.", code="sdf-value-invalid")
+            resolver.add_pair(lambda m, n=node: diag.error(n, m, code="collision-filter-group"),
+                              name, target, instance)
 
 
 def drake_visual_to_visual(diag: SdfDiagnostic, el):
@@ -279,7 +295,7 @@ def drake_visual_to_visual(diag: SdfDiagnostic, el):
         name = local_name(node)
         if not name.startswith("drake:"):
             diag.error(node, "All tags under a drake-namespaced tag must likewise be "
-                             "drake-namespaced.")
+                             "drake-namespaced.", code="sdf-conflict")
         if name in ("drake:perception_properties", "drake:illustration_properties"):
             return
         node.tag = name[len("drake:"):]

@@ -86,7 +86,8 @@ class FrameGraph:
     def resolve(self, scope: Scope, name: str, el, what: str) -> str:
         """The vertex a name used in ``scope`` refers to; unknown names are errors."""
         if name == "__root__":
-            self.diag.error(el, f"'{name}' is reserved; it cannot be used as {what}.")
+            self.diag.error(el, f"'{name}' is reserved; it cannot be used as {what}.",
+                            code="sdf-name-reserved")
         if name == MODEL_FRAME:
             return scope.path or WORLD
         if scope.kind == "world" and name == WORLD:
@@ -98,7 +99,7 @@ class FrameGraph:
             kinds = ("a model or frame" if scope.kind == "world"
                      else "a nested model, link, joint, or frame")
             self.diag.error(el, f"{what} '{name}' does not name {kinds} in "
-                                f"{scope.describe()}.")
+                                f"{scope.describe()}.", code="sdf-unknown-reference")
         return vid
 
     # ------------------------------------------------------------ attached-to
@@ -127,11 +128,13 @@ class FrameGraph:
                 return current
             if current in seen:
                 self.diag.error(self.vertices[vid].el, f"The attached_to references form a "
-                                                       f"cycle through '{current}'.")
+                                                       f"cycle through '{current}'.",
+                                code="sdf-frame-cycle")
             seen.append(current)
             target = self.attached_target(v)
             if target is None:
-                self.diag.error(v.el, f"Model '{current}' has no canonical link.")
+                self.diag.error(v.el, f"Model '{current}' has no canonical link.",
+                                code="sdf-unknown-reference")
             current = target
 
     # ------------------------------------------------------------ relative-to
@@ -157,13 +160,14 @@ class FrameGraph:
             return GzPose(RigidTransform())
         if vid in self._visiting:
             self.diag.error(v.el, f"The relative_to references form a cycle through "
-                                  f"'{vid}'.")
+                                  f"'{vid}'.", code="sdf-frame-cycle")
         self._visiting.add(vid)
         try:
             scope = v.scope
             target = self.relative_target(v)
             if target == vid:
-                self.diag.error(v.el, f"'{vid}' is posed relative to itself.")
+                self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
+                                code="sdf-frame-cycle")
             X = self.gz_pose_in(scope, target) @ v.gz_pose()
             if v.kind in ("model", "custom") and v.placement is not None:
                 inner = v.inner_scope
@@ -235,5 +239,5 @@ def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, obje
         X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                               values.parse_bool(pose.get("degrees", "false")))
     except ValueError:
-        diag.error(pose, f"Cannot read the pose '{pose.text}'.")
+        diag.error(pose, f"Cannot read the pose '{pose.text}'.", code="sdf-value-invalid")
     return X, (pose.get("relative_to") or None), pose

@@ -25,19 +25,21 @@ COLLISION_TAGS = frozenset({"drake:proximity_properties", "geometry", "laser_ret
                             "surface"})
 MATERIAL_TAGS = frozenset({"ambient", "diffuse", "drake:diffuse_map", "emissive", "specular"})
 PROXIMITY_TAGS = frozenset(drake.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
-Resolve = Callable[..., "str | None"]
+Resolve = Callable[..., "str | None"]  # (element, uri, missing=code, instead=...) -> path
 
 
 def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = None):
     child = el.find(name)
     if child is None:
         if default is None:
-            diag.error(el, f"Element <{name}> is required within element <{local_name(el)}>.")
+            diag.error(el, f"Element <{name}> is required within element <{local_name(el)}>.",
+                       code="sdf-element-missing")
         return default
     try:
         return values.parse_double(child.text or "")
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.")
+        diag.error(child, f"Cannot read <{name}> as a number: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default):
@@ -47,7 +49,8 @@ def _child_vector(diag: SdfDiagnostic, el, name: str, default):
     try:
         return values.parse_numbers(child.text, 3)
     except ValueError:
-        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.")
+        diag.error(child, f"Cannot read <{name}> as 3 numbers: '{child.text}'.",
+                   code="sdf-value-invalid")
 
 
 class SdfGeometryReader:
@@ -97,12 +100,13 @@ class SdfGeometryReader:
         uri_el = el.find("uri")
         uri = (uri_el.text or "").strip() if uri_el is not None else ""
         if not uri:
-            diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.")
-        path = self.resolve(uri_el, uri, drake.LEFT_OUT)
+            diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.",
+                       code="sdf-attribute-missing")
+        path = self.resolve(uri_el, uri, missing="mesh-missing", instead=drake.LEFT_OUT)
         scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
         return drake.mesh_shape(
             path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
-            lambda m, instead: diag.drake_refuses(el, m, instead))
+            lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
 
     @staticmethod
     def plane_pose(geometry_el, X_LG: RigidTransform) -> RigidTransform:
@@ -146,11 +150,13 @@ class SdfGeometryReader:
                     enabled[role] = values.parse_bool(node.get("enabled"))
                 except ValueError:
                     diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
-                                     "wrong value type; it should be a boolean value.")
+                                     "wrong value type; it should be a boolean value.",
+                               code="sdf-value-invalid")
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
             if el.get("mbparse-drake-visual") is None:
                 diag.warning(el, f"The <visual name=\"{el.get('name')}\"> tag had all visual "
-                                 "roles turned off for Drake; it is ignored.")
+                                 "roles turned off for Drake; it is ignored.",
+                             code="sdf-unsupported")
             return None
         props = GeometryProperties()
         material = el.find("material")
@@ -159,7 +165,7 @@ class SdfGeometryReader:
             diffuse_map = first_child(material, "drake:diffuse_map")
             if diffuse_map is not None and (diffuse_map.text or "").strip():
                 path = self.resolve(diffuse_map, diffuse_map.text.strip(),
-                                    "mbparse draws the material without it")
+                                    instead="mbparse draws the material without it")
                 if path is not None:
                     props.add_property("phong", "diffuse_map", path)
             for key in ("diffuse", "ambient", "specular", "emissive"):
@@ -180,13 +186,13 @@ class SdfGeometryReader:
                     name = (node.text or "").strip()
                     if not name:
                         diag.error(node, "<drake:accepting_renderer> tag given without any "
-                                         "name")
+                                         "name", code="sdf-value-invalid")
                     names.add(name)
                 perception.add_property("renderer", "accepting", frozenset(names))
             roles[PERCEPTION] = perception
         elif first_child(el, "drake:accepting_renderer") is not None:
             diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
-                             "disabled perception role.")
+                             "disabled perception role.", code="sdf-unsupported")
         return roles
 
     # ------------------------------------------------------------ collision
@@ -210,7 +216,7 @@ class SdfGeometryReader:
         retro = el.find("laser_retro")
         if retro is not None and values.parse_double(retro.text or "0") != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
-                                f"{(retro.text or '').strip()}")
+                                f"{(retro.text or '').strip()}", code="sdf-unsupported")
         drake_el = first_child(el, "drake:proximity_properties")
         props = GeometryProperties()
         if drake_el is not None:
@@ -223,19 +229,23 @@ class SdfGeometryReader:
                 try:
                     return values.parse_double(node.text or "")
                 except ValueError:
-                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.")
+                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.",
+                               code="sdf-value-invalid")
 
             rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
             compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
             if first_child(drake_el, "drake:soft_hydroelastic") is not None:
                 diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
-                               "no longer supported; use <drake:compliant_hydroelastic>.")
+                               "no longer supported; use <drake:compliant_hydroelastic>.",
+                           code="sdf-conflict")
             if rigid and compliant:
                 diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
-                               "<drake:compliant_hydroelastic>; only one can be given.")
+                               "<drake:compliant_hydroelastic>; only one can be given.",
+                           code="sdf-structure")
             props = drake.proximity_properties(
-                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m),
-                lambda m: diag.error(drake_el, m))
+                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m,
+                                                                      code="proximity-ignored"),
+                lambda m: diag.error(drake_el, m, code="proximity-invalid"))
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self.ode_friction(el))
         else:
@@ -243,7 +253,7 @@ class SdfGeometryReader:
             if ode is not None and (ode.find("mu") is not None or ode.find("mu2") is not None):
                 diag.warning(ode, f"In <collision name='{el.get('name')}'>: the friction of "
                                   "<drake:proximity_properties> is used; <surface><friction>"
-                                  "<ode><mu*> tags are ignored.")
+                                  "<ode><mu*> tags are ignored.", code="sdf-unsupported")
         return props
 
     def ode_friction(self, el) -> CoulombFriction:
@@ -256,7 +266,7 @@ class SdfGeometryReader:
         friction = CoulombFriction(mu, mu2)
         why = friction.invalidity()
         if why:
-            diag.error(ode, why)
+            diag.error(ode, why, code="value-out-of-range")
         return friction
 
 
@@ -270,12 +280,14 @@ def check_material(diag: SdfDiagnostic, material) -> None:
         for tag in ("uri", "name"):
             node = script.find(tag)
             if node is None or not (node.text or "").strip():
-                diag.error(script, f"A <script> element has no <{tag}> child, or it is empty.")
+                diag.error(script, f"A <script> element has no <{tag}> child, or it is empty.",
+                           code="sdf-element-missing")
     shader = material.find("shader")
     if shader is not None and shader.get("type", "pixel").startswith("normal_map"):
         node = shader.find("normal_map")
         if node is None or not (node.text or "").strip():
-            diag.error(shader, "A normal-map shader is specified without a <normal_map>.")
+            diag.error(shader, "A normal-map shader is specified without a <normal_map>.",
+                       code="sdf-conflict")
 
 
 def half_space_rotation(normal):

@@ -27,7 +27,8 @@ def _number(diag: SdfDiagnostic, el, default: float) -> float:
     try:
         return values.parse_double(el.text)
     except ValueError:
-        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.")
+        diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.",
+                   code="sdf-value-invalid")
 
 
 class Axis:
@@ -44,7 +45,7 @@ class Axis:
             self.expressed_in = xyz_el.get("expressed_in") or None
         if norm(self.xyz) == 0:
             diag.error(xyz_el if xyz_el is not None else el,
-                       "The norm of the xyz vector cannot be zero.")
+                       "The norm of the xyz vector cannot be zero.", code="axis-zero")
         dyn = el.find("dynamics")
         self.damping = _number(diag, dyn.find("damping") if dyn is not None else None, 0.0)
         self.spring_reference = _number(
@@ -82,7 +83,7 @@ class JointReader:
         child_body, child_vid = self.ctx.joint_end_body(vertex, "child")
         if parent_body is child_body:
             diag.error(el, f"Joint '{name}' has parent and child frames that both resolve to "
-                           f"the body '{child_body.name}'.")
+                           f"the body '{child_body.name}'.", code="joint-same-body")
         X_CJ = self.ctx.joint_pose_in_body(vertex, child_vid)
         if parent_body.is_world():
             X_PJ = self.ctx.joint_pose_in_world(vertex, is_model_joint)
@@ -119,12 +120,14 @@ class JointReader:
             elif jtype == "universal":
                 damping = self.damping(el, axes)
                 if axes[0] is None or axes[1] is None:
-                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'")
+                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'",
+                               code="sdf-value-invalid")
                 ix = _unit(self.axis_in_joint(vertex, axes[0]))
                 iy = _unit(self.axis_in_joint(vertex, axes[1]))
                 iz = cross(ix, iy)
                 if abs(dot(ix, iy)) > 1e-12 or abs(norm(iz) - 1) > 1e-12:
-                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'")
+                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'",
+                               code="sdf-value-invalid")
                 R_JI = ((ix[0], iy[0], iz[0]), (ix[1], iy[1], iz[1]), (ix[2], iy[2], iz[2]))
                 X_JI = RigidTransform(R_JI)
                 X_PI = (X_PF @ X_JI) if X_PF is not None else X_JI
@@ -144,15 +147,18 @@ class JointReader:
                                         self.axis_in_joint(vertex, axis), pitch, damping)
                 self.actuator(el, joint, axes)
             elif jtype in ("gearbox", "revolute2"):
-                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.")
+                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.",
+                           code="sdf-not-supported")
             else:
-                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.")
+                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.",
+                           code="sdf-value-invalid")
         return jtype
 
     # ------------------------------------------------------------ pieces
     def require_axis(self, el, axis: Axis | None) -> Axis:
         if axis is None:
-            self.diag.error(el, f"An axis must be specified for joint '{el.get('name')}'")
+            self.diag.error(el, f"An axis must be specified for joint '{el.get('name')}'",
+                            code="sdf-value-invalid")
         return axis
 
     def axis_in_joint(self, vertex, axis: Axis):
@@ -163,7 +169,7 @@ class JointReader:
     def check_limits(self, el, axis: Axis) -> None:
         if axis.lower > axis.upper:
             self.diag.error(el, "The lower limit must be lower (or equal) than the upper limit "
-                                f"for joint '{el.get('name')}'.")
+                                f"for joint '{el.get('name')}'.", code="limit-inverted")
 
     def damping(self, el, axes) -> float:
         axis = axes[0]
@@ -171,11 +177,13 @@ class JointReader:
             return 0.0
         if axis.damping < 0:
             self.diag.error(el, f"Joint damping is negative for joint '{el.get('name')}'. "
-                                "Joint damping must be a non-negative number.")
+                                "Joint damping must be a non-negative number.",
+                            code="value-out-of-range")
         if axes[1] is not None and axes[1].damping != axis.damping:
             self.diag.warning(el, f"Joint damping must be equal for both axes for joint "
                                   f"{el.get('name')}; the value of 'axis' ({axis.damping:g}) is "
-                                  f"used and that of 'axis2' ({axes[1].damping:g}) is ignored.")
+                                  f"used and that of 'axis2' ({axes[1].damping:g}) is ignored.",
+                              code="sdf-unsupported")
         return axis.damping
 
     def acceleration(self, el, axis: Axis) -> float:
@@ -190,7 +198,7 @@ class JointReader:
         if value < 0:
             self.diag.error(limit, f"Acceleration limit is negative for joint "
                                    f"'{el.get('name')}'. Acceleration limit must be a "
-                                   "non-negative number.")
+                                   "non-negative number.", code="value-out-of-range")
         return value
 
     def screw_pitch(self, el) -> float:
@@ -210,19 +218,22 @@ class JointReader:
         if jtype == "ball":
             if axes[0] is not None:
                 diag.warning(el, "A ball joint axis will be ignored. Only the dynamic "
-                                 "parameters and limits will be considered.")
+                                 "parameters and limits will be considered.",
+                             code="sdf-unsupported")
                 if axes[0].effort != 0:
                     diag.warning(el, f"Actuation (via non-zero effort limits) for ball joint "
-                                     f"'{name}' is not implemented yet and will be ignored.")
+                                     f"'{name}' is not implemented yet and will be ignored.",
+                                 code="sdf-unsupported")
             if axes[1] is not None:
                 diag.warning(el, f"An axis2 may not be specified for ball joint '{name}' and "
-                                 "will be ignored")
+                                 "will be ignored", code="sdf-unsupported")
             return
         if jtype == "universal":
             efforts = [a.effort if a is not None else 0.0 for a in axes]
             if any(e != 0 for e in efforts):
                 diag.warning(el, f"Actuation (via non-zero effort limits) for universal joint "
-                                 f"'{name}' is not implemented yet and will be ignored.")
+                                 f"'{name}' is not implemented yet and will be ignored.",
+                             code="sdf-unsupported")
             return
         effort = axes[0].effort if axes[0] is not None else 0.0
         if effort != 0:
@@ -238,32 +249,32 @@ class JointReader:
                 p, d = gains.get("p"), gains.get("d")
                 if p is None:
                     diag.error(gains, "<drake:controller_gains>: Unable to find the 'p' "
-                                      "attribute.")
+                                      "attribute.", code="sdf-attribute-missing")
                 if d is None:
                     diag.error(gains, "<drake:controller_gains>: Unable to find the 'd' "
-                                      "attribute.")
+                                      "attribute.", code="sdf-attribute-missing")
                 with diag.located(gains):
                     self.plant.set_controller_gains(actuator, values.parse_double(p),
                                                     values.parse_double(d))
         if axes[1] is not None:
             diag.warning(el, f"An axis2 may not be specified for 1-dof joint '{name}' and will "
-                             "be ignored")
+                             "be ignored", code="sdf-unsupported")
 
     def spring(self, el, jtype: str, joint, axis: Axis) -> None:
         stiffness = axis.spring_stiffness
         if jtype == "prismatic":
             if stiffness < 0:
                 self.diag.error(el, f"The stiffness specified for joint '{el.get('name')}' must "
-                                    "be non-negative.")
+                                    "be non-negative.", code="value-out-of-range")
             if stiffness > 0:
                 self.diag.warning(el, f"The prismatic spring of joint '{el.get('name')}' is not "
                                       "kept by mbparse: prismatic springs are not part of its "
-                                      "model.")
+                                      "model.", code="sdf-unsupported")
             return
         if stiffness != 0:
             if stiffness < 0:
                 self.diag.error(el, f"The spring stiffness of joint '{el.get('name')}' must be "
-                                    "non-negative.")
+                                    "non-negative.", code="value-out-of-range")
             self.plant.add_force_element(RevoluteSpring(joint, axis.spring_reference,
                                                         stiffness))
 
@@ -279,26 +290,27 @@ class JointReader:
             diag.warning(el, f"Joint '{name}' specifies a drake:mimic element that will be "
                              "ignored. Mimic elements are currently only supported by "
                              "MultibodyPlant with a discrete time step and using "
-                             "DiscreteContactSolver::kSap, or by continuous time plants.")
+                             "DiscreteContactSolver::kSap, or by continuous time plants.",
+                         code="sdf-unsupported")
             return
         for key in ("joint", "multiplier", "offset"):
             if node.get(key) is None:
                 diag.error(node, f"Joint '{name}' drake:mimic element is missing the required "
-                                 f"'{key}' attribute.")
+                                 f"'{key}' attribute.", code="sdf-attribute-missing")
         target = node.get("joint")
         if not plant.has_joint_named(target, instance):
             diag.error(node, f"Joint '{name}' drake:mimic element specifies joint '{target}' "
-                             "which does not exist.")
+                             "which does not exist.", code="file-missing")
         if target == name:
             diag.error(node, f"Joint '{name}' drake:mimic element specifies joint '{target}'. "
-                             "Joints cannot mimic themselves.")
+                             "Joints cannot mimic themselves.", code="sdf-mimic-invalid")
         joint0 = plant.get_joint_by_name(name, instance)
         joint1 = plant.get_joint_by_name(target, instance)
         if joint0.nv != 1 or joint1.nv != 1:
             diag.warning(node, f"Drake only supports the drake:mimic element for single-dof "
                                f"joints. The joint '{name}' (with {joint0.nv} dofs) is "
                                f"attempting to mimic joint '{target}' (with {joint1.nv} dofs). "
-                               "The drake:mimic element will be ignored.")
+                               "The drake:mimic element will be ignored.", code="sdf-unsupported")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1,

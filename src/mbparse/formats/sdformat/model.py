@@ -94,8 +94,9 @@ class ModelBuilder:
             check_supported(self.diag, world.el, WORLD_TAGS)
         instances: list[int] = []
         for scope in world.models:
-            name = self.ws.make_model_name(scope.name, parent_model_name)
-            instances += self.add_model(scope, name)
+            with self.diag.policy.recovering():
+                name = self.ws.make_model_name(scope.name, parent_model_name)
+                instances += self.add_model(scope, name)
         if world.el is not None and world.el.tag == "world":
             self.world_elements(world)
         return instances
@@ -120,13 +121,15 @@ class ModelBuilder:
         check_supported(diag, el, MODEL_TAGS)
         added = [instance]
         for nested in scope.models:
-            added += self.add_model(nested, f"{name}::{nested.name}")
+            with self.diag.policy.recovering():
+                added += self.add_model(nested, f"{name}::{nested.name}")
         X_WM = self.X_W(scope.path)
         for link in scope.links:
-            if first_child(link.el, "drake:deformable_properties") is not None:
-                deformable.add_deformable_link(self, link, instance)
-            else:
-                self.link(link, instance)
+            with self.diag.policy.recovering():
+                if first_child(link.el, "drake:deformable_properties") is not None:
+                    deformable.add_deformable_link(self, link, instance)
+                else:
+                    self.link(link, instance)
         # The model frame, fixed to the canonical link (unless deformable).
         if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
@@ -138,15 +141,19 @@ class ModelBuilder:
                 plant.add_frame(MODEL_FRAME, plant.world_frame(), X_WM, instance)
         joint_types = set()
         for joint in scope.joints:
-            joint_types.add(self.joints.add(joint, instance, True))
+            with self.diag.policy.recovering():
+                joint_types.add(self.joints.add(joint, instance, True))
         for joint in scope.joints:
-            self.joints.mimic(joint.el, instance)
+            with self.diag.policy.recovering():
+                self.joints.mimic(joint.el, instance)
         for frame in scope.frames:
-            self.frame(frame, scope, instance)
+            with self.diag.policy.recovering():
+                self.frame(frame, scope, instance)
         drake_elements.add_all(self, scope, instance)
         if scope.static:
             if any(t != "fixed" for t in joint_types):
-                diag.error(el, "Only fixed joints are permitted in static models.")
+                diag.error(el, "Only fixed joints are permitted in static models.",
+                           code="sdf-structure")
             welded = _welded_to_world(plant)
             for link in scope.links:
                 body = self.bodies.get(link.id)
@@ -164,14 +171,18 @@ class ModelBuilder:
 
     def world_elements(self, world: Scope) -> None:
         for frame in world.frames:
-            self.frame(frame, world, 0)
+            with self.diag.policy.recovering():
+                self.frame(frame, world, 0)
         types = set()
         for joint in world.joints:
-            types.add(self.joints.add(joint, 0, False))
+            with self.diag.policy.recovering():
+                types.add(self.joints.add(joint, 0, False))
         for joint in world.joints:
-            self.joints.mimic(joint.el, 0)
+            with self.diag.policy.recovering():
+                self.joints.mimic(joint.el, 0)
         if any(t != "fixed" for t in types):
-            self.diag.error(world.el, "Only fixed joints are permitted in world joints.")
+            self.diag.error(world.el, "Only fixed joints are permitted in world joints.",
+                            code="sdf-structure")
 
     # ------------------------------------------------------------ links
     def link(self, vertex, instance: int) -> None:
@@ -192,7 +203,8 @@ class ModelBuilder:
         sv = first_child(el, "drake:surface_velocity_axis")
         if sv is not None:
             diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
-                             "surface velocities are not part of its model.")
+                             "surface velocities are not part of its model.",
+                         code="sdf-unsupported")
 
     def link_geometry(self, el, body) -> None:
         diag = self.diag
@@ -201,19 +213,21 @@ class ModelBuilder:
         for dv in children(el, "drake:visual"):
             visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
         for visual in visuals:
-            if visual is None:
-                continue
-            X_LG = self.X_element(visual, el)
-            instance = self.geometry.visual(visual, X_LG)
-            if instance is not None:
-                with diag.located(visual):
-                    plant.register_visual_geometry(body, instance)
+            with self.diag.policy.recovering():
+                if visual is None:
+                    continue
+                X_LG = self.X_element(visual, el)
+                instance = self.geometry.visual(visual, X_LG)
+                if instance is not None:
+                    with diag.located(visual):
+                        plant.register_visual_geometry(body, instance)
         for collision in el.findall("collision"):
-            X_LG = self.X_element(collision, el)
-            instance = self.geometry.collision(collision, X_LG)
-            if instance is not None:
-                with diag.located(collision):
-                    plant.register_collision_geometry(body, instance)
+            with self.diag.policy.recovering():
+                X_LG = self.X_element(collision, el)
+                instance = self.geometry.collision(collision, X_LG)
+                if instance is not None:
+                    with diag.located(collision):
+                        plant.register_collision_geometry(body, instance)
 
     def X_element(self, el, link_el) -> RigidTransform:
         """Pose of a visual or collision in its link (relative_to may name
@@ -251,7 +265,7 @@ class ModelBuilder:
                     diag, el, inertial, lambda c: self.X_element(c, el),
                     self.resolve_uri_for)
                 return drake.spatial_inertia(X, mass, moments,
-                                                 lambda m: diag.warning(el, m))
+                                                 lambda m, code: diag.warning(el, m, code=code))
             mass_el = inertial.find("mass")
             if mass_el is not None and (mass_el.text or "").strip():
                 mass = values.parse_double(mass_el.text)
@@ -265,7 +279,8 @@ class ModelBuilder:
             if pose is not None:
                 X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                                       values.parse_bool(pose.get("degrees", "false")))
-        return drake.spatial_inertia(X, mass, moments, lambda m: diag.warning(el, m))
+        return drake.spatial_inertia(X, mass, moments,
+                                     lambda m, code: diag.warning(el, m, code=code))
 
     # ------------------------------------------------------------ frames
     def frame(self, vertex, scope: Scope, instance: int) -> None:

@@ -57,7 +57,7 @@ class ScopeBuilder:
         pose = el.find("pose")
         if pose is not None and pose.get("relative_to"):
             self.diag.error(pose, "The pose of a top-level model may not have a relative_to "
-                                  "attribute.")
+                                  "attribute.", code="sdf-conflict")
         return self.model(el, world)
 
     # ------------------------------------------------------------ models
@@ -66,7 +66,7 @@ class ScopeBuilder:
         self.merge_children(el)
         name = el.get("name", "")
         if is_reserved(name):
-            diag.error(el, f"The model name '{name}' is reserved.")
+            diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
         scope = Scope(parent.vertex_id(name), name, el, parent)
         scope.version = parse_version(_version_of(el))
         static_el = el.find("static")
@@ -106,7 +106,7 @@ class ScopeBuilder:
             v = self.graph.vertices.get(vid)
             if v is None or v.kind != "link":
                 self.diag.error(el, f"canonical_link '{name}' is not a link of model "
-                                    f"'{scope.name}'.")
+                                    f"'{scope.name}'.", code="sdf-unknown-reference")
             scope.canonical = vid
         elif scope.links:
             scope.canonical = scope.links[0].id
@@ -117,7 +117,7 @@ class ScopeBuilder:
                     break
         if (scope.canonical is None and not scope.static and not scope.links
                 and not scope.models and not scope.interface_links):
-            self.diag.error(el, "A model must have at least one link.")
+            self.diag.error(el, "A model must have at least one link.", code="sdf-structure")
 
     def unique_names(self, el, tags: tuple[str, ...], scope: Scope) -> None:
         seen: dict[str, int] = {}
@@ -129,19 +129,20 @@ class ScopeBuilder:
         for name, count in seen.items():
             if count > 1:
                 self.diag.error(el, f"The name '{name}' is used {count} times among the "
-                                    f"children of {scope.describe()}; names must be unique.")
+                                    f"children of {scope.describe()}; names must be unique.",
+                                code="sdf-value-invalid")
 
     # ------------------------------------------------------------ elements
     def link(self, el, scope: Scope) -> None:
         name = el.get("name", "")
         if is_reserved(name):
-            self.diag.error(el, f"The link name '{name}' is reserved.")
+            self.diag.error(el, f"The link name '{name}' is reserved.", code="sdf-name-reserved")
         for tag in ("visual", "collision"):
             names = [c.get("name") for c in el.findall(tag)]
             for n in names:
                 if names.count(n) > 1:
                     self.diag.error(el, f"{tag} name '{n}' is used more than once in link "
-                                        f"'{name}'.")
+                                        f"'{name}'.", code="name-duplicate")
         X, relative_to, pose_el = read_pose(self.diag, el)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
                    pose_el=pose_el)
@@ -151,7 +152,7 @@ class ScopeBuilder:
     def frame(self, el, scope: Scope) -> None:
         name = el.get("name", "")
         if is_reserved(name):
-            self.diag.error(el, f"The frame name '{name}' is reserved.")
+            self.diag.error(el, f"The frame name '{name}' is reserved.", code="sdf-name-reserved")
         X, relative_to, pose_el = read_pose(self.diag, el)
         v = Vertex(scope.vertex_id(name), "frame", scope, el,
                    attached_to=el.get("attached_to") or None, relative_to=relative_to, X=X,
@@ -163,16 +164,16 @@ class ScopeBuilder:
         diag = self.diag
         name = el.get("name", "")
         if is_reserved(name):
-            diag.error(el, f"The joint name '{name}' is reserved.")
+            diag.error(el, f"The joint name '{name}' is reserved.", code="sdf-name-reserved")
         parent = (el.findtext("parent") or "").strip()
         child = (el.findtext("child") or "").strip()
         if child == WORLD:
-            diag.error(el, f"Joint '{name}' names the world as its child.")
+            diag.error(el, f"Joint '{name}' names the world as its child.", code="joint-same-body")
         if parent == child:
             diag.error(el, f"Joint '{name}' names '{parent}' as both its parent and its "
-                           "child.")
+                           "child.", code="joint-same-body")
         if parent == name:
-            diag.error(el, f"Joint '{name}' names itself as its parent.")
+            diag.error(el, f"Joint '{name}' names itself as its parent.", code="joint-same-body")
         X, relative_to, pose_el = read_pose(diag, el)
         v = Vertex(scope.vertex_id(name), "joint", scope, el, attached_to=child,
                    relative_to=relative_to, X=X, pose_el=pose_el)
@@ -202,10 +203,11 @@ class ScopeBuilder:
                     canonical = f"{nested.get('name')}::{inner.get('name')}" if (
                         inner is not None) else None
         if canonical is None:
-            self.diag.error(model, f"The merge-included model '{name}' has no link.")
+            self.diag.error(model, f"The merge-included model '{name}' has no link.",
+                            code="sdf-structure")
         if model.get("placement_frame"):
             self.diag.error(model, "A placement_frame on a merge-include is not supported by "
-                                   "mbparse.")
+                                   "mbparse.", code="sdf-not-supported")
         frame = etree.Element("frame", name=proxy, attached_to=canonical)
         frame.sourceline = model.sourceline
         pose = model.find("pose")
@@ -255,7 +257,7 @@ class ScopeBuilder:
                     tag[0] == "{" or ":" in tag):
                 if parent.tag == "world" and tag in ("link", "gripper"):
                     self.diag.error(child, f"A merge-include into a world cannot hold a "
-                                           f"<{tag}>.")
+                                           f"<{tag}>.", code="sdf-structure")
                 moved.append(child)
         base = model.base
         for child in moved:

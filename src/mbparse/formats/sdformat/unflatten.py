@@ -82,7 +82,7 @@ def unflatten(diag: SdfDiagnostic, model) -> None:
 def _strip(diag: SdfDiagnostic, node, value: str, prefix: str, start: int, what: str) -> str:
     if not value.startswith(prefix):
         diag.error(node, f"While unflattening the nested model '{prefix}', its {what} "
-                         f"'{value}' does not start with '{prefix}'.")
+                         f"'{value}' does not start with '{prefix}'.", code="sdf-value-invalid")
     return value[start:]
 
 

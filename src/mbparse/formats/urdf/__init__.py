@@ -30,6 +30,10 @@ KNOWN_ROBOT_CHILDREN = {
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
 }
+# Children of <link> that other URDF consumers read and Drake does not: valid
+# input, so a note rather than a warning (pybullet's contact parameters, the
+# URDF schema's self-collision flag).
+OTHER_CONSUMERS_LINK_CHILDREN = {"contact", "self_collision_checking"}
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -69,7 +73,8 @@ class UrdfReader:
         diag = self.diag
         root = load_xml(self.source, diag, "file" if self.source.is_file() else "string")
         if root.tag != "robot":
-            diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file")
+            diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
+                       code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
@@ -78,7 +83,7 @@ class UrdfReader:
             tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
                 diag.warning(child, f"<{tag}> is not part of URDF or of Drake's "
-                                    "extensions; it is ignored")
+                                    "extensions; it is ignored", code="urdf-unknown-element")
             by_tag.setdefault(tag, []).append(child)
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
@@ -86,7 +91,7 @@ class UrdfReader:
         name = self.model_name or attr(root, "name")
         if not name:
             diag.error(root, "<robot> has no name attribute and no model name was given; "
-                             "name the robot")
+                             "name the robot", code="urdf-attribute-missing")
         if self.merge_into is None:
             name = self.ws.make_model_name(name, self.parent_model_name)
             with diag.located(root):
@@ -94,38 +99,54 @@ class UrdfReader:
         else:
             self.instance = self.merge_into
 
+        recovering = diag.policy.recovering
         for el in found("material", ()):
-            self.geometry.material(el, name_required=True)
+            with recovering():
+                self.geometry.material(el, name_required=True)
         for el in found("link", ()):
-            self.link(el)
+            with recovering():
+                self.link(el)
         if self.plant.geometry_source_is_registered():
             for el in found("drake:collision_filter_group", ()):
-                self.collision_filter_group(el)
+                with recovering():
+                    self.collision_filter_group(el)
         for el in joint_elements:
-            self.joint(el)
+            with recovering():
+                self.joint(el)
         for el in joint_elements:
-            self.mimic(el)
+            with recovering():
+                self.mimic(el)
         for el in found("transmission", ()):
-            self.transmission(el)
+            with recovering():
+                self.transmission(el)
         for el in found("loop_joint", ()):
-            loop_joints.read_loop_joint(self, el)
+            with recovering():
+                loop_joints.read_loop_joint(self, el)
         for el in found("frame", ()):
-            self.frame(el)
+            with recovering():
+                self.frame(el)
         for el in found("drake:linear_bushing_rpy", ()):
-            self.bushing(el)
+            with recovering():
+                self.bushing(el)
         for el in found("drake:linear_spring_damper", ()):
-            self.linear_spring_damper(el)
+            with recovering():
+                self.linear_spring_damper(el)
         for el in found("drake:ball_constraint", ()):
-            self.ball_constraint(el)
+            with recovering():
+                self.ball_constraint(el)
         for el in found("drake:distance_constraint", ()):
-            self.distance_constraint(el)
+            with recovering():
+                self.distance_constraint(el)
         for el in found("force_element", ()):
-            force_elements.read_force_element(self, el)
+            with recovering():
+                force_elements.read_force_element(self, el)
         if "sensor" in by_tag:
-            sensors.read_sensors(self, root)
+            with recovering():
+                sensors.read_sensors(self, root)
         for el in found("drake:tendon_constraint", ()):
-            diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
-                           "model would be incomplete")
+            with recovering():
+                diag.error(el, "<drake:tendon_constraint> is not supported by mbparse yet; the "
+                           "model would be incomplete", code="urdf-not-supported")
         return self.instance, name
 
     # ------------------------------------------------------------ links
@@ -136,7 +157,7 @@ class UrdfReader:
         diag.warn_unsupported_attribute(el, "type")
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "<link> has no name attribute")
+            diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
         visuals, collisions = [], []
         for child in children(el):
@@ -149,39 +170,52 @@ class UrdfReader:
                 inertial = child if inertial is None else inertial
             elif tag == "drake:surface_velocity_axis":
                 sv = child if sv is None else sv
+            elif tag in OTHER_CONSUMERS_LINK_CHILDREN:
+                diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
+                                    "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored")
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored",
+                             code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
                 diag.warning(el, "the world link cannot have mass properties; its <inertial> is "
-                                 "ignored (only <visual> and <collision> may be given to it)")
+                                 "ignored (only <visual> and <collision> may be given to it)",
+                             code="urdf-unsupported")
         else:
-            M = self.spatial_inertia(inertial) if inertial is not None else None
+            M = None
+            if inertial is not None:
+                with diag.policy.recovering():  # else the body and its joints are lost too
+                    M = self.spatial_inertia(inertial)
             with diag.located(el):
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if self.plant.geometry_source_is_registered():
             used: set[str] = set()
             for visual in visuals:
-                instance = self.geometry.visual(visual, name, used)
-                if instance is not None:
-                    with diag.located(visual):
-                        self.plant.register_visual_geometry(body, instance)
+                with diag.policy.recovering():
+                    instance = self.geometry.visual(visual, name, used)
+                    if instance is not None:
+                        with diag.located(visual):
+                            self.plant.register_visual_geometry(body, instance)
             used = set()
             for collision in collisions:
-                instance = self.geometry.collision(collision, name, used)
-                if instance is not None:
-                    with diag.located(collision):
-                        self.plant.register_collision_geometry(body, instance)
+                with diag.policy.recovering():
+                    instance = self.geometry.collision(collision, name, used)
+                    if instance is not None:
+                        with diag.located(collision):
+                            self.plant.register_collision_geometry(body, instance)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
-                                 "<drake:surface_velocity_axis> is ignored")
+                                 "<drake:surface_velocity_axis> is ignored",
+                             code="urdf-unsupported")
             elif diag.vector(sv, "axis", 3) is None:
-                diag.error(sv, "<drake:surface_velocity_axis> needs an 'axis' attribute of three numbers")
+                diag.error(sv, "<drake:surface_velocity_axis> needs an 'axis' attribute of three numbers",
+                           code="urdf-attribute-missing")
             else:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
-                                 "surface velocities are not part of its model.")
+                                 "surface velocities are not part of its model.",
+                             code="urdf-unsupported")
 
     def spatial_inertia(self, el):
         diag = self.diag
@@ -193,7 +227,8 @@ class UrdfReader:
         if inertia_el is not None:
             for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                 values[i] = diag.scalar(inertia_el, key, 0.0)
-        return drake.spatial_inertia(X, mass, values, lambda m: diag.warning(el, m))
+        return drake.spatial_inertia(X, mass, values,
+                                     lambda m, code: diag.warning(el, m, code=code))
 
     def body(self, element_name: str, link_name: str, el):
         if link_name == WORLD:
@@ -201,7 +236,7 @@ class UrdfReader:
         if not self.plant.has_body_named(link_name, self.instance):
             self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
                                 f"'{self.plant.get_model_instance_name(self.instance)}' does not "
-                                "have")
+                                "have", code="urdf-unknown-link")
         return self.plant.get_body_by_name(link_name, self.instance)
 
     # ------------------------------------------------------------ joints
@@ -213,18 +248,20 @@ class UrdfReader:
         diag.warn_unsupported_element(el, "safety_controller")
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "<joint> has no name attribute")
+            diag.error(el, "<joint> has no name attribute", code="urdf-attribute-missing")
         jtype = attr(el, "type")
         if jtype is None:
-            diag.error(el, f"joint '{name}' has no type attribute")
+            diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
         ends = []
         for side in ("parent", "child"):
             node = first_child(el, side)
             if node is None:
-                diag.error(el, f"joint '{name}' has no <{side}> element")
+                diag.error(el, f"joint '{name}' has no <{side}> element",
+                           code="urdf-element-missing")
             link = attr(node, "link")
             if link is None:
-                diag.error(node, f"<{side}> of joint '{name}' has no link attribute")
+                diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
+                           code="urdf-structure")
             ends.append((link, node))
         parent = self.body(name, ends[0][0], ends[0][1])
         child = self.body(name, ends[1][0], ends[1][1])
@@ -234,17 +271,18 @@ class UrdfReader:
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             if norm(axis) < 1e-8:
-                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction")
+                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction",
+                           code="axis-zero")
             n = norm(axis)
             axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
         custom = qname(el) == "drake:joint"
         if jtype in CUSTOM_JOINT_TYPES and not custom:
             diag.error(el, f"joint '{name}' has type '{jtype}', which only <drake:joint> may "
-                           "declare; write it as <drake:joint>")
+                           "declare; write it as <drake:joint>", code="urdf-value-invalid")
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
-                           "plain <joint>, not <drake:joint>")
+                           "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
         # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
         # even at the body's origin (the names of its offset frames follow it).
         X_PF = X_PB
@@ -263,7 +301,7 @@ class UrdfReader:
                 plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
                 diag.warning(el, f"joint '{name}' has type floating, which is not a joint here: "
-                                 f"'{ends[1][0]}' is left a free body")
+                                 f"'{ends[1][0]}' is left a free body", code="urdf-unsupported")
             elif jtype == "ball":
                 plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None, self.dynamics(el))
             elif jtype == "planar":
@@ -279,10 +317,12 @@ class UrdfReader:
                 damping = self.dynamics(el)
                 pitch_el = first_child(el, "drake:screw_thread_pitch")
                 if pitch_el is None:
-                    diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found")
+                    diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found",
+                               code="urdf-element-missing")
                 pitch = diag.scalar(pitch_el, "value")
                 if pitch is None:
-                    diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute")
+                    diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute",
+                               code="urdf-attribute-missing")
                 plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
@@ -290,9 +330,8 @@ class UrdfReader:
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
-                diag.error(el, f"joint '{name}' has the unknown type '{jtype}'")
-        if plant.has_joint_named(name, self.instance):
-            plant.get_joint_by_name(name, self.instance).source = (diag.file, el.sourceline)
+                diag.error(el, f"joint '{name}' has the unknown type '{jtype}'",
+                           code="urdf-value-invalid")
         self.effort_limits[name] = effort
 
     def limits(self, el):
@@ -314,9 +353,10 @@ class UrdfReader:
         friction = diag.scalar(node, "friction")
         if friction is not None and friction != 0.0:
             diag.warning(node, f"joint friction {friction:g} is not modelled; the 'friction' "
-                               "attribute is ignored")
+                               "attribute is ignored", code="urdf-unsupported")
         if diag.scalar(node, "coulomb_window") is not None:
-            diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored")
+            diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored",
+                         code="urdf-unsupported")
         return damping
 
     def curvilinear(self, el, name, parent, X_PF, child) -> None:
@@ -335,7 +375,8 @@ class UrdfReader:
             periodic = attr(node, "value") == "true"
         curves = first_child(el, "drake:curves")
         if curves is None:
-            diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found")
+            diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found",
+                       code="urdf-element-missing")
         breaks, rates = [0.0], []
         for curve in children(curves):
             tag = qname(curve)
@@ -343,26 +384,32 @@ class UrdfReader:
             if tag == "drake:line_segment":
                 length = diag.scalar(curve, "length")
                 if length is None:
-                    diag.error(curve, "<drake:line_segment> has no 'length' attribute")
+                    diag.error(curve, "<drake:line_segment> has no 'length' attribute",
+                               code="urdf-attribute-missing")
                 if length <= 0:
-                    diag.error(curve, f"<drake:line_segment> length must be positive; it is {length:g}")
+                    diag.error(curve, f"<drake:line_segment> length must be positive; it is {length:g}",
+                               code="value-out-of-range")
             elif tag == "drake:circular_arc":
                 radius = diag.scalar(curve, "radius")
                 if radius is None:
-                    diag.error(curve, "<drake:circular_arc> has no 'radius' attribute")
+                    diag.error(curve, "<drake:circular_arc> has no 'radius' attribute",
+                               code="urdf-attribute-missing")
                 if radius <= 0:
-                    diag.error(curve, f"<drake:circular_arc> radius must be positive; it is {radius:g}")
+                    diag.error(curve, f"<drake:circular_arc> radius must be positive; it is {radius:g}",
+                               code="value-out-of-range")
                 angle = diag.scalar(curve, "angle")
                 if angle is None:
-                    diag.error(curve, "<drake:circular_arc> has no 'angle' attribute")
+                    diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
+                               code="urdf-attribute-missing")
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
-                               "and <drake:circular_arc>")
+                               "and <drake:circular_arc>", code="urdf-structure")
             breaks.append(breaks[-1] + length)
             rates.append(angle / length)
         if len(breaks) == 1:
-            diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one")
+            diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one",
+                       code="urdf-structure")
         self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
                              tangent, normal, periodic, damping)
 
@@ -375,32 +422,36 @@ class UrdfReader:
         plant = self.plant
         target = attr(node, "joint")
         if target is None:
-            diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute")
+            diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
+                       code="urdf-attribute-missing")
         if not plant.has_joint_named(target, self.instance):
             diag.error(node, f"<mimic> of joint '{name}' names joint '{target}', which this "
-                             "model does not have")
+                             "model does not have", code="urdf-unknown-joint")
         if target == name:
-            diag.error(node, f"joint '{name}' cannot mimic itself")
+            diag.error(node, f"joint '{name}' cannot mimic itself", code="urdf-mimic-invalid")
         gear_ratio = diag.scalar(node, "multiplier", 1.0)
         offset = diag.scalar(node, "offset", 0.0)
         if not plant.has_joint_named(name, self.instance):
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: the joint was not added "
-                               "to the model (only single-dof joints can mimic)")
+                               "to the model (only single-dof joints can mimic)",
+                         code="urdf-unsupported")
             return
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
             diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
-                             f"'{target}' ({joint1.nv} dofs)")
+                             f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
-                               f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs")
+                               f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
+                         code="urdf-unsupported")
             return
         # Drake checks the tag whole (above) even on a plant that then ignores it.
         if not plant.supports_constraints():
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
                                "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)")
+                               "a continuous plant or the sap/similar/lagged approximation)",
+                         code="urdf-unsupported")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
@@ -416,7 +467,8 @@ class UrdfReader:
         if len(values) == 1 and values[0] == 1:
             return
         self.diag.warning(child, f"mechanicalReduction '{text.strip()}' in <{qname(el)}> is "
-                                 "ignored: only a reduction of 1 is modelled")
+                                 "ignored: only a reduction of 1 is modelled",
+                          code="urdf-unsupported")
 
     def transmission(self, el) -> None:
         diag = self.diag
@@ -431,40 +483,45 @@ class UrdfReader:
         else:
             ttype = attr(el, "type")
             if ttype is None:
-                diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)")
+                diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)",
+                           code="urdf-element-missing")
         if "SimpleTransmission" not in ttype:
             diag.warning(el, f"transmission type '{ttype.strip()}' is not a SimpleTransmission; "
-                             "the transmission is ignored (no actuator is made)")
+                             "the transmission is ignored (no actuator is made)",
+                         code="urdf-unsupported")
             return
         actuator_el = first_child(el, "actuator")
         if actuator_el is None:
-            diag.error(el, "<transmission> has no <actuator>")
+            diag.error(el, "<transmission> has no <actuator>", code="urdf-element-missing")
         self.mechanical_reduction(actuator_el)
         actuator_name = attr(actuator_el, "name")
         if actuator_name is None:
-            diag.error(actuator_el, "<actuator> of a transmission has no name attribute")
+            diag.error(actuator_el, "<actuator> of a transmission has no name attribute",
+                       code="urdf-attribute-missing")
         joint_el = first_child(el, "joint")
         if joint_el is None:
-            diag.error(el, "<transmission> has no <joint>")
+            diag.error(el, "<transmission> has no <joint>", code="urdf-element-missing")
         joint_name = attr(joint_el, "name")
         if joint_name is None:
-            diag.error(joint_el, "<joint> of a transmission has no name attribute")
+            diag.error(joint_el, "<joint> of a transmission has no name attribute",
+                       code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
             diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
-                                 "not have")
+                                 "not have", code="urdf-unknown-joint")
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
-                                   "joint cannot be actuated")
+                                   "joint cannot be actuated", code="urdf-unsupported")
             return
         effort = self.effort_limits.get(joint_name, INF)
         if effort < 0:
             diag.error(joint_el, f"transmission is on joint '{joint_name}', whose effort limit is "
-                                 "negative")
+                                 "negative", code="value-out-of-range")
         if effort <= 0:
             diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
-                                   "effort limit is zero, so no actuator is made")
+                                   "effort limit is zero, so no actuator is made",
+                         code="urdf-unsupported")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
@@ -474,7 +531,8 @@ class UrdfReader:
             if node is not None:
                 value = diag.scalar(node, "value")
                 if value is None:
-                    diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute")
+                    diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute",
+                               code="urdf-attribute-missing")
                 setattr(actuator, field_name, value)
         gains = first_child(actuator_el, "drake:controller_gains")
         if gains is not None:
@@ -482,7 +540,7 @@ class UrdfReader:
             for key, value in (("p", p), ("d", d)):
                 if value is None:
                     diag.error(gains, f"<drake:controller_gains> of actuator '{actuator_name}' has no "
-                                      f"'{key}' attribute")
+                                      f"'{key}' attribute", code="urdf-attribute-missing")
             with diag.located(gains):
                 plant.set_controller_gains(actuator, p, d)
 
@@ -491,10 +549,10 @@ class UrdfReader:
         diag = self.diag
         name = attr(el, "name")
         if name is None:
-            diag.error(el, "<frame> has no name attribute")
+            diag.error(el, "<frame> has no name attribute", code="urdf-attribute-missing")
         link = attr(el, "link")
         if link is None:
-            diag.error(el, f"<frame> '{name}' has no link attribute")
+            diag.error(el, f"<frame> '{name}' has no link attribute", code="urdf-structure")
         body = self.body(name, link, el)
         with diag.located(el):
             self.plant.add_frame(name, body.body_frame, diag.origin(el), self.instance)
@@ -504,7 +562,8 @@ class UrdfReader:
         diag = self.diag
         node = first_child(el, tag)
         if node is None:
-            diag.error(el, f"<{qname(el)}> needs a <{tag}> child; none was found")
+            diag.error(el, f"<{qname(el)}> needs a <{tag}> child; none was found",
+                       code="urdf-element-missing")
         key = "name" if kind == "name" else "value"
         if kind == "vector":
             value = diag.vector(node, key, 3)
@@ -513,13 +572,14 @@ class UrdfReader:
         else:
             value = attr(node, key)
         if value is None:
-            diag.error(node, f"<{tag}> needs a '{key}' attribute")
+            diag.error(node, f"<{tag}> needs a '{key}' attribute", code="urdf-element-missing")
         return value, node
 
     def _named_body(self, el, tag: str):
         name, node = self._child_value(el, tag, "name")
         if not self.plant.has_body_named(name, self.instance):
-            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have")
+            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have",
+                            code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
     def bushing(self, el) -> None:
@@ -527,7 +587,8 @@ class UrdfReader:
         for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
             name, node = self._child_value(el, tag, "name")
             if not self.plant.has_frame_named(name, self.instance):
-                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have")
+                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
+                                code="urdf-unknown-frame")
             frames.append(self.plant.get_frame_by_name(name, self.instance))
         vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
                    for k in ("torque_stiffness", "torque_damping", "force_stiffness",
@@ -546,9 +607,11 @@ class UrdfReader:
             tag = f"drake:linear_spring_damper_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key == "free_length" and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
+                           code="value-out-of-range")
             if value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
+                           code="value-out-of-range")
             values.append(value)
         self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
 
@@ -571,9 +634,11 @@ class UrdfReader:
             tag = f"drake:distance_constraint_{key}"
             value, node = self._child_value(el, tag, "scalar")
             if key in ("distance", "stiffness") and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}")
+                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
+                           code="value-out-of-range")
             if key == "damping" and value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}")
+                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
+                           code="value-out-of-range")
             values.append(value)
         with diag.located(el):
             self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
@@ -584,7 +649,7 @@ class UrdfReader:
             return
         name = attr(el, "name")
         if name is None:
-            diag.error(el, f"<{qname(el)}> has no name attribute")
+            diag.error(el, f"<{qname(el)}> has no name attribute", code="urdf-attribute-missing")
         if not name:
             return
         members, groups = set(), set()
@@ -593,14 +658,19 @@ class UrdfReader:
             for node in children(el, tag):
                 value = attr(node, key)
                 if value is None:
-                    diag.error(node, f"<{tag}> has no {key} attribute")
+                    diag.error(node, f"<{tag}> has no {key} attribute",
+                               code="urdf-attribute-missing")
                 if value:
                     out.add(value)
         resolver = self.ws.collision_resolver
-        resolver.add_group(lambda m: diag.error(el, m), name, members, groups, self.instance)
+        resolver.add_group(lambda m: diag.error(el, m, code="collision-filter-group"), name,
+                           members, groups, self.instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
             target = attr(node, "name")
             if target is None:
-                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute")
+                diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute",
+                           code="urdf-attribute-missing")
             if target:
-                resolver.add_pair(lambda m, n=node: diag.error(n, m), name, target, self.instance)
+                resolver.add_pair(
+                    lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name,
+                    target, self.instance)

@@ -43,12 +43,13 @@ def read_force_element(reader: "UrdfReader", el) -> None:
     diag = reader.diag
     name = attr(el, "name")
     if not name:
-        diag.error(el, "a <force_element> needs a 'name' attribute")
+        diag.error(el, "a <force_element> needs a 'name' attribute", code="urdf-attribute-missing")
     ftype = attr(el, "type")
     if ftype is not None:
         if ftype not in REFERENCE_FORCE_TYPES:
             diag.warning(el, f"force element '{name}' has type '{ftype}', which is not one of "
-                             f"{', '.join(REFERENCE_FORCE_TYPES)}; it is ignored")
+                             f"{', '.join(REFERENCE_FORCE_TYPES)}; it is ignored",
+                         code="urdf-unsupported")
             return
         kind, spec, nested = ftype, el, False
     else:
@@ -58,13 +59,13 @@ def read_force_element(reader: "UrdfReader", el) -> None:
             other = [qname(c) for c in inner if qname(c) in NESTED_UNSUPPORTED]
             if other:
                 diag.warning(el, f"force element '{name}' is a <{other[0]}>, which mbparse does "
-                                 "not read; it is ignored")
+                                 "not read; it is ignored", code="urdf-unsupported")
                 return
             diag.error(el, f"force element '{name}' has no 'type' attribute (one of "
-                           f"{', '.join(REFERENCE_FORCE_TYPES)})")
+                           f"{', '.join(REFERENCE_FORCE_TYPES)})", code="urdf-attribute-missing")
         if len(inner) > 1:
             diag.error(el, f"force element '{name}' holds {len(inner)} elements; it should hold "
-                           "one")
+                           "one", code="urdf-value-invalid")
         spec, nested = known[0], True
         kind = {"linear_spring_damper": "LinearSpringDamper", "wing": "Wing",
                 "thrust": "Thrust"}[qname(spec)]
@@ -82,7 +83,8 @@ def _check_unique_force_name(reader: "UrdfReader", el, name: str) -> None:
         body = getattr(f, "body", None) or getattr(f, "body_A", None)
         if getattr(f, "name", None) == name and body is not None \
                 and body.model_instance == reader.instance:
-            reader.diag.error(el, f"force element name '{name}' is used twice in this model")
+            reader.diag.error(el, f"force element name '{name}' is used twice in this model",
+                              code="name-duplicate")
 
 
 def _value(reader: "UrdfReader", spec, nested: bool, key: str, nested_key: str | None = None,
@@ -100,14 +102,15 @@ def _value(reader: "UrdfReader", spec, nested: bool, key: str, nested_key: str |
         if node is not None:
             value = diag.scalar(node, "value")
             if value is None:
-                diag.error(node, f"<{key}> of {what} needs a 'value' attribute")
+                diag.error(node, f"<{key}> of {what} needs a 'value' attribute",
+                           code="urdf-attribute-missing")
     if value is None:
         if required:
             place = f"attribute '{nested_key or key}'" if nested else f"<{key}>"
-            diag.error(where, f"{what} needs {place}")
+            diag.error(where, f"{what} needs {place}", code="urdf-element-missing")
         return default
     if not math.isfinite(value):
-        diag.error(where, f"{key} of {what} is not a finite number")
+        diag.error(where, f"{key} of {what} is not a finite number", code="number-not-finite")
     return value
 
 
@@ -115,10 +118,12 @@ def _parent_body(reader: "UrdfReader", spec, name: str, what: str):
     diag = reader.diag
     node = first_child(spec, "parent")
     if node is None:
-        diag.error(spec, f"{what} needs a <parent link=\"...\"/> element")
+        diag.error(spec, f"{what} needs a <parent link=\"...\"/> element",
+                   code="urdf-element-missing")
     link = attr(node, "link")
     if not link:
-        diag.error(node, f"<parent> of {what} needs a 'link' attribute")
+        diag.error(node, f"<parent> of {what} needs a 'link' attribute",
+                   code="urdf-attribute-missing")
     return reader.body(name, link, node)
 
 
@@ -128,7 +133,8 @@ def _point(reader: "UrdfReader", spec, nested: bool, what: str):
     node = first_child(spec, "origin")
     if node is None:
         if not nested:
-            diag.error(spec, f"{what} needs an <origin xyz=\"...\"/> element")
+            diag.error(spec, f"{what} needs an <origin xyz=\"...\"/> element",
+                       code="urdf-element-missing")
         return (0.0, 0.0, 0.0), None, None
     xyz = diag.vector(node, "xyz", 3, (0.0, 0.0, 0.0))
     rpy = diag.vector(node, "rpy", 3, (0.0, 0.0, 0.0))
@@ -142,17 +148,19 @@ def _spring_damper(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
     for tag in ("link1", "link2"):
         node = first_child(spec, tag)
         if node is None:
-            diag.error(spec, f"{what} has no <{tag}> element")
+            diag.error(spec, f"{what} has no <{tag}> element", code="urdf-element-missing")
         link = attr(node, "link")
         if not link:
-            diag.error(node, f"<{tag}> of {what} needs a 'link' attribute")
+            diag.error(node, f"<{tag}> of {what} needs a 'link' attribute",
+                       code="urdf-attribute-missing")
         ends.append((reader.body(name, link, node), diag.vector(node, "xyz", 3, (0.0, 0.0, 0.0))))
     values = []
     for key in ("rest_length", "stiffness", "damping"):
         value = _value(reader, spec, nested, key, default=0.0, what=what)
         if value < 0:
             diag.error(first_child(spec, key) if not nested else spec,
-                       f"{key} of {what} is negative ({value:g}); it must be zero or more")
+                       f"{key} of {what} is negative ({value:g}); it must be zero or more",
+                       code="value-out-of-range")
         values.append(value)
     known = ("link1", "link2") if nested else ("link1", "link2", "rest_length", "stiffness",
                                                "damping")
@@ -172,32 +180,35 @@ def _wing(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
     xyz, rpy, origin = _point(reader, spec, nested, what)
     if rpy is not None:
         diag.warning(origin, f"the rpy of {what}'s <origin> is ignored: a wing's axes are those "
-                             "of its parent link")
+                             "of its parent link", code="urdf-unsupported")
     if nested:
         profile, profile_el = attr(spec, "profile"), spec
         if profile is None:
-            diag.error(spec, f"{what} needs attribute 'profile'")
+            diag.error(spec, f"{what} needs attribute 'profile'", code="urdf-attribute-missing")
     else:
         profile_el = first_child(spec, "profile")
         if profile_el is None:
-            diag.error(spec, f"{what} needs a <profile value=\"...\"/> element")
+            diag.error(spec, f"{what} needs a <profile value=\"...\"/> element",
+                       code="urdf-value-invalid")
         profile = attr(profile_el, "value")
         if profile is None:
-            diag.error(profile_el, f"<profile> of {what} needs a 'value' attribute")
+            diag.error(profile_el, f"<profile> of {what} needs a 'value' attribute",
+                       code="urdf-value-invalid")
     params: dict = {"profile": profile}
     params.update(_profile(reader, profile_el, profile, what))
     for key in ("chord", "span", "stall_angle", "nominal_speed"):
         value = _value(reader, spec, nested, key, required=True, what=what)
         if key != "stall_angle" and value <= 0:
             diag.error(first_child(spec, key) if not nested else spec,
-                       f"{key} of {what} must be positive, not {value:g}")
+                       f"{key} of {what} must be positive, not {value:g}",
+                       code="value-out-of-range")
         params[key] = value
     if nested:
         visual = attr(spec, "visual_geometry")
         if visual is not None:
             if visual.strip().lower() not in ("true", "false", "1", "0"):
                 diag.error(spec, f"visual_geometry of {what} should be true or false, not "
-                                 f"'{visual}'")
+                                 f"'{visual}'", code="urdf-value-invalid")
             params["visual_geometry"] = visual.strip().lower() in ("true", "1")
         _warn_unknown_attributes(reader, spec, ("profile", "chord", "span", "stall_angle",
                                                 "nominal_speed", "visual_geometry"), what)
@@ -222,13 +233,14 @@ def _profile(reader: "UrdfReader", el, profile: str, what: str) -> dict:
     ext = os.path.splitext(text)[1].lower()
     if ext not in (".dat", ".mat"):
         diag.error(el, f"the profile '{profile}' of {what} is not 'flat plate', a NACA "
-                       "designation (such as NACA0012), an Xfoil .dat file or a .mat file")
+                       "designation (such as NACA0012), an Xfoil .dat file or a .mat file",
+                   code="urdf-value-invalid")
     path, problem = resolve_uri(text, reader.ws.package_map, reader.source.root_dir())
     if problem:
-        diag.error(el, f"the profile file of {what}: {problem}")
+        diag.error(el, f"the profile file of {what}: {problem}", code="urdf-value-invalid")
     if ext == ".dat" and not _looks_like_xfoil(path):
         diag.error(el, f"the profile file '{text}' of {what} is not an Xfoil airfoil: it should "
-                       "list the airfoil's points as 'x y' lines")
+                       "list the airfoil's points as 'x y' lines", code="urdf-value-invalid")
     return {"profile_kind": "xfoil" if ext == ".dat" else "matlab",
             "profile_file": os.path.basename(path)}
 
@@ -258,7 +270,7 @@ def _thrust(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
             direction = diag.vector(axis_el, "xyz", 3, direction)
         n = norm(direction)
         if n < 1e-8:
-            diag.error(axis_el, f"{what} has a zero axis")
+            diag.error(axis_el, f"{what} has a zero axis", code="axis-zero")
         direction = tuple(v / n for v in direction)
         if rpy is not None:
             direction = matvec(RigidTransform.from_rpy_xyz(rpy, xyz).R, direction)
@@ -266,24 +278,27 @@ def _thrust(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
         lower = _limit(reader, spec, "lower_limit", -math.inf, what)
         upper = _limit(reader, spec, "upper_limit", math.inf, what)
         if lower > upper:
-            diag.error(spec, f"{what} has lower_limit {lower:g} above upper_limit {upper:g}")
+            diag.error(spec, f"{what} has lower_limit {lower:g} above upper_limit {upper:g}",
+                       code="limit-inverted")
         _warn_unknown_attributes(reader, spec, ("scale_factor", "lower_limit", "upper_limit"),
                                  what)
         _warn_unknown_children(reader, spec, ("parent", "origin", "axis"), what)
     else:
         if rpy is not None:
             diag.warning(origin, f"the rpy of {what}'s <origin> is ignored: its direction is "
-                                 "given in the axes of its parent link")
+                                 "given in the axes of its parent link", code="urdf-unsupported")
         dir_el = first_child(spec, "direction")
         if dir_el is None:
-            diag.error(spec, f"{what} needs a <direction xyz=\"...\"/> element")
+            diag.error(spec, f"{what} needs a <direction xyz=\"...\"/> element",
+                       code="urdf-element-missing")
         direction = diag.vector(dir_el, "xyz", 3)
         if direction is None:
-            diag.error(dir_el, f"<direction> of {what} needs an 'xyz' attribute")
+            diag.error(dir_el, f"<direction> of {what} needs an 'xyz' attribute",
+                       code="urdf-attribute-missing")
         n = norm(direction)
         if abs(n - 1.0) > UNIT_TOLERANCE:
             diag.error(dir_el, f"the direction of {what} must be a unit vector; its length is "
-                               f"{n:g}")
+                               f"{n:g}", code="urdf-value-invalid")
         direction = tuple(v / n for v in direction)
         scale_factor = _value(reader, spec, False, "scaleFactor", required=True, what=what)
         lower, upper = -math.inf, math.inf
@@ -311,7 +326,8 @@ def _numbers(reader: "UrdfReader", el, key: str, n: int, what: str) -> list[floa
     """``n`` numbers of attribute ``key``, where inf and -inf are allowed."""
     text = attr(el, key)
     if text is None:
-        reader.diag.error(el, f"<{qname(el)}> of {what} needs a '{key}' attribute")
+        reader.diag.error(el, f"<{qname(el)}> of {what} needs a '{key}' attribute",
+                          code="urdf-element-missing")
     out = []
     for tok in text.split():
         if tok.lower() in _INF_WORDS:
@@ -323,5 +339,6 @@ def _numbers(reader: "UrdfReader", el, key: str, n: int, what: str) -> list[floa
         out.append(vals[0])
     if len(out) != n or len(text.split()) != n:
         reader.diag.error(el, f"attribute '{key}' of <{qname(el)}> ({what}) should be {n} "
-                              f"number{'s' if n > 1 else ''}, not '{text}'")
+                              f"number{'s' if n > 1 else ''}, not '{text}'",
+                          code="urdf-value-invalid")
     return out

@@ -28,13 +28,17 @@ class GeometryReader:
         self.root_dir = root_dir
         self.materials: dict[str, UrdfMaterial] = {}
 
-    def resolve(self, el, uri: str, instead: str) -> str | None:
-        """The file a mesh or texture URI names; when it cannot be found, an
-        error in Drake's mode, otherwise a warning saying ``instead`` (what is
-        done without it) and None."""
+    def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
+        """The file a mesh or texture URI names. When it cannot be found: an
+        error in Drake's mode (code ``missing`` when the file does not
+        exist); otherwise a warning saying ``instead`` (what is done without
+        it), and None."""
         path, problem = resolve_uri(uri, self.package_map, self.root_dir)
         if problem:
-            self.diag.drake_refuses(el, problem, instead, code="file-missing")
+            code = missing if problem.code == "file-missing" else problem.code
+            if self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
             return None
         return path
 
@@ -43,9 +47,11 @@ class GeometryReader:
         diag = self.diag
         name = attr(el, "name") or ""
         if not name and name_required:
-            diag.error(el, "a <material> directly under <robot> needs a name")
+            diag.error(el, "a <material> directly under <robot> needs a name",
+                       code="urdf-attribute-missing")
         if first_child(el, "drake:diffuse_map") is not None:
-            diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>")
+            diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
+                       code="urdf-value-invalid")
         texture = None
         texture_given = False
         tex = first_child(el, "texture")
@@ -59,10 +65,11 @@ class GeometryReader:
         if color is not None:
             rgba = diag.vector(color, "rgba", 4)
             if rgba is None:
-                diag.error(color, "<color> needs an rgba attribute of four numbers")
+                diag.error(color, "<color> needs an rgba attribute of four numbers",
+                           code="urdf-attribute-missing")
         if rgba is None and not texture_given and name and name not in self.materials:
             diag.error(el, f"material '{name}' has no color or texture and no earlier "
-                           "definition to refer to")
+                           "definition to refer to", code="urdf-unknown-material")
         material = UrdfMaterial(rgba, texture)
         if name:
             material = self._remember(el, name, material, error_if_name_clash=name_required)
@@ -91,7 +98,7 @@ class GeometryReader:
                         f"Diffuse map: {m.diffuse_map or 'None'}")
             self.diag.error(el, f"material '{name}' is defined twice, differently:\n"
                                 f"  first:  {describe(cached)}\n"
-                                f"  here:   {describe(material)}")
+                                f"  here:   {describe(material)}", code="urdf-conflict")
         return cached
 
     # ------------------------------------------------------------ shapes
@@ -101,7 +108,7 @@ class GeometryReader:
         if el is not None:
             size = diag.vector(el, "size", 3)
             if size is None:
-                diag.error(el, "<box> has no size attribute")
+                diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
             with diag.located(el):
                 return Box(*size)
         for tag, kind in (("sphere", "sphere"), ("cylinder", "cylinder"), ("capsule", "capsule"),
@@ -111,21 +118,21 @@ class GeometryReader:
                 continue
             radius = diag.scalar(el, "radius")
             if radius is None:
-                diag.error(el, f"<{tag}> has no radius attribute")
+                diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
             if kind == "sphere":
                 with diag.located(el):
                     return Sphere(radius)
             length = diag.scalar(el, "length")
             if length is None:
-                diag.error(el, f"<{tag}> has no length attribute")
+                diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
             with diag.located(el):
                 return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
         el = first_child(geometry_el, "mesh")
         if el is not None:
             filename = attr(el, "filename")
             if filename is None:
-                diag.error(el, "<mesh> has no filename attribute")
-            path = self.resolve(el, filename, drake.LEFT_OUT)
+                diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
+            path = self.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
             text = attr(el, "scale")
             if text is not None:
@@ -137,19 +144,22 @@ class GeometryReader:
             with diag.located(el):
                 return drake.mesh_shape(
                     path, scale, first_child(el, "drake:declare_convex") is not None,
-                    for_collision, lambda m, instead: diag.drake_refuses(el, m, instead))
+                    for_collision, lambda m, instead: diag.drake_refuses(
+                        el, m, instead, code="mesh-collision-hull"))
         el = first_child(geometry_el, "drake:ellipsoid")
         if el is not None:
             axes = []
             for name in ("a", "b", "c"):
                 v = diag.scalar(el, name)
                 if v is None:
-                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute")
+                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
+                               code="urdf-attribute-missing")
                 axes.append(v)
             with diag.located(el):
                 return Ellipsoid(*axes)
         diag.error(geometry_el, "<geometry> holds no shape this reader knows (box, sphere, "
-                                "cylinder, capsule, mesh, drake:ellipsoid)")
+                                "cylinder, capsule, mesh, drake:ellipsoid)",
+                   code="urdf-element-missing")
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = attr(el, "name")
@@ -159,12 +169,13 @@ class GeometryReader:
         if name in used:
             for i in range(1, NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
-                    self.diag.error(el, f"too many geometries named '{name}' on one link")
+                    self.diag.error(el, f"too many geometries named '{name}' on one link",
+                                    code="name-duplicate")
                 guess = f"{name}_{i}"
                 if guess not in used:
                     if explicit:
                         self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
-                                              f"this one is renamed '{guess}'")
+                                              f"this one is renamed '{guess}'", code="name-renamed")
                     name = guess
                     break
         used.add(name)
@@ -175,7 +186,8 @@ class GeometryReader:
         diag = self.diag
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>")
+            diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
+                       code="urdf-element-missing")
         X_BG = diag.origin(first_child(el, "origin"))
         shape = self.shape(geometry_el, for_collision=False)
         enabled = {}
@@ -187,11 +199,13 @@ class GeometryReader:
                 value = attr(node, "enabled")
                 if value is not None:
                     if value not in ("true", "false"):
-                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'")
+                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
+                                   code="urdf-value-invalid")
                     enabled[role] = value == "true"
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
             diag.warning(el, f"a <visual> of link '{link_name}' disables both illustration "
-                             "and perception, so it has no role left; it is ignored")
+                             "and perception, so it has no role left; it is ignored",
+                         code="urdf-unsupported")
             return None
         props = GeometryProperties()
         material_el = first_child(el, "material")
@@ -207,7 +221,8 @@ class GeometryReader:
             if not name:
                 # The reference calls an empty name a parsing error (Drake's
                 # SDFormat reader agrees; its URDF reader lets "" through).
-                diag.error(node, "<drake:accepting_renderer> needs a non-empty name attribute")
+                diag.error(node, "<drake:accepting_renderer> needs a non-empty name attribute",
+                           code="urdf-attribute-missing")
             if accepting is None:
                 accepting = set()
             accepting.add(name)
@@ -230,11 +245,12 @@ class GeometryReader:
         diag.warn_unsupported_element(el, "verbose")
         geometry_el = first_child(el, "geometry")
         if geometry_el is None:
-            diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>")
+            diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
+                       code="urdf-element-missing")
         X_BG = diag.origin(first_child(el, "origin"))
         if attr(el, "group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
-                             "ignored")
+                             "ignored", code="urdf-unsupported")
         shape = self.shape(geometry_el, for_collision=True)
         props = GeometryProperties()
         drake_el = first_child(el, "drake:proximity_properties")
@@ -244,7 +260,8 @@ class GeometryReader:
             props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
         elif first_child(el, "drake_compliance") is not None:
             diag.warning(el, "<drake_compliance> is ignored because "
-                             "<drake:proximity_properties> gives the friction")
+                             "<drake:proximity_properties> gives the friction",
+                         code="urdf-unsupported")
         if shape is None:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
@@ -259,7 +276,7 @@ class GeometryReader:
                 return None
             value = diag.scalar(node, "value")
             if value is None:
-                diag.error(node, f"<{tag}> has no value attribute")
+                diag.error(node, f"<{tag}> has no value attribute", code="urdf-attribute-missing")
             return value
 
         rigid = first_child(drake_el, "drake:rigid_hydroelastic")
@@ -267,19 +284,21 @@ class GeometryReader:
         old = first_child(drake_el, "drake:soft_hydroelastic")
         if old is not None:
             diag.error(old, "<drake:soft_hydroelastic> was renamed "
-                            "<drake:compliant_hydroelastic>; use the new name")
+                            "<drake:compliant_hydroelastic>; use the new name",
+                       code="urdf-conflict")
         if rigid is not None and compliant is not None:
             diag.error(drake_el, "a geometry is either rigid or compliant: "
                                  f"<drake:rigid_hydroelastic> (line {rigid.sourceline}) and "
                                  f"<drake:compliant_hydroelastic> (line {compliant.sourceline}) "
-                                 "cannot both be given")
+                                 "cannot both be given", code="urdf-conflict")
         for child in children(drake_el):
             if qname(child) not in drake.PROXIMITY_TAGS:
                 diag.warning(child, f"<{qname(child)}> is not a proximity property; it is "
-                                    "ignored")
+                                    "ignored", code="urdf-unknown-element")
         return drake.proximity_properties(
             read_double, rigid is not None, compliant is not None,
-            lambda m: diag.warning(drake_el, m), lambda m: diag.error(drake_el, m))
+            lambda m: diag.warning(drake_el, m, code="proximity-ignored"),
+            lambda m: diag.error(drake_el, m, code="proximity-invalid"))
 
     def _legacy_friction(self, el, link_name: str) -> CoulombFriction:
         diag = self.diag
@@ -289,7 +308,7 @@ class GeometryReader:
         for tag in ("youngs_modulus", "dissipation"):
             if first_child(compliance, tag) is not None:
                 diag.warning(compliance, f"<{tag}> in <drake_compliance> is obsolete; it is "
-                                         "ignored")
+                                         "ignored", code="urdf-unsupported")
         values = {}
         for tag in ("static_friction", "dynamic_friction"):
             node = first_child(compliance, tag)
@@ -297,15 +316,16 @@ class GeometryReader:
                 try:
                     values[tag] = float((node.text or "").strip())
                 except ValueError:
-                    diag.error(node, f"<{tag}> of link '{link_name}' is not a number")
+                    diag.error(node, f"<{tag}> of link '{link_name}' is not a number",
+                               code="urdf-value-invalid")
         if len(values) == 1:
             diag.error(compliance, f"link '{link_name}' gives one friction coefficient; "
                                    "<drake_compliance> needs both static_friction and "
-                                   "dynamic_friction")
+                                   "dynamic_friction", code="urdf-value-invalid")
         if values:
             friction = CoulombFriction(values["static_friction"], values["dynamic_friction"])
             why = friction.invalidity()
             if why:
-                diag.error(compliance, f"Invalid friction: {why}")
+                diag.error(compliance, f"Invalid friction: {why}", code="urdf-value-invalid")
             return friction
         return DEFAULT_FRICTION

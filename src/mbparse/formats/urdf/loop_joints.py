@@ -29,40 +29,45 @@ def read_loop_joint(reader: "UrdfReader", el) -> None:
     diag, plant = reader.diag, reader.plant
     name = attr(el, "name")
     if not name:
-        diag.error(el, "a <loop_joint> needs a 'name' attribute")
+        diag.error(el, "a <loop_joint> needs a 'name' attribute", code="urdf-attribute-missing")
     jtype = attr(el, "type")
     if jtype is None:
         diag.error(el, f"loop joint '{name}' has no 'type' attribute; write "
-                       "type=\"continuous\", the only loop joint type that is read")
+                       "type=\"continuous\", the only loop joint type that is read",
+                   code="urdf-attribute-missing")
     if jtype not in LOOP_JOINT_TYPES:
         diag.error(el, f"loop joint '{name}' has type '{jtype}'; only 'continuous' loop joints "
-                       "can close a kinematic loop here")
+                       "can close a kinematic loop here", code="urdf-not-supported")
     _warn_unknown_children(reader, el, ("link1", "link2", "axis"), f"loop joint '{name}'")
     ends = []
     for tag in ("link1", "link2"):
         node = first_child(el, tag)
         if node is None:
-            diag.error(el, f"loop joint '{name}' has no <{tag}> element")
+            diag.error(el, f"loop joint '{name}' has no <{tag}> element",
+                       code="urdf-element-missing")
         link = attr(node, "link")
         if not link:
-            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute")
+            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute",
+                       code="urdf-attribute-missing")
         _warn_unknown_children(reader, node, ("origin",), f"<{tag}> of loop joint '{name}'")
         ends.append((reader.body(name, link, node), _end_pose(reader, node, tag, name)))
     (body_A, X_AF), (body_B, X_BM) = ends
     if body_A is body_B:
-        diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself")
+        diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself",
+                   code="joint-same-body")
     axis = (1.0, 0.0, 0.0)
     axis_el = first_child(el, "axis")
     if axis_el is not None:
         axis = diag.vector(axis_el, "xyz", 3, axis)
         n = norm(axis)
         if n < 1e-8:
-            diag.error(axis_el, f"loop joint '{name}' has a zero axis")
+            diag.error(axis_el, f"loop joint '{name}' has a zero axis", code="axis-zero")
         axis = (axis[0] / n, axis[1] / n, axis[2] / n)
     if plant.has_joint_named(name, reader.instance) or any(
             c.type == "loop_joint" and c.name == name
             and c.body_A.model_instance == reader.instance for c in plant.constraints()):
-        diag.error(el, f"loop joint '{name}' has the name of another joint of this model")
+        diag.error(el, f"loop joint '{name}' has the name of another joint of this model",
+                   code="name-duplicate")
     with diag.located(el):
         plant.add_constraint(LoopJointConstraint(name, body_A, X_AF, body_B, X_BM, axis))
 
@@ -75,5 +80,5 @@ def _end_pose(reader: "UrdfReader", node, tag: str, name: str) -> RigidTransform
     inline = attr(node, "xyz") is not None or attr(node, "rpy") is not None
     if origin is not None and inline:
         diag.error(node, f"<{tag}> of loop joint '{name}' gives its pose twice: as an <origin> "
-                         "and as xyz/rpy attributes; keep one")
+                         "and as xyz/rpy attributes; keep one", code="urdf-conflict")
     return diag.origin(origin if origin is not None else (node if inline else None))

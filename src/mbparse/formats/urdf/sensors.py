@@ -28,22 +28,23 @@ def read_sensors(reader: "UrdfReader", robot) -> None:
     for el in children(robot, "sensor"):
         name = attr(el, "name")
         if not name:
-            diag.error(el, "a <sensor> needs a 'name' attribute")
+            diag.error(el, "a <sensor> needs a 'name' attribute", code="urdf-attribute-missing")
         if name in first_line:
             diag.error(el, f"sensor name '{name}' is used again (first at line "
-                           f"{first_line[name]}); sensor names must be unique")
+                           f"{first_line[name]}); sensor names must be unique",
+                       code="name-duplicate")
         first_line[name] = getattr(el, "sourceline", None)
         stype = attr(el, "type")
         if stype is None:
             diag.error(el, f"sensor '{name}' needs a 'type' attribute (one of "
-                           f"{', '.join(SENSOR_TYPES)})")
+                           f"{', '.join(SENSOR_TYPES)})", code="urdf-attribute-missing")
         if stype == "force_torque":
             sensor = _force_torque_sensor(reader, el, name, joints)
         elif stype in SENSOR_TYPES:
             sensor = _link_sensor(reader, el, name, stype)
         else:
             diag.warning(el, f"sensor '{name}' has type '{stype}', which is not one of "
-                             f"{', '.join(SENSOR_TYPES)}; it is ignored")
+                             f"{', '.join(SENSOR_TYPES)}; it is ignored", code="urdf-unsupported")
             continue
         with diag.located(el):
             reader.plant.add_sensor(sensor)
@@ -53,13 +54,15 @@ def _sensor_parent(reader: "UrdfReader", el, name: str, key: str) -> tuple[str, 
     diag = reader.diag
     node = first_child(el, "parent")
     if node is None:
-        diag.error(el, f"sensor '{name}' needs a <parent {key}=\"...\"/> element")
+        diag.error(el, f"sensor '{name}' needs a <parent {key}=\"...\"/> element",
+                   code="urdf-element-missing")
     value = attr(node, key)
     if not value:
         other = "link" if key == "joint" else "joint"
         hint = (f"; a {attr(el, 'type')} sensor is mounted on a {key}, not on a {other}"
                 if attr(node, other) else "")
-        diag.error(node, f"<parent> of sensor '{name}' needs a '{key}' attribute{hint}")
+        diag.error(node, f"<parent> of sensor '{name}' needs a '{key}' attribute{hint}",
+                   code="urdf-element-missing")
     return value, node
 
 
@@ -78,11 +81,11 @@ def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> S
     joint_el = joints.get(joint)
     if joint_el is None or attr(joint_el, "drake_ignore") == "true":
         diag.error(node, f"sensor '{name}' is mounted on joint '{joint}', which this model does "
-                         "not have")
+                         "not have", code="urdf-unknown-joint")
     ft = first_child(el, "force_torque")
     if ft is None:
         diag.error(el, f"force-torque sensor '{name}' needs a <force_torque> element with "
-                       "<frame> and <measure_direction>")
+                       "<frame> and <measure_direction>", code="urdf-element-missing")
     frame = _text_choice(reader, ft, "frame", FT_FRAMES, name)
     direction = _text_choice(reader, ft, "measure_direction", FT_DIRECTIONS, name)
     _warn_unknown_children(reader, ft, ("frame", "measure_direction"), f"sensor '{name}'")
@@ -92,7 +95,8 @@ def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> S
         side_el = first_child(joint_el, side)
         link = attr(side_el, "link") if side_el is not None else None
         if not link:
-            diag.error(joint_el, f"joint '{joint}' of sensor '{name}' has no {side} link")
+            diag.error(joint_el, f"joint '{joint}' of sensor '{name}' has no {side} link",
+                       code="urdf-value-invalid")
         links.append(reader.body(name, link, side_el))
     X_PC = diag.origin(first_child(joint_el, "origin"))
     origin = first_child(el, "origin")
@@ -104,7 +108,8 @@ def _force_torque_sensor(reader: "UrdfReader", el, name: str, joints: dict) -> S
         X_PS = X_PC @ diag.origin(origin)
     if origin is not None and frame != "sensor":
         diag.warning(origin, f"the <origin> of sensor '{name}' is ignored: its <frame> is "
-                             f"'{frame}', and only a 'sensor' frame takes an origin")
+                             f"'{frame}', and only a 'sensor' frame takes an origin",
+                     code="urdf-unsupported")
     params = {"frame": frame, "measure_direction": direction, "child_link": links[1].name}
     return Sensor(name, "force_torque", joint, links[0], X_PS, reader.instance, params)
 
@@ -114,9 +119,9 @@ def _text_choice(reader: "UrdfReader", el, tag: str, allowed: tuple[str, ...],
     node = first_child(el, tag)
     if node is None:
         reader.diag.error(el, f"force-torque sensor '{name}' needs a <{tag}> (one of "
-                              f"{', '.join(allowed)})")
+                              f"{', '.join(allowed)})", code="urdf-element-missing")
     text = (node.text or "").strip()
     if text not in allowed:
         reader.diag.error(node, f"<{tag}> of sensor '{name}' is '{text}'; it should be one of "
-                                f"{', '.join(allowed)}")
+                                f"{', '.join(allowed)}", code="urdf-value-invalid")
     return text

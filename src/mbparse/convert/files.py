@@ -1,0 +1,90 @@
+"""Converting one model file: ``convert_file(path, "mjcf", output=...)``.
+
+URDF to SDFormat goes through libsdformat's conversion (``<gazebo>``
+extensions, fixed-joint lumping) unless ``via_model`` is set; every other pair
+loads the file into the model and writes it with :mod:`.writers`. This is the
+unit a batch runner calls once per file.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from ..diagnostics import DiagnosticPolicy, ParseError
+from ..loading import LoadOptions, load
+from .loss import DROPPED, ConvertError, LossReport
+from .sdf_writer import ConvertOptions
+
+
+@dataclass
+class ConvertFileOptions:
+    """How one file is converted.
+
+    ``load`` says how the input is read (a continuous plant by default, so
+    that constraints such as ``<mimic>`` are kept). ``strict`` turns any loss
+    into a :class:`ConvertError`. ``copy_meshes`` is a folder that receives
+    the mesh files; ``use_packages`` writes ``package://`` for meshes inside
+    a known package. ``via_model`` sends URDF to SDFormat through the model
+    writer instead of libsdformat's conversion; ``sdf_options`` are that
+    conversion's choices.
+    """
+
+    load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
+    strict: bool = False
+    copy_meshes: str | None = None
+    use_packages: bool = False
+    via_model: bool = False
+    sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
+
+
+@dataclass
+class ConvertResult:
+    text: str
+    report: LossReport
+    warnings: list = field(default_factory=list)  # the input's parse warnings
+
+
+def convert_file(path: str, target: str, output: str | None = None,
+                 options: ConvertFileOptions | None = None) -> ConvertResult:
+    """Converts the model file ``path`` to ``target`` ("urdf", "sdf", "mjcf").
+
+    ``output`` (a file name, written by the caller) places mesh paths; the
+    text is returned, not written. Raises ParseError for an input that does
+    not load and ConvertError when no faithful-enough output can be given
+    (empty model, a non-finite number, a loss under ``strict``).
+    """
+    from .writers import write
+    options = options or ConvertFileOptions()
+    out_dir = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+    if target == "sdf" and path.lower().endswith(".urdf") and not options.via_model:
+        result = _urdf_to_sdf(path, options)
+    else:
+        loaded = load(path, options.load, finalize=False)
+        text, report = write(loaded.plant, loaded.scene_graph, target, out_dir,
+                             options.copy_meshes, loaded.parser.package_map(),
+                             options.use_packages, source=path)
+        result = ConvertResult(text, report, loaded.warnings)
+    if options.strict and result.report:
+        raise ConvertError(f"{path}: the conversion to {target} loses "
+                           f"{len(result.report)} thing(s) (strict): "
+                           + "; ".join(str(x) for x in result.report.losses))
+    return result
+
+
+def _urdf_to_sdf(path: str, options: ConvertFileOptions) -> ConvertResult:
+    from . import urdf_to_sdf_tree
+    policy = DiagnosticPolicy(strict=options.load.strict, emit=False)
+    sdf = urdf_to_sdf_tree(path, options.sdf_options, policy)
+    model = sdf.first("model")
+    if model is None or model.first("link") is None:
+        raise ConvertError(f"{path}: the SDFormat model would be empty: libsdformat's "
+                           "conversion leaves out links without mass and everything below "
+                           "them, here the whole tree; give the root link an <inertial>, or "
+                           "convert through the model (--via-model), which keeps every link")
+    report = LossReport(path, "sdf")
+    for w in policy.warnings_seen:
+        report.add(DROPPED, "URDF to SDFormat", w.message, (w.file, w.line))
+    return ConvertResult(sdf.to_string(), report, [])
+
+
+__all__ = ["ConvertFileOptions", "ConvertResult", "convert_file", "ConvertError", "ParseError"]

@@ -1,0 +1,233 @@
+"""Checking a conversion: the written file read back gives the same bodies
+(mass, centre of mass, inertia, world pose at the default configuration) and
+joints as the model it was written from, up to what the loss report lists.
+
+Used by the tests and by ``tools/convert_sweep.py``; MuJoCo's compiler (the
+``mujoco`` package, optional) is the second reader for MJCF output.
+"""
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from dataclasses import dataclass
+
+from ..loading import LoadOptions, load
+from ..plant import MultibodyPlant
+from .loss import DROPPED, LossReport
+from .writers.walk import used_instances
+
+TOLERANCE = 1e-6
+_QUOTED = re.compile(r"'([^']*)'")
+
+
+@dataclass
+class BodyRecord:
+    mass: float
+    com: tuple
+    inertia: tuple  # ixx iyy izz ixy ixz iyz about the centre of mass, in the body frame
+    p: tuple        # world position at the default configuration
+    R: tuple        # world rotation, row by row
+
+
+def _names_in(report: LossReport, kind: str) -> set[str]:
+    out = set()
+    for loss in report.losses:
+        if loss.element.startswith(kind):
+            m = _QUOTED.search(loss.element)
+            if m:
+                out.add(m.group(1).rsplit("::", 1)[-1])
+    return out
+
+
+def body_records(plant: MultibodyPlant, zero_joints: set[str] = frozenset(),
+                 prefixed: bool = False) -> dict[str, BodyRecord]:
+    """Every body but the world, by name (``INSTANCE__name`` when
+    ``prefixed``), posed at the default positions except for the joints in
+    ``zero_joints``, which are at zero."""
+    positions = {}
+    for j in plant.joints():
+        if j.name in zero_joints:
+            positions[plant.scoped_name(j)] = j.zero_positions()
+    X = plant.calc_body_poses_in_world(positions)
+    out = {}
+    for body in plant.bodies()[1:]:
+        M = body.default_spatial_inertia
+        key = body.name
+        if prefixed:
+            prefix = plant.get_model_instance_name(body.model_instance).replace("::", "__")
+            key = f"{prefix}__{body.name}"
+        Xb = X[body.index]
+        out[key] = BodyRecord(M.mass, M.com, M.I_cm, tuple(Xb.p),
+                              tuple(v for row in Xb.R for v in row))
+    return out
+
+
+def _differs(a, b, tol: float) -> float:
+    a = a if isinstance(a, tuple) else (a,)
+    b = b if isinstance(b, tuple) else (b,)
+    scale = max([1.0] + [abs(v) for v in a])
+    err = max(abs(x - y) for x, y in zip(a, b))
+    return err if err > tol * scale else 0.0
+
+
+def compare_bodies(want: dict[str, BodyRecord], got: dict[str, BodyRecord],
+                   excused: set[str] = frozenset(), tol: float = TOLERANCE,
+                   pose_excused: set[str] = frozenset()) -> list[str]:
+    """Differences between two body tables, as readable lines; bodies in
+    ``excused`` are skipped, and so are the poses of ``pose_excused``."""
+    out = []
+    for name, w in want.items():
+        short = name.rsplit("__", 1)[-1]
+        if name in excused or short in excused:
+            continue
+        g = got.get(name)
+        if g is None:
+            out.append(f"body {name}: missing")
+            continue
+        for field in ("mass", "com", "inertia", "p", "R"):
+            if field == "com" and w.mass == 0:
+                continue
+            if field in ("p", "R") and short in pose_excused:
+                continue
+            err = _differs(getattr(w, field), getattr(g, field), tol)
+            if err:
+                out.append(f"body {name}: {field} off by {err:.3g}")
+    return out
+
+
+def joint_records(plant: MultibodyPlant) -> dict[str, tuple]:
+    """Moving joints by name: (type, lower, upper, damping)."""
+    out = {}
+    for j in plant.joints():
+        if j.is_ephemeral or j.type_name == "weld":
+            continue
+        out[j.name] = (j.type_name, tuple(j.pos_lower), tuple(j.pos_upper), tuple(j.damping))
+    return out
+
+
+def compare_joints(want: dict, got: dict, excused: set[str] = frozenset()) -> list[str]:
+    out = []
+    for name, w in want.items():
+        if name in excused:
+            continue
+        g = got.get(name) or next((v for k, v in got.items()
+                                   if k.rsplit("__", 1)[-1] == name), None)
+        if g is None:
+            out.append(f"joint {name}: missing")
+            continue
+        if w[0] != g[0]:
+            out.append(f"joint {name}: type {w[0]} became {g[0]}")
+            continue
+        for label, a, b in (("limits", w[1] + w[2], g[1] + g[2]), ("damping", w[3], g[3])):
+            if any(not (x == y or (math.isfinite(x) and abs(x - y) <= TOLERANCE * max(1, abs(x))))
+                   for x, y in zip(a, b)):
+                out.append(f"joint {name}: {label} {a} became {b}")
+    return out
+
+
+def read_back(path: str, packages: list[tuple[str, str]] | None = None):
+    """Loads a written file the way the checks do (a continuous plant)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return load(path, LoadOptions(time_step=0.0, packages=packages or []))
+
+
+def excused_by(report: LossReport) -> tuple[set[str], set[str], set[str]]:
+    """(bodies, joints, joints written at zero) the report accounts for."""
+    bodies = _names_in(report, "body")
+    joints = _names_in(report, "joint")
+    zero = {n for n in joints if any(
+        loss.action == DROPPED and "default positions" in loss.what and
+        f"'{n}'" in loss.element for loss in report.losses)}
+    return bodies, joints - zero, zero
+
+
+def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
+                      report: LossReport) -> list[str]:
+    """Differences between a finalized model and the finalized model read
+    from what was written, leaving out what ``report`` lists."""
+    bodies, joints, zero = excused_by(report)
+    prefixed = len(used_instances(original)) > 1 and report.target in ("urdf", "mjcf")
+    want = body_records(original, zero, prefixed)
+    got = body_records(written)
+    return compare_bodies(want, got, set(), pose_excused=below(original, bodies)) + \
+        compare_joints(joint_records(original), joint_records(written), joints)
+
+
+def below(plant: MultibodyPlant, names: set[str]) -> set[str]:
+    """The bodies named in ``names`` and every body outboard of them."""
+    out = set(names)
+    changed = True
+    while changed:
+        changed = False
+        for j in plant.joints():
+            if j.parent_body.name in out and j.child_body.name not in out:
+                out.add(j.child_body.name)
+                changed = True
+    return out
+
+
+def mujoco_bodies(path: str) -> dict[str, BodyRecord] | None:
+    """What MuJoCo compiles from an MJCF file; None without ``mujoco``."""
+    try:
+        import mujoco  # noqa: F401
+        import numpy as np
+    except ImportError:
+        return None
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    mujoco.mj_kinematics(m, d)
+    out = {}
+    for i in range(1, m.nbody):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_BODY, i)
+        R = np.zeros(9)
+        mujoco.mju_quat2Mat(R, m.body_iquat[i])
+        R = R.reshape(3, 3)
+        inertia = R @ np.diag(m.body_inertia[i]) @ R.T
+        out[name] = BodyRecord(float(m.body_mass[i]), tuple(m.body_ipos[i]),
+                               (inertia[0, 0], inertia[1, 1], inertia[2, 2], inertia[0, 1],
+                                inertia[0, 2], inertia[1, 2]),
+                               tuple(d.xpos[i]), tuple(d.xmat[i]))
+    return out
+
+
+def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str]]:
+    """Converts ``path`` to ``target`` in ``folder`` and checks the result.
+
+    Returns ("faithful" (no loss, same model), "lossy-ok" (same model up to
+    the loss report), "differs" or "error", details). MJCF output is also
+    compiled by MuJoCo when it is installed.
+    """
+    import os
+    from .files import ConvertFileOptions, convert_file
+    from .loss import ConvertError
+    from .writers import SUFFIXES
+    from ..diagnostics import ParseError
+    original = read_back(path)
+    out = os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    try:
+        result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
+    except (ConvertError, ParseError) as e:
+        return "error", [f"convert: {e}"]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(result.text)
+    try:
+        written = read_back(out)
+    except ParseError as e:
+        return "error", [f"read back: {str(e).splitlines()[0]}"]
+    problems = compare_read_back(original.plant, written.plant, result.report)
+    if target == "mjcf":
+        try:
+            got = mujoco_bodies(out)
+        except Exception as e:  # MuJoCo's compiler refused the file
+            return "error", [f"mujoco: {str(e).splitlines()[0]}"]
+        if got is not None:
+            bodies, _, zero = excused_by(result.report)
+            want = body_records(original.plant, zero,
+                                prefixed=len(used_instances(original.plant)) > 1)
+            problems += ["mujoco " + p for p in compare_bodies(
+                want, got, set(), pose_excused=below(original.plant, bodies))]
+    if problems:
+        return "differs", problems
+    return ("faithful" if not result.report else "lossy-ok"), []

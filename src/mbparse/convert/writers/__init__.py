@@ -1,0 +1,58 @@
+"""Writers from the in-memory model to URDF, SDFormat and MJCF.
+
+``write(plant, scene_graph, "mjcf")`` gives the text and a
+:class:`~mbparse.convert.loss.LossReport` of everything the target could not
+hold. Each writer walks the model the same way (:mod:`.walk`); the URDF to
+SDFormat conversion that reproduces libsdformat lives apart, in
+:mod:`mbparse.convert`.
+"""
+from __future__ import annotations
+
+import os
+
+from ...geometry import SceneGraph
+from ...package_map import PackageMap
+from ...plant import MultibodyPlant
+from ..loss import ConvertError, LossReport
+from .meshes import MeshPlacer
+from .walk import ModelWalk
+
+FORMATS = ("urdf", "sdf", "mjcf")
+SUFFIXES = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+
+
+def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
+          out_dir: str | None = None, copy_meshes: str | None = None,
+          package_map: PackageMap | None = None, use_packages: bool = False,
+          source: str | None = None) -> tuple[str, LossReport]:
+    """The model as ``target`` text ("urdf", "sdf" or "mjcf") and its loss report.
+
+    Mesh files are named relative to ``out_dir`` (the folder the text will be
+    written to; the current folder by default), copied into ``copy_meshes``
+    first when given, or named ``package://`` inside a package of
+    ``package_map`` when ``use_packages``. ``source`` is the model file named
+    in the report. Raises :class:`ConvertError` for a model with no bodies or
+    a non-finite number.
+    """
+    if target not in FORMATS:
+        raise ValueError(f"target must be one of {', '.join(FORMATS)}; got {target!r}")
+    report = LossReport(source, target)
+    walk = ModelWalk(plant, scene_graph if scene_graph is not None else plant.scene_graph,
+                     report)
+    meshes = MeshPlacer(out_dir or os.getcwd(), copy_meshes, package_map, use_packages)
+    writer = _writer_class(target)(walk, meshes, report)
+    return writer.write(), report
+
+
+def _writer_class(target: str):
+    if target == "urdf":
+        from .urdf import UrdfWriter
+        return UrdfWriter
+    if target == "sdf":
+        from .sdf import SdfWriter
+        return SdfWriter
+    from .mjcf import MjcfWriter
+    return MjcfWriter
+
+
+__all__ = ["FORMATS", "ConvertError", "LossReport", "write"]

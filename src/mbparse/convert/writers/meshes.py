@@ -1,0 +1,93 @@
+"""Mesh files travel with the written model: each mesh is named so that the
+output loads from the folder it is written to (a path relative to it, or
+``package://`` inside a known package when asked), and ``copy_to`` copies the
+files beside the output first."""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+
+from ...package_map import PackageMap
+
+
+@dataclass
+class MeshPlacer:
+    """Rewrites mesh file names for an output in ``out_dir``.
+
+    ``copy_to`` (a folder) receives a copy of every mesh file, named after the
+    file (a number added when two files share a name). ``package_map`` with
+    ``use_packages`` writes ``package://NAME/...`` for meshes inside a package.
+    """
+
+    out_dir: str
+    copy_to: str | None = None
+    package_map: PackageMap | None = None
+    use_packages: bool = False
+    copied: dict[str, str] = field(default_factory=dict)
+
+    def uri(self, filename: str) -> str:
+        path = os.path.abspath(filename)
+        if self.copy_to is not None and os.path.isfile(path):
+            path = self._copy(path)
+        elif self.use_packages and self.package_map is not None:
+            found = self._package_uri(path)
+            if found is not None:
+                return found
+        rel = os.path.relpath(path, os.path.abspath(self.out_dir))
+        return rel.replace(os.sep, "/")
+
+    def _copy(self, path: str) -> str:
+        if path in self.copied:
+            return self.copied[path]
+        folder = os.path.abspath(self.copy_to)
+        os.makedirs(folder, exist_ok=True)
+        stem, ext = os.path.splitext(os.path.basename(path))
+        target = os.path.join(folder, stem + ext)
+        n = 1
+        taken = set(self.copied.values())
+        while target in taken or (os.path.exists(target) and not _same_file(target, path)):
+            target = os.path.join(folder, f"{stem}_{n}{ext}")
+            n += 1
+        if not os.path.exists(target):
+            shutil.copyfile(path, target)
+            # A mesh's material file (OBJ) and textures travel with it when they stand beside it.
+            if ext.lower() == ".obj":
+                _copy_obj_materials(path, folder)
+        self.copied[path] = target
+        return target
+
+    def _package_uri(self, path: str) -> str | None:
+        pm = self.package_map
+        best = None
+        for name in pm.get_package_names():
+            root = os.path.abspath(pm.get_path(name))
+            if path.startswith(root + os.sep) and (best is None or len(root) > len(best[1])):
+                best = (name, root)
+        if best is None:
+            return None
+        rel = os.path.relpath(path, best[1]).replace(os.sep, "/")
+        return f"package://{best[0]}/{rel}"
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _copy_obj_materials(obj_path: str, folder: str) -> None:
+    try:
+        with open(obj_path, encoding="utf-8", errors="replace") as f:
+            libs = [line.split(None, 1)[1].strip() for line in f
+                    if line.startswith("mtllib ") and len(line.split(None, 1)) == 2]
+    except OSError:
+        return
+    here = os.path.dirname(obj_path)
+    for lib in libs:
+        src = os.path.join(here, lib)
+        dst = os.path.join(folder, lib)
+        if os.path.isfile(src) and not os.path.exists(dst) and ".." not in lib:
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)

@@ -1,0 +1,356 @@
+"""MJCF from the model, written to compile in MuJoCo to the same bodies.
+
+Angles in radians, inertias given explicitly (``inertiafromgeom="false"``:
+``fullinertia`` about the centre of mass in the body's axes, so MuJoCo finds
+the principal axes itself), bodies nested at the joints' default positions
+with each joint's ``ref`` set to its default position, visual and collision
+geoms as two ``<default>`` classes, meshes as ``<asset><mesh>``, filters as
+``<contact><exclude>``, couplers and ball constraints in ``<equality>``.
+
+MuJoCo refuses a moving body whose welded cluster has no mass or a zero
+principal inertia; such a body gets a tiny mass and inertia (1e-9), reported
+as approximated.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+from lxml import etree
+
+from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh, Sphere
+from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
+from ...spatial import (IDENTITY, matrix_to_quaternion, point_mass_inertia, principal_moments,
+                        reexpress_inertia)
+from ..loss import APPROXIMATED, DROPPED
+from .base import Writer, geometry_label, num, nums, sub
+from .walk import BodyNode, where
+
+MUJOCO_MESHES = (".obj", ".stl", ".msh")
+TINY = 1e-9     # mass and inertia given to a moving body MuJoCo would refuse
+MINIMUM = 1e-12  # below this MuJoCo's check (mjMINVAL) is too close to call
+
+
+def pos_quat(X, what: str) -> dict[str, str]:
+    attrs = {}
+    if any(X.p):
+        attrs["pos"] = nums(X.p, what)
+    q = matrix_to_quaternion(X.R)
+    if tuple(q) != (1.0, 0.0, 0.0, 0.0):
+        attrs["quat"] = nums(q, what)
+    return attrs
+
+
+class MjcfWriter(Writer):
+    target = "MJCF"
+
+    def build(self):
+        walk = self.walk
+        name = (walk.instance_name(walk.instances[0]) if walk.single_instance() else "scene")
+        root = etree.Element("mujoco", {"model": name})
+        sub(root, "compiler", {"angle": "radian", "inertiafromgeom": "false",
+                               "autolimits": "true"})
+        defaults = sub(root, "default")
+        sub(sub(defaults, "default", {"class": "visual"}), "geom",
+            {"contype": "0", "conaffinity": "0", "group": "1"})
+        sub(sub(defaults, "default", {"class": "collision"}), "geom", {"group": "3"})
+        self.asset = sub(root, "asset")
+        self.meshes_by_key: dict[tuple, str] = {}
+        self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
+        worldbody = sub(root, "worldbody")
+        for g in walk.world_geometries:
+            self._geom(worldbody, g)
+        for frame in walk.world_frames:
+            self._site(worldbody, frame)
+        for node in walk.roots:
+            self._body(worldbody, node)
+        if len(self.asset) == 0:
+            root.remove(self.asset)
+        self._contact(root)
+        self._equality(root)
+        self._actuators(root)
+        return root
+
+    def _unique(self, kind: str, name: str) -> str:
+        base, n = name, 1
+        while name in self.used[kind]:
+            name = f"{base}_{n}"
+            n += 1
+        self.used[kind].add(name)
+        return name
+
+    # -- bodies -----------------------------------------------------------
+    def _body(self, parent_el, node: BodyNode) -> None:
+        body = node.body
+        X = node.X_PB(at_default=True)
+        el = sub(parent_el, "body", {"name": self.name(body),
+                                     **pos_quat(X, f"the pose of body '{body.name}'")})
+        self._joints(el, node)
+        self._inertial(el, node)
+        for g in node.geometries:
+            self._geom(el, g)
+        for frame in node.frames:
+            self._site(el, frame)
+        if not body.gravity_enabled:
+            el.set("gravcomp", "1")
+        for child in node.children:
+            self._body(el, child)
+
+    def _inertial(self, el, node: BodyNode) -> None:
+        M = node.body.default_spatial_inertia
+        mass, I = M.mass, M.I_cm
+        moving = node.hinge is None and not node.welded_root or (
+            node.hinge is not None and node.hinge.joint.type_name != "weld")
+        if moving and self._refused(node):
+            self.report.add(APPROXIMATED, f"body '{node.name}'",
+                            f"MuJoCo refuses a moving body without mass or with a zero "
+                            f"principal inertia; it is given {TINY:g} more mass and "
+                            f"{TINY:g} more inertia about each axis", where(node.body))
+            mass += TINY
+            I = (I[0] + TINY, I[1] + TINY, I[2] + TINY, I[3], I[4], I[5])
+        what = f"the inertia of body '{node.name}'"
+        attrs = {"pos": nums(M.com, what), "mass": num(mass, what)}
+        ixx, iyy, izz, ixy, ixz, iyz = I
+        if ixy or ixz or iyz:
+            attrs["fullinertia"] = nums((ixx, iyy, izz, ixy, ixz, iyz), what)
+        else:
+            attrs["diaginertia"] = nums((ixx, iyy, izz), what)
+        sub(el, "inertial", attrs)
+
+    def _refused(self, node: BodyNode) -> bool:
+        """Whether MuJoCo would refuse this moving body: its cluster (itself
+        and the bodies welded below it) has no mass or a zero principal
+        inertia."""
+        stack = [(node, IDENTITY)]
+        parts = []
+        while stack:
+            n, X = stack.pop()
+            parts.append((n.body.default_spatial_inertia, X))
+            for c in n.children:
+                if c.hinge is not None and c.hinge.joint.type_name == "weld":
+                    stack.append((c, X @ c.X_PB(True)))
+        total = sum(M.mass for M, _ in parts)
+        if total < MINIMUM:
+            return True
+        com = [sum(M.mass * X.apply(M.com)[k] for M, X in parts) / total for k in range(3)]
+        I = [0.0] * 6
+        for M, X in parts:
+            Ic = reexpress_inertia(M.I_cm, X.R)
+            c = X.apply(M.com)
+            shift = point_mass_inertia(M.mass, [c[k] - com[k] for k in range(3)])
+            I = [a + b + s for a, b, s in zip(I, Ic, shift)]
+        return min(principal_moments(I)) < MINIMUM
+
+    def _joints(self, el, node: BodyNode) -> None:
+        h = node.hinge
+        if h is None:
+            if not node.welded_root:
+                el.insert(0, etree.Element("freejoint", {"name": self._unique(
+                    "joint", f"{self.name(node.body)}")}))
+            return
+        j = h.joint
+        kind = j.type_name
+        what = f"joint '{j.name}'"
+        if kind == "weld":
+            return
+        if kind in ("quaternion_floating", "rpy_floating"):
+            if node.parent is None:
+                sub(el, "freejoint", {"name": self._unique("joint", self.name(j))})
+                return
+            self.report.add(APPROXIMATED, what, "a floating joint below another body is "
+                                                "written as a ball and three slides", where(j))
+        attrs = {}
+        if any(h.X_CM.p):
+            attrs["pos"] = nums(h.X_CM.p, what)
+        if kind in ("revolute", "prismatic"):
+            axis = h.X_CM.R
+            a = h.axis
+            axis_B = tuple(sum(axis[r][k] * a[k] for k in range(3)) for r in range(3))
+            attrs.update({"name": self._unique("joint", self.name(j)),
+                          "type": "hinge" if kind == "revolute" else "slide",
+                          "axis": nums(axis_B, what)})
+            lo, hi = j.pos_lower[0], j.pos_upper[0]
+            if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
+                attrs["range"] = nums((lo, hi), what)
+            elif lo == hi:
+                self.report.add(APPROXIMATED, what, f"the empty range [{lo}, {hi}] has no MJCF "
+                                                    "form; the joint is written unlimited",
+                                where(j))
+            elif math.isfinite(lo) or math.isfinite(hi):
+                self.report.add(APPROXIMATED, what, f"the one-sided limit [{lo}, {hi}] has no "
+                                                    "MJCF form; the joint is written unlimited",
+                                where(j))
+            if j.default_positions[0]:
+                attrs["ref"] = num(j.default_positions[0], what)
+            for f in self.plant.force_elements():
+                if isinstance(f, RevoluteSpring) and f.joint is j:
+                    attrs["stiffness"] = num(f.stiffness)
+                    attrs["springref"] = num(f.nominal_angle)
+        elif kind == "ball_rpy":
+            attrs.update({"name": self._unique("joint", self.name(j)), "type": "ball"})
+            if any(j.default_positions):
+                self.report.add(DROPPED, what, f"the default positions {j.default_positions} "
+                                               "of a ball joint", where(j))
+        else:
+            self.report.add(APPROXIMATED, what, f"a {kind} joint has no MJCF form; the body is "
+                                                "welded to its parent", where(j))
+            return
+        if any(j.damping):
+            attrs["damping"] = num(j.damping[0], what)
+        if any(math.isfinite(v) for v in j.vel_upper + j.acc_upper):
+            self.report.add(DROPPED, what, "velocity and acceleration limits (MJCF has none)",
+                            where(j))
+        actuated = [a for a in self.plant.actuators() if a.joint is j]
+        if actuated and actuated[0].rotor_inertia:
+            a = actuated[0]
+            attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
+        sub(el, "joint", attrs)
+
+    # -- geometry -----------------------------------------------------------
+    def _geom(self, el, g: Geometry) -> None:
+        for cls, is_role in (("visual", self.is_visual), ("collision", self.is_collision)):
+            if not is_role(g):
+                continue
+            attrs = self._shape(g)
+            if attrs is None:
+                return
+            attrs = {"name": self._unique("geom", self.geometry_name(g)), "class": cls,
+                     **attrs, **pos_quat(g.X_BG, f"the pose of geometry '{g.name}'")}
+            if cls == "visual":
+                color = self.rgba(g)
+                if color is not None:
+                    attrs["rgba"] = nums(color.to_list(), "a colour")
+            else:
+                f = self.friction(g)
+                if f is not None and f.static_friction != f.dynamic_friction:
+                    self.report.add(APPROXIMATED, geometry_label(g),
+                                    f"MuJoCo has one friction coefficient; the dynamic one "
+                                    f"({f.dynamic_friction}) is written", g.instance.source)
+                if f is not None and f.dynamic_friction != 1.0:
+                    attrs["friction"] = num(f.dynamic_friction)
+                self._report_proximity(g)
+                if isinstance(g.shape, Mesh) and not isinstance(g.shape, Convex):
+                    self.report.add(APPROXIMATED, geometry_label(g),
+                                    "MuJoCo collides with the convex hull of a mesh",
+                                    g.instance.source)
+            sub(el, "geom", attrs)
+
+    def _report_proximity(self, g: Geometry) -> None:
+        from ...geometry.properties import PROXIMITY
+        for (group, name), _ in g.properties(PROXIMITY).items():
+            if (group, name) != ("material", "coulomb_friction"):
+                self.report.add(DROPPED, geometry_label(g),
+                                f"the proximity property {group}/{name}", g.instance.source)
+
+    def _shape(self, g: Geometry) -> dict | None:
+        s = g.shape
+        what = f"the shape of geometry '{g.name}'"
+        if isinstance(s, Box):
+            return {"type": "box", "size": nums([v / 2 for v in s.size()], what)}
+        if isinstance(s, Sphere):
+            if s.radius <= 0:
+                self.report.add(DROPPED, geometry_label(g), "a sphere of radius 0 (MuJoCo "
+                                "needs a positive size)", g.instance.source)
+                return None
+            return {"type": "sphere", "size": num(s.radius, what)}
+        if isinstance(s, (Cylinder, Capsule)):
+            return {"type": "cylinder" if isinstance(s, Cylinder) else "capsule",
+                    "size": nums((s.radius, s.length / 2), what)}
+        if isinstance(s, Ellipsoid):
+            return {"type": "ellipsoid", "size": nums((s.a, s.b, s.c), what)}
+        if isinstance(s, HalfSpace):
+            if g.body != 0:
+                self.report.add(DROPPED, geometry_label(g), "a half space on a body that "
+                                "can move (MuJoCo allows planes on the world only)",
+                                g.instance.source)
+                return None
+            return {"type": "plane", "size": "0 0 1"}
+        if isinstance(s, Mesh):
+            return self._mesh(g, s)
+        self.report.add(DROPPED, geometry_label(g), f"a {s.type_name} has no MJCF shape",
+                        g.instance.source)
+        return None
+
+    def _mesh(self, g: Geometry, s: Mesh) -> dict | None:
+        ext = os.path.splitext(s.filename)[1].lower()
+        if ext not in MUJOCO_MESHES:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
+                            f"{', '.join(MUJOCO_MESHES)}): '{s.filename}'", g.instance.source)
+            return None
+        if not os.path.isfile(s.filename):
+            self.report.add(DROPPED, geometry_label(g),
+                            f"the mesh file '{s.filename}' does not exist, and MuJoCo needs "
+                            "it", g.instance.source)
+            return None
+        key = (os.path.abspath(s.filename), tuple(s.scale))
+        name = self.meshes_by_key.get(key)
+        if name is None:
+            stem = os.path.splitext(os.path.basename(s.filename))[0]
+            name = stem
+            n = 1
+            while name in self.meshes_by_key.values():
+                name = f"{stem}_{n}"
+                n += 1
+            self.meshes_by_key[key] = name
+            attrs = {"name": name, "file": self.mesh_uri(s.filename)}
+            if tuple(s.scale) != (1.0, 1.0, 1.0):
+                attrs["scale"] = nums(s.scale, f"the scale of mesh '{s.filename}'")
+            sub(self.asset, "mesh", attrs)
+        return {"type": "mesh", "mesh": name}
+
+    def _site(self, el, frame) -> None:
+        sub(el, "site", {"name": self._unique("site", self.name(frame)),
+                         **pos_quat(frame.X_BF, f"the pose of frame '{frame.name}'")})
+
+    # -- contact, equality, actuators ---------------------------------------
+    def _contact(self, root) -> None:
+        pairs = self.filtered_pairs()
+        if pairs:
+            contact = sub(root, "contact")
+            for a, b in pairs:
+                sub(contact, "exclude", {"body1": self.name(a.body), "body2": self.name(b.body)})
+
+    def _equality(self, root) -> None:
+        equality = etree.Element("equality")
+        for c in self.plant.constraints():
+            if isinstance(c, CouplerConstraint):
+                sub(equality, "joint", {"joint1": self.name(c.joint0),
+                                        "joint2": self.name(c.joint1),
+                                        "polycoef": nums((c.offset, c.gear_ratio, 0, 0, 0))})
+            elif isinstance(c, BallConstraint):
+                sub(equality, "connect", {"body1": self.name(c.body_A),
+                                          "body2": self.name(c.body_B),
+                                          "anchor": nums(c.p_AP)})
+                if c.p_BQ is not None:
+                    self.report.add(APPROXIMATED, f"ball constraint of '{c.body_A.name}'",
+                                    "MuJoCo takes the point on the second body from the "
+                                    "default configuration, not from p_BQ", where(c))
+            elif isinstance(c, WeldConstraint):
+                X = c.X_AP @ c.X_BQ.inverse()
+                q = matrix_to_quaternion(X.R)
+                sub(equality, "weld", {"body1": self.name(c.body_A), "body2": self.name(c.body_B),
+                                       "relpose": nums(tuple(X.p) + tuple(q))})
+        if len(equality):
+            root.append(equality)
+        self.report_unwritten({CouplerConstraint: "", BallConstraint: "", WeldConstraint: "",
+                               RevoluteSpring: ""})
+
+    def _actuators(self, root) -> None:
+        actuators = self.plant.actuators()
+        if not actuators:
+            return
+        el = sub(root, "actuator")
+        for a in actuators:
+            attrs = {"name": self.name(a), "joint": self.name(a.joint)}
+            if a.gear_ratio != 1.0:
+                attrs["gear"] = num(a.gear_ratio)
+            if math.isfinite(a.effort_limit):
+                attrs["forcerange"] = nums((-a.effort_limit, a.effort_limit))
+            if a.controller_gains is not None:
+                attrs["kp"] = num(a.controller_gains.p)
+                attrs["kv"] = num(a.controller_gains.d)
+                sub(el, "position", attrs)
+            else:
+                sub(el, "motor", attrs)
+

@@ -1,0 +1,271 @@
+"""The rule table: every diagnostic code mbparse raises, documented once.
+
+A reader or the plant names the kind of each problem where it raises it
+(``code="mesh-missing"``); this table says what the code means, its level in
+``mbparse check`` and how to fix it. ``check --list-rules``, the text, JSON
+and SARIF reports and ``docs/CHECK_RULES.md`` (written by
+``tools/make_check_rules_doc.py``) all read it.
+
+Levels: ``error`` (the model is wrong or cannot be loaded; physically
+impossible values are errors here even where Drake only warns), ``warning``
+(a real modelling smell, or input a reader had to guess about) and ``note``
+(valid input that some consumer does not read; hidden unless
+``--show-notes``). A problem a reader cannot read past is an error whatever
+its rule says.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEVERITIES = ("error", "warning", "note")
+
+# The code of a diagnostic raised without one (there should be none; a test
+# checks every call site), by its severity.
+GENERIC = {"error": "unclassified-error", "warning": "unclassified-warning"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A kind of problem ``mbparse check`` reports."""
+
+    id: str
+    severity: str
+    summary: str
+    hint: str
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"rule {self.id}: unknown severity {self.severity!r}")
+
+
+_FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model directives",
+            "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model"}
+
+
+def _family(fmt: str, only: str = "") -> list[Rule]:
+    """The structural rules the formats share, prefixed by format (``only``:
+    the kinds, space-separated, a format raises; default all)."""
+    name = _FORMATS[fmt]
+    rules = [
+        Rule(f"{fmt}-root", "error", f"the file's root element is not that of a {name} file",
+             "check the file's format (its suffix) and its first element"),
+        Rule(f"{fmt}-attribute-missing", "error", f"a {name} element lacks a required attribute",
+             "add the attribute the message names"),
+        Rule(f"{fmt}-element-missing", "error", f"a {name} element lacks a required child element",
+             "add the child element the message names"),
+        Rule(f"{fmt}-value-invalid", "error", f"a {name} value cannot be read or is not allowed",
+             "write the value in the form the message names"),
+        Rule(f"{fmt}-structure", "error", f"the {name} elements are not arranged as the format "
+             "requires (too many, too few, in the wrong place)",
+             "move, add or remove elements as the message says"),
+        Rule(f"{fmt}-conflict", "error", f"two {name} settings contradict each other",
+             "keep one of the two"),
+        Rule(f"{fmt}-unsupported", "note", f"valid {name} that mbparse (like Drake) does not read; "
+             "it is ignored", "nothing to fix if the simulators you target read it"),
+        Rule(f"{fmt}-not-supported", "error", f"valid {name} that mbparse cannot load at all",
+             "leave the feature out, or use an equivalent the message names"),
+    ]
+    kinds = only.split()
+    return [r for r in rules if not kinds or r.id[len(fmt) + 1:] in kinds]
+
+
+def _unknown(fmt: str, kinds: str) -> list[Rule]:
+    return [Rule(f"{fmt}-unknown-{k}", "error", f"a {_FORMATS[fmt]} reference names a {k} "
+                 "that is not defined", f"fix the name, or define the {k}")
+            for k in kinds.split()]
+
+
+RULE_LIST: tuple[Rule, ...] = (
+    # -- physics: values no body or joint can have
+    Rule("mass-negative", "error", "a mass is negative",
+         "masses are in kilograms and at least zero"),
+    Rule("mass-zero-with-inertia", "error",
+         "a body has zero mass but a non-zero rotational inertia",
+         "give the body its mass, or remove the inertia"),
+    Rule("mass-zero-moving", "error", "a moving part of the model has no mass, so its dynamics are "
+         "singular", "give the body (or a body welded to it or outboard of it) a positive mass"),
+    Rule("inertia-not-positive", "error", "a rotational inertia has a negative principal moment",
+         "use the moments of a real shape, e.g. a box's m(b²+c²)/12, ..."),
+    Rule("inertia-triangle", "error", "a rotational inertia breaks the triangle inequality "
+         "(Ixx + Iyy >= Izz for its principal moments)",
+         "use the moments of a real shape; no two principal moments may sum below the third"),
+    Rule("inertia-invalid", "error", "an inertia cannot be physical or cannot be computed",
+         "give the body an inertia of a real shape"),
+    Rule("inertia-zero", "warning", "a moving body has mass but no rotational inertia about the "
+         "axis it turns on", "add an <inertia> (a point mass on a rotating joint is singular)"),
+    Rule("number-nan", "error", "a number is NaN", "write a finite number"),
+    Rule("number-not-finite", "error", "a number that must be finite is infinite",
+         "write a finite number"),
+    Rule("value-out-of-range", "error", "a value is outside the range it must lie in (a negative "
+         "damping, stiffness, length, friction, ...)",
+         "use a value in the range the message names"),
+    Rule("limit-inverted", "error", "a lower limit is above its upper limit",
+         "swap lower and upper"),
+    Rule("limit-empty", "warning", "a joint's lower and upper limits are equal, so it cannot move",
+         "make it a fixed joint, or widen the range"),
+    Rule("axis-zero", "error", "an axis or direction is the zero vector",
+         "give a non-zero direction such as 0 0 1"),
+    Rule("units-suspicious", "warning", "a value is so large or small that its units are probably "
+         "wrong",
+         "lengths are in metres, masses in kilograms, inertias in kg·m², angles in radians"),
+    # -- the tree
+    Rule("joint-same-body", "error", "a joint or constraint joins a body to itself",
+         "name two different links"),
+    Rule("kinematic-loop", "error", "the joints form a loop, which a tree of joints cannot hold",
+         "cut the loop: replace one joint by a constraint (a loop joint)"),
+    Rule("body-disconnected", "warning", "a body of an articulated model is not attached to it and "
+         "will fall freely", "connect it with a joint (a fixed joint if it should not move)"),
+    Rule("constraint-needs-sap", "error", "a constraint is declared for a plant that cannot hold "
+         "constraints", "use a continuous plant or the sap contact approximation"),
+    # -- names
+    Rule("name-duplicate", "error", "two elements of one kind share a name",
+         "rename one of them; names must be unique within a model"),
+    Rule("name-renamed", "warning", "a name is used twice, so one element was renamed",
+         "give each element its own name"),
+    Rule("model-unknown-name", "error", "a name looked up in the model does not exist",
+         "fix the name"),
+    Rule("model-invalid", "error", "the model refused an element (see the message)",
+         "fix the element the message names"),
+    Rule("shape-invalid", "error", "a shape has a size no shape can have (a negative radius, "
+         "zero scale, ...)", "give positive sizes"),
+    # -- files
+    Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xml-leniency", "warning", "XML that tinyxml2 (Drake's reader) accepts but strict XML "
+         "does not: an odd declared version, a bare '&', text that is not UTF-8, content after "
+         "the root", "write the XML as the message says"),
+    Rule("xml-value-invalid", "error", "an attribute does not hold the numbers it should",
+         "write the number of values the message names"),
+    Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",
+         "nothing to fix if the simulators you target read it"),
+    Rule("file-missing", "error", "a referenced file does not exist",
+         "fix the path, or add the file"),
+    Rule("file-unreadable", "error", "a file cannot be read as text", "save it as UTF-8"),
+    Rule("file-type-unknown", "error", "the file suffix names no model format",
+         "use .urdf, .sdf, .xml (MuJoCo), .dmd.yaml or .obj"),
+    Rule("mesh-missing", "error", "a mesh file does not exist",
+         "fix the path (package:// URIs need the package), or add the mesh"),
+    Rule("mesh-unreadable", "error", "a mesh file cannot be read or measured",
+         "re-export the mesh (closed, consistently wound triangles)"),
+    Rule("mesh-collision-hull", "error", "a collision mesh's convex hull cannot be computed "
+         "(the file type has no hull in Drake)", "use an .obj, .vtk or .gltf mesh for collision"),
+    Rule("mesh-not-rendered", "note", "a visual mesh of a type that Drake's cameras do not render",
+         "convert it to .obj or .gltf if cameras should see it"),
+    Rule("package-unknown", "error", "a package:// or model:// URI names an unknown package",
+         "add a package.xml above the file, or pass --package NAME=DIR"),
+    Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
+         "folders for one package)", "fix the package folders"),
+    Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
+         "use file://, package:// or model://"),
+    Rule("uri-relative", "error", "a relative path in a model read from a string",
+         "use package:// or an absolute path"),
+    Rule("include-cycle", "error", "files include each other in a cycle", "break the cycle"),
+    # -- Drake specifics
+    Rule("drake-refuses", "note", "Drake refuses this for a limit of its own; mbparse reads it",
+         "only matters if Drake loads the file (see the message)"),
+    Rule("collision-filter-group", "error", "a collision filter group names a group or member "
+         "that does not exist", "fix the group or member name"),
+    Rule("proximity-invalid", "error", "contact (proximity) properties are contradictory or "
+         "out of range", "fix the property the message names"),
+    Rule("proximity-ignored", "warning", "a contact (proximity) property is ignored",
+         "remove the property, or the setting that makes it meaningless"),
+    # -- per format
+    *_family("urdf"), *_unknown("urdf", "link joint frame material"),
+    Rule("urdf-unknown-element", "warning", "an element that is neither URDF nor one of its "
+         "known extensions; it is ignored", "check the spelling, or remove it"),
+    Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",
+         "mimic another single-dof joint"),
+    *_family("sdf"), *_unknown("sdf", "reference"),
+    Rule("sdf-unknown-element", "error", "an element that is not part of SDFormat",
+         "check the spelling against the specification, or remove it"),
+    Rule("sdf-unknown-attribute", "error", "an attribute that is not part of SDFormat",
+         "check the spelling against the specification, or remove it"),
+    Rule("sdf-frame-cycle", "error", "poses or frames refer to each other in a cycle",
+         "make one of them relative to a frame outside the cycle"),
+    Rule("sdf-name-reserved", "error", "a name SDFormat reserves (world, __model__, ...)",
+         "choose another name"),
+    Rule("sdf-version", "error", "an SDFormat version that cannot be read", "use 1.0 to 1.12"),
+    Rule("sdf-mimic-invalid", "error", "a <drake:mimic> that cannot be honoured",
+         "mimic another single-dof joint"),
+    *_family("mjcf"), *_unknown("mjcf", "body joint site geom mesh material class"),
+    Rule("mjcf-unknown-element", "warning", "an element that is not MJCF; it is ignored",
+         "check the spelling, or remove it"),
+    Rule("mjcf-site-renamed", "note", "a site shares its name with a body or another frame: "
+         "MJCF keeps names per kind, Drake's frames share one, so its frame gets a suffix",
+         "rename the site if the frame's name matters"),
+    Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
+         "re-export the mesh if the caveat matters"),
+    *_family("dmd", "value-invalid structure conflict"),
+    *_unknown("dmd", "frame joint model-instance"),
+    Rule("dmd-syntax", "error", "the directives file is not valid YAML or not valid directives",
+         "fix the directive at the line given"),
+    Rule("dmd-file-type", "error", "a directive names a file that is not a model",
+         "name a .urdf, .sdf, .xml or .obj file"),
+    Rule("obj-invalid", "error", "the OBJ file cannot be used as a model",
+         "fix the OBJ file as the message says"),
+    Rule("obj-warning", "warning", "the OBJ reader worked around a problem in the file",
+         "fix the line the message names"),
+    Rule("obj-several-objects", "warning", "an OBJ file with several objects is read as one body",
+         "split the file if the objects should move apart"),
+    # -- the URDF → SDFormat converter
+    Rule("convert-root", "error", "the converter needs a <robot> root", "convert a URDF file"),
+    Rule("convert-attribute-missing", "error", "an element the converter reads lacks an attribute",
+         "add the attribute"),
+    Rule("convert-value-invalid", "error", "a value the converter cannot read", "fix the value"),
+    Rule("convert-structure", "error", "the links do not form one tree", "join them by joints"),
+    Rule("convert-conflict", "error", "an element is defined twice", "remove one definition"),
+    Rule("convert-unknown-link", "error", "a joint names a link that is not defined",
+         "define the link"),
+    Rule("convert-unknown-material", "warning", "a visual names a material that is not defined",
+         "define the material"),
+    Rule("convert-unsupported", "note", "something the SDFormat output leaves out",
+         "nothing to fix unless the element matters"),
+    Rule("convert-frame-name-taken", "warning", "a frame of a lumped element is not written "
+         "because its name is taken", "rename the link or joint"),
+    Rule("convert-gazebo-reference", "warning", "a <gazebo reference> names no link or joint",
+         "fix the reference"),
+    Rule("convert-warning", "warning", "the converter worked around a problem", "see the message"),
+    # -- what has no code of its own
+    Rule("unclassified-error", "error", "a problem raised without a code (a bug in mbparse's "
+         "codes; please report it)", "see the message"),
+    Rule("unclassified-warning", "warning", "a warning raised without a code (a bug in mbparse's "
+         "codes; please report it)", "see the message"),
+    Rule("internal-error", "error", "mbparse failed while reading the file",
+         "this is a bug in mbparse; please report it with the file"),
+)
+
+RULES: dict[str, Rule] = {r.id: r for r in RULE_LIST}
+if len(RULES) != len(RULE_LIST):
+    raise RuntimeError("two rules share an id")
+
+
+def rule_of(code: str | None, severity: str) -> Rule:
+    """The rule of a diagnostic's ``code`` (a generic one for no or an
+    unknown code)."""
+    rule = RULES.get(code or "")
+    if rule is None:
+        rule = RULES[GENERIC["error" if severity == "error" else "warning"]]
+    return rule
+
+
+def level_of(rule: Rule, raised_as: str) -> str:
+    """A finding's level: an error a reader could not read past stays an
+    error; a warning takes its rule's level (so ``inertia-triangle`` is an
+    error in check though Drake only warns, and harmless input is a note)."""
+    return "error" if raised_as == "error" else rule.severity
+
+
+def as_markdown() -> str:
+    """The rule table as the Markdown page ``docs/CHECK_RULES.md``."""
+    lines = ["# `mbparse check` rules", "",
+             "Generated from `src/mbparse/lint/rules.py` by "
+             "`python tools/make_check_rules_doc.py`; do not edit by hand.", "",
+             "Every diagnostic carries one of these codes. `error` fails `check` (exit 1); "
+             "`warning` fails only with `--warnings-as-errors`; `note` is shown only with "
+             "`--show-notes`. A problem a reader cannot read past is an error whatever its "
+             "rule's level.", "",
+             "| code | level | what it means | how to fix it |", "|---|---|---|---|"]
+    for r in RULE_LIST:
+        cells = [f"`{r.id}`", r.severity, r.summary, r.hint]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
