@@ -130,6 +130,11 @@ RULE_LIST: tuple[Rule, ...] = (
          "zero scale, ...)", "give positive sizes"),
     # -- files
     Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xacro-error", "error", "a xacro file cannot be expanded (an undefined property or "
+         "macro, a bad expression, a missing include or package)",
+         "fix the xacro at the line given, or add the package it finds"),
+    Rule("xacro-warning", "warning", "xacro warned while expanding the file",
+         "see xacro's message"),
     Rule("xml-leniency", "warning", "XML that tinyxml2 (Drake's reader) accepts but strict XML "
          "does not: an odd declared version, a bare '&', text that is not UTF-8, content after "
          "the root", "write the XML as the message says"),
