@@ -121,7 +121,7 @@ EXAMPLES = {
             f'<drake:bushing_{k} value="1 1 1"/>' for k in (
                 "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
         + "</drake:linear_bushing_rpy>"), {}),
-    "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}),
+    "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LoadOptions(like="drake")),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
     "sdf-root": ("m.sdf", "<sfd/>", {}),

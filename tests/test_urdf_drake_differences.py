@@ -42,7 +42,11 @@ def test_urdf_mimic_between_joints_of_different_dofs_is_an_error_on_tamsi_too():
                  + '<drake:joint name="k" type="ball"><parent link="b"/><child link="c"/>'
                    '</drake:joint>')
     with pytest.raises(ParseError, match="cannot mimic"):
-        parse_urdf(text, time_step=0.001, approximation="tamsi")
+        parse_urdf(text, time_step=0.001, approximation="tamsi", like_drake=True)
+    # the default mode ignores that <mimic> with a warning (TALOS's grippers)
+    parsed = parse_urdf(text, time_step=0.001, approximation="sap")
+    assert parsed.plant.num_constraints() == 0
+    assert any("cannot mimic" in w and "Drake refuses this" in w for w in parsed.warnings)
 
 
 def test_urdf_valid_mimic_on_tamsi_is_ignored_with_a_warning():

@@ -439,8 +439,10 @@ class UrdfReader:
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
-            diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
-                             f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
+            diag.drake_refuses(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
+                                     f"'{target}' ({joint1.nv} dofs)",
+                               "mbparse ignores this <mimic>", code="urdf-mimic-invalid")
+            return
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
                                f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
@@ -522,6 +524,15 @@ class UrdfReader:
             diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
+            return
+        if plant.has_joint_actuator_named(actuator_name, self.instance):
+            # Drake names each actuator after its <actuator>; a second one of the
+            # same name ends Drake's parse. The first one already acts.
+            model = plant.get_model_instance_name(self.instance)
+            diag.drake_refuses(actuator_el, f"model instance '{model}' already has an actuator "
+                                            f"named '{actuator_name}'",
+                               "mbparse keeps the first actuator of that name and skips this one",
+                               code="name-duplicate")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)

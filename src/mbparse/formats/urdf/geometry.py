@@ -68,8 +68,10 @@ class GeometryReader:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
         if rgba is None and not texture_given and name and name not in self.materials:
-            diag.error(el, f"material '{name}' has no color or texture and no earlier "
-                           "definition to refer to", code="urdf-unknown-material")
+            diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
+                                   "definition to refer to",
+                               "mbparse gives the geometry no material", code="urdf-unknown-material")
+            return UrdfMaterial(None, None)
         material = UrdfMaterial(rgba, texture)
         if name:
             material = self._remember(el, name, material, error_if_name_clash=name_required)
@@ -96,9 +98,14 @@ class GeometryReader:
             def describe(m):
                 return (f"RGBA: {' '.join(f'{v:g}' for v in m.rgba) if m.rgba else 'None'}, "
                         f"Diffuse map: {m.diffuse_map or 'None'}")
-            self.diag.error(el, f"material '{name}' is defined twice, differently:\n"
-                                f"  first:  {describe(cached)}\n"
-                                f"  here:   {describe(material)}", code="urdf-conflict")
+            what = ("mbparse keeps the first definition" if error_if_name_clash else
+                    "mbparse uses this definition here and the first one elsewhere")
+            self.diag.drake_refuses(el, f"material '{name}' is defined twice, differently:\n"
+                                        f"  first:  {describe(cached)}\n"
+                                        f"  here:   {describe(material)}", what,
+                                    code="urdf-conflict")
+            if not error_if_name_clash:
+                return material
         return cached
 
     # ------------------------------------------------------------ shapes
