@@ -136,3 +136,13 @@ def test_xacro_warnings_become_parse_warnings(write):
     _, _, parser = load(path)
     assert any("len" in w.message and w.code == "xacro-warning"
                for w in parser.diagnostic_policy().warnings_seen)
+
+
+def test_xacro_model_elements_record_their_xacro_source(write, pkg):
+    text = robot(ARM.replace("LOWER", "-1"))
+    path = write("arm.urdf.xacro", text)
+    plant, (instance,), _ = load(path, [("parts", pkg)])
+    assert plant.get_joint_by_name("elbow", instance).source == \
+        (str(path), line_of(text, '<joint name="elbow"'))
+    (g,) = plant.scene_graph.geometries()
+    assert g.instance.source == (str(path), line_of(text, "<visual>"))

@@ -308,7 +308,11 @@ class XmlDiagnostic:
         self.file = file
 
     def where(self, el) -> tuple[str, int | None]:
-        """The file and line an element came from."""
+        """The file and line an element came from (for generated text, such
+        as an expanded xacro file, the place in its source)."""
+        locate = self.policy.locate
+        if locate is not None:
+            return locate(self.file, _line(el))
         return self.file, _line(el)
 
     def error(self, el, message: str, code: str | None = None) -> NoReturn:

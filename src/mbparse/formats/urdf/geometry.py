@@ -244,7 +244,7 @@ class GeometryReader:
             if accepting is not None:
                 perception.add_property("renderer", "accepting", frozenset(accepting))
             roles[PERCEPTION] = perception
-        return GeometryInstance(X_BG, shape, name, roles, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, roles, diag.where(el))
 
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
@@ -272,7 +272,7 @@ class GeometryReader:
         if shape is None:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
-        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, diag.where(el))
 
     def _proximity(self, drake_el) -> GeometryProperties:
         diag = self.diag
