@@ -165,3 +165,29 @@ def test_modes_sdf_automatic_inertia_of_a_degenerate_mesh_is_a_located_error(wri
     with pytest.raises(ParseError) as info:
         parse_file(path)
     assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
+
+
+def test_modes_meshes_are_not_read_when_no_result_needs_them(write, tmp_path):
+    # An unreadable STL loads: a URDF's meshes are read only for a hull, an
+    # inertia or the viewer, never for the model itself.
+    (tmp_path / "junk.stl").write_bytes(b"\x00not a mesh")
+    path = write("m.urdf", urdf('<collision><geometry><mesh filename="junk.stl"/></geometry>'
+                                '</collision>'))
+    (g,) = parse_file(path).geometries()
+    from mbparse.geometry.meshes import MeshReadError
+    with pytest.raises(MeshReadError):
+        shape_triangles(g.shape)
+
+
+def test_modes_importing_and_loading_a_urdf_does_not_import_the_mesh_libraries(write, tmp_path):
+    import subprocess
+    import sys
+    box_stl(tmp_path / "part.stl")
+    path = write("m.urdf", urdf('<collision><geometry><mesh filename="part.stl"/></geometry>'
+                                '</collision>'))
+    code = ("import sys, warnings; warnings.simplefilter('ignore');"
+            "from mbparse.loading import LoadOptions, load;"
+            f"load({str(path)!r}, LoadOptions());"
+            "print(sorted(m for m in ('trimesh', 'collada', 'scipy', 'xacro') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
