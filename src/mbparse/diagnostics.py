@@ -53,13 +53,18 @@ class ParseError(Exception):
 
 
 class ParseWarning(UserWarning):
-    """A problem in the input that parsing worked around (see its message)."""
+    """A problem in the input that parsing worked around.
+
+    It is issued at the model file's own location: ``warnings`` shows it as
+    ``robot.urdf:12: ParseWarning: <message>`` (with that line of the file),
+    and a caught warning has ``filename`` and ``lineno`` of the model file;
+    ``diagnostic`` holds everything (severity, message, location, code)."""
 
     def __init__(self, diagnostic: Diagnostic | str):
         if isinstance(diagnostic, str):
             diagnostic = Diagnostic("warning", diagnostic)
         self.diagnostic = diagnostic
-        super().__init__(str(diagnostic))
+        super().__init__(diagnostic.message)
 
 
 @dataclass
@@ -110,7 +115,9 @@ class DiagnosticPolicy:
         d = Diagnostic("warning", message, file, line, column, element, code)
         self.warnings_seen.append(d)
         if self.emit:
-            warnings.warn(ParseWarning(d), stacklevel=3)
+            # At the model's file and line, not at a line of mbparse's own.
+            warnings.warn_explicit(ParseWarning(d), ParseWarning, d.file or "<string>",
+                                   d.line or 0, module="mbparse")
 
     def recovering(self) -> "_Recovering":
         """A context around the reading of one element: with

@@ -57,6 +57,7 @@ class PackageMap:
 
     @classmethod
     def make_empty(cls) -> "PackageMap":
+        """A map with no packages (``PackageMap()`` is empty too)."""
         return cls()
 
     def add(self, package_name: str, package_path: str) -> None:
@@ -80,38 +81,46 @@ class PackageMap:
             self._deprecated[name] = deprecated
 
     def add_map(self, other: "PackageMap") -> None:
+        """Adds every package of ``other``; a name already here must have the same path."""
         for name, path in other._paths.items():
             self.add(name, path)
         self._deprecated.update(other._deprecated)
 
     def contains(self, package_name: str) -> bool:
+        """Whether a package of that name is known."""
         return package_name in self._paths
 
     def size(self) -> int:
+        """How many packages are known."""
         return len(self._paths)
 
     def remove(self, package_name: str) -> None:
+        """Forgets a package; an unknown name is an error."""
         if package_name not in self._paths:
             raise PackageMapError(f"PackageMap does not contain package '{package_name}'")
         del self._paths[package_name]
         self._deprecated.pop(package_name, None)
 
     def get_path(self, package_name: str) -> str:
+        """The folder of a package; an unknown name is an error."""
         try:
             return self._paths[package_name]
         except KeyError:
             raise PackageMapError(f"PackageMap does not contain package '{package_name}'") from None
 
     def get_deprecated(self, package_name: str) -> str | None:
+        """The deprecation message of a package, or None."""
         return self._deprecated.get(package_name)
 
     def set_deprecated(self, package_name: str, message: str | None) -> None:
+        """Marks a package deprecated with ``message`` (None clears it)."""
         if message is None:
             self._deprecated.pop(package_name, None)
         else:
             self._deprecated[package_name] = message
 
     def get_package_names(self) -> list[str]:
+        """The known package names, sorted."""
         return sorted(self._paths)
 
     def populate_from_folder(self, path: str) -> None:
@@ -133,6 +142,7 @@ class PackageMap:
                 self._crawl(path, stop_at_package=ros, stop_markers=_STOP_MARKERS if ros else ())
 
     def populate_from_ros_package_path(self) -> None:
+        """Adds the packages found under the folders of ``ROS_PACKAGE_PATH``."""
         self.populate_from_environment("ROS_PACKAGE_PATH")
 
     def _crawl(self, path: str, stop_at_package: bool, stop_markers) -> None:

@@ -37,14 +37,24 @@ class Parser:
         # (so that the groups can follow later renames of model instances).
         self._groups: list[tuple[CollisionFilterGroups, dict[str, int]]] = []
 
+    def __repr__(self) -> str:
+        flags = "".join([", strict" if self._policy.strict else "",
+                         ", like drake" if self._policy.like_drake else "",
+                         ", auto-renaming" if self._auto_renaming else ""])
+        prefix = f", prefix '{self._prefix}'" if self._prefix else ""
+        return f"Parser({self._plant!r}, {self._package_map.size()} packages{prefix}{flags})"
+
     # ------------------------------------------------------------ settings
     def plant(self) -> MultibodyPlant:
+        """The plant models are added to."""
         return self._plant
 
     def scene_graph(self) -> SceneGraph | None:
+        """The scene graph geometry is registered with (None without one)."""
         return self._plant.scene_graph
 
     def package_map(self) -> PackageMap:
+        """The package map that resolves ``package://`` and ``model://`` URIs."""
         return self._package_map
 
     def set_strict_parsing(self) -> None:
@@ -72,6 +82,7 @@ class Parser:
         self._auto_renaming = bool(value)
 
     def get_auto_renaming(self) -> bool:
+        """Whether auto-renaming is on (see :meth:`set_auto_renaming`)."""
         return self._auto_renaming
 
     def get_collision_filter_groups(self) -> CollisionFilterGroups:

@@ -66,19 +66,26 @@ class SceneGraph:
         self._excluded: set[tuple[int, int]] = set()
 
     # -- registration
+    def __repr__(self) -> str:
+        return f"SceneGraph({self.num_geometries()} geometries)"
+
     def register_geometry(self, body: int, instance: GeometryInstance,
                           deformable: bool = False) -> Geometry:
+        """Adds a geometry on plant body ``body``; returns it with its new id."""
         g = Geometry(len(self._geometries), body, instance, deformable)
         self._geometries.append(g)
         return g
 
     def geometries(self) -> list[Geometry]:
+        """Every registered geometry, in registration order."""
         return self._geometries
 
     def num_geometries(self) -> int:
+        """How many geometries are registered."""
         return len(self._geometries)
 
     def geometries_on_body(self, body: int) -> list[Geometry]:
+        """The geometries attached to plant body ``body``."""
         return [g for g in self._geometries if g.body == body]
 
     # -- collision filters
@@ -102,6 +109,7 @@ class SceneGraph:
         return set(self._excluded)
 
     def is_excluded(self, body_a: int, body_b: int) -> bool:
+        """Whether collisions between the two bodies are filtered out."""
         if body_a == body_b:
             return True
         return ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded
@@ -129,6 +137,7 @@ class SceneGraph:
         return out
 
     def num_collision_candidates(self) -> int:
+        """How many geometry pairs may collide (Drake's collision candidates)."""
         counts: dict = {}
         for g in self._geometries:
             if g.has_role(PROXIMITY):

@@ -61,7 +61,13 @@ class MultibodyPlant:
         self._add_body(world)
 
     # ------------------------------------------------------------ state
+    def __repr__(self) -> str:
+        state = "finalized" if self.is_finalized() else "not finalized"
+        return (f"MultibodyPlant({self.num_model_instances()} instances, {self.num_bodies()} bodies, "
+                f"{self.num_joints()} joints, time_step={self.time_step:g}, {state})")
+
     def is_discrete(self) -> bool:
+        """Whether the plant has a positive time step."""
         return self.time_step > 0
 
     def supports_constraints(self) -> bool:
@@ -69,6 +75,7 @@ class MultibodyPlant:
         return not self.is_discrete() or self.discrete_contact_approximation != "tamsi"
 
     def is_finalized(self) -> bool:
+        """Whether :meth:`finalize` has run."""
         return self._finalized
 
     def _throw_if_finalized(self) -> None:
@@ -78,17 +85,21 @@ class MultibodyPlant:
 
     # ------------------------------------------------------------ scene graph
     def register_as_source_for_scene_graph(self, scene_graph: SceneGraph) -> None:
+        """Makes ``scene_graph`` the place this plant registers geometry."""
         self._scene_graph = scene_graph
 
     def geometry_source_is_registered(self) -> bool:
+        """Whether a scene graph has been registered."""
         return self._scene_graph is not None
 
     @property
     def scene_graph(self) -> SceneGraph | None:
+        """The registered scene graph, or None."""
         return self._scene_graph
 
     # ------------------------------------------------------------ model instances
     def add_model_instance(self, name: str) -> int:
+        """Adds a model instance named ``name``; returns its index."""
         self._throw_if_finalized()
         if name in self._instance_by_name:
             raise ModelError(f"a model instance named '{name}' already exists; model instance "
@@ -100,6 +111,7 @@ class MultibodyPlant:
         return index
 
     def rename_model_instance(self, index: int, name: str) -> None:
+        """Renames model instance ``index``; the new name must be free."""
         if name in self._instance_by_name and self._instance_by_name[name] != index:
             raise ModelError(f"This model already contains a model instance named '{name}'.",
                              code="name-duplicate")
@@ -109,12 +121,15 @@ class MultibodyPlant:
         self._instance_by_name[name] = index
 
     def num_model_instances(self) -> int:
+        """How many model instances there are (world and default included)."""
         return len(self._instances)
 
     def has_model_instance_named(self, name: str) -> bool:
+        """Whether a model instance has that name."""
         return name in self._instance_by_name
 
     def get_model_instance_by_name(self, name: str) -> int:
+        """The index of the named model instance; an unknown name is an error."""
         try:
             return self._instance_by_name[name]
         except KeyError:
@@ -122,9 +137,11 @@ class MultibodyPlant:
                              code="model-unknown-name") from None
 
     def get_model_instance_name(self, index: int) -> str:
+        """The name of model instance ``index``."""
         return self._instances[index].name
 
     def model_instance(self, index: int) -> ModelInstance:
+        """The :class:`ModelInstance` record of ``index``."""
         return self._instances[index]
 
     def set_model_instance_static(self, index: int, static: bool = True) -> None:
@@ -170,21 +187,27 @@ class MultibodyPlant:
         return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
 
     def world_body(self) -> RigidBody:
+        """The world body (index 0)."""
         return self._bodies[0]
 
     def world_frame(self) -> Frame:
+        """The world frame."""
         return self._bodies[0].body_frame
 
     def num_bodies(self) -> int:
+        """How many bodies there are, the world included."""
         return len(self._bodies)
 
     def get_body(self, index: int) -> RigidBody:
+        """The body of that index."""
         return self._bodies[index]
 
     def bodies(self) -> list[RigidBody]:
+        """Every body, the world first."""
         return list(self._bodies)
 
     def has_body_named(self, name: str, model_instance: int | None = None) -> bool:
+        """Whether a body has that name (in ``model_instance``, or in any)."""
         return self._find(self._body_names, name, model_instance, "body", quiet=True) is not None
 
     def get_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
@@ -192,9 +215,11 @@ class MultibodyPlant:
         return self._find(self._body_names, name, model_instance, "body")
 
     def get_bodies_in_model_instance(self, model_instance: int) -> list[RigidBody]:
+        """The bodies of one model instance."""
         return [b for b in self._bodies if b.model_instance == model_instance]
 
     def set_default_free_body_pose(self, body: RigidBody, X_WB: RigidTransform) -> None:
+        """The pose a floating body starts at (before finalize)."""
         body.default_free_body_pose = X_WB
 
     # ------------------------------------------------------------ frames
@@ -213,18 +238,23 @@ class MultibodyPlant:
         return frame
 
     def num_frames(self) -> int:
+        """How many frames there are, body frames included."""
         return len(self._frames)
 
     def get_frame(self, index: int) -> Frame:
+        """The frame of that index."""
         return self._frames[index]
 
     def frames(self) -> list[Frame]:
+        """Every frame, body frames included."""
         return list(self._frames)
 
     def has_frame_named(self, name: str, model_instance: int | None = None) -> bool:
+        """Whether a frame has that name (in ``model_instance``, or in any)."""
         return self._find(self._frame_names, name, model_instance, "frame", quiet=True) is not None
 
     def get_frame_by_name(self, name: str, model_instance: int | None = None) -> Frame:
+        """The named frame; an unknown or ambiguous name is an error."""
         return self._find(self._frame_names, name, model_instance, "frame")
 
     # ------------------------------------------------------------ joints
@@ -289,29 +319,37 @@ class MultibodyPlant:
         return joint
 
     def num_joints(self) -> int:
+        """How many joints there are (with those finalize added)."""
         return len(self._joints)
 
     def get_joint(self, index: int) -> Joint:
+        """The joint of that index."""
         return self._joints[index]
 
     def joints(self) -> list[Joint]:
+        """Every joint, in the order added."""
         return list(self._joints)
 
     def has_joint_named(self, name: str, model_instance: int | None = None) -> bool:
+        """Whether a joint has that name (in ``model_instance``, or in any)."""
         return self._find(self._joint_names, name, model_instance, "joint", quiet=True) is not None
 
     def get_joint_by_name(self, name: str, model_instance: int | None = None) -> Joint:
+        """The named joint; an unknown or ambiguous name is an error."""
         return self._find(self._joint_names, name, model_instance, "joint")
 
     def num_positions(self) -> int:
+        """The size of the generalized positions of all joints."""
         return sum(j.nq for j in self._joints)
 
     def num_velocities(self) -> int:
+        """The size of the generalized velocities of all joints."""
         return sum(j.nv for j in self._joints)
 
     # ------------------------------------------------------------ actuators
     def add_joint_actuator(self, name: str, joint: Joint,
                            effort_limit: float = math.inf) -> JointActuator:
+        """Adds an actuator on ``joint`` with a positive effort limit; returns it."""
         self._throw_if_finalized()
         if (joint.model_instance, name) in self._actuator_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(joint.model_instance)}"
@@ -326,24 +364,30 @@ class MultibodyPlant:
         return actuator
 
     def num_actuators(self) -> int:
+        """How many joint actuators there are."""
         return len(self._actuators)
 
     def get_joint_actuator(self, index: int) -> JointActuator:
+        """The actuator of that index."""
         return self._actuators[index]
 
     def actuators(self) -> list[JointActuator]:
+        """Every joint actuator."""
         return list(self._actuators)
 
     def has_joint_actuator_named(self, name: str, model_instance: int | None = None) -> bool:
+        """Whether an actuator has that name (in ``model_instance``, or in any)."""
         return self._find(self._actuator_names, name, model_instance, "actuator",
                           quiet=True) is not None
 
     def get_joint_actuator_by_name(self, name: str,
                                    model_instance: int | None = None) -> JointActuator:
+        """The named actuator; an unknown or ambiguous name is an error."""
         return self._find(self._actuator_names, name, model_instance, "actuator")
 
     @staticmethod
     def set_controller_gains(actuator: JointActuator, p: float, d: float) -> None:
+        """Gives an actuator PD controller gains (``p`` > 0, ``d`` >= 0)."""
         if not (p > 0) or not (d >= 0):
             raise ModelError(f"Actuator '{actuator.name}': PD gains need p > 0 and d >= 0; "
                              f"given p={p}, d={d}", code="value-out-of-range")
@@ -361,6 +405,7 @@ class MultibodyPlant:
 
     def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
                                offset: float = 0.0) -> CouplerConstraint:
+        """Couples ``joint1`` to ``joint0``: q1 = gear_ratio * q0 + offset."""
         self._check_constraints_supported("coupler")
         if joint0.nv != 1 or joint1.nv != 1:
             raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "
@@ -372,6 +417,7 @@ class MultibodyPlant:
 
     def add_ball_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody,
                             p_BQ=None) -> BallConstraint:
+        """Keeps point P of body A and point Q of body B together."""
         self._check_constraints_supported("ball")
         if body_A is body_B:
             raise ModelError(f"a ball constraint needs two different bodies; both are "
@@ -384,6 +430,7 @@ class MultibodyPlant:
     def add_distance_constraint(self, body_A: RigidBody, p_AP, body_B: RigidBody, p_BQ,
                                 distance: float, stiffness: float = math.inf,
                                 damping: float = 0.0) -> DistanceConstraint:
+        """Keeps points P (body A) and Q (body B) at a distance, with stiffness and damping."""
         self._check_constraints_supported("distance")
         if body_A is body_B:
             raise ModelError("A distance constraint needs two different bodies",
@@ -398,6 +445,7 @@ class MultibodyPlant:
 
     def add_weld_constraint(self, body_A: RigidBody, X_AP: RigidTransform, body_B: RigidBody,
                             X_BQ: RigidTransform) -> WeldConstraint:
+        """Welds frame P of body A to frame Q of body B."""
         self._check_constraints_supported("weld")
         if body_A is body_B:
             raise ModelError("A weld constraint needs two different bodies", code="joint-same-body")
@@ -411,24 +459,30 @@ class MultibodyPlant:
         self._constraints.append(self._declared(constraint))
 
     def num_constraints(self) -> int:
+        """How many constraints there are."""
         return len(self._constraints)
 
     def constraints(self) -> list:
+        """Every constraint, in the order added."""
         return list(self._constraints)
 
     # ------------------------------------------------------------ forces, sensors
     def add_force_element(self, element):
+        """Adds a force element (spring, damper, bushing, ...); returns it."""
         self._throw_if_finalized()
         self._force_elements.append(self._declared(element))
         return element
 
     def num_force_elements(self) -> int:
+        """How many force elements there are."""
         return len(self._force_elements)
 
     def force_elements(self) -> list:
+        """Every force element, in the order added."""
         return list(self._force_elements)
 
     def add_sensor(self, sensor: Sensor) -> Sensor:
+        """Adds a sensor record; sensor names are unique per model instance."""
         self._throw_if_finalized()
         if any(s.name == sensor.name and s.model_instance == sensor.model_instance
                for s in self._sensors):
@@ -439,6 +493,7 @@ class MultibodyPlant:
         return sensor
 
     def sensors(self) -> list[Sensor]:
+        """Every sensor, in the order added."""
         return list(self._sensors)
 
     # ------------------------------------------------------------ geometry
@@ -477,12 +532,14 @@ class MultibodyPlant:
         return f"{self.get_model_instance_name(instance)}::{name}"
 
     def get_collision_geometries_for_body(self, body: RigidBody):
+        """The geometries on ``body`` with the proximity (collision) role."""
         if self._scene_graph is None:
             return []
         return [g for g in self._scene_graph.geometries_on_body(body.index)
                 if g.has_role(PROXIMITY)]
 
     def get_visual_geometries_for_body(self, body: RigidBody):
+        """The geometries on ``body`` without the proximity role (visuals)."""
         if self._scene_graph is None:
             return []
         return [g for g in self._scene_graph.geometries_on_body(body.index)
@@ -490,11 +547,13 @@ class MultibodyPlant:
 
     def exclude_collisions_between(self, bodies_a: Iterable[RigidBody],
                                    bodies_b: Iterable[RigidBody]) -> None:
+        """Filters out collisions between every body of one set and every body of the other."""
         if self._scene_graph is not None:
             self._scene_graph.exclude_between([b.index for b in bodies_a],
                                               [b.index for b in bodies_b])
 
     def set_adjacent_bodies_collision_filters(self, value: bool) -> None:
+        """Whether finalize filters collisions between bodies joined by a joint."""
         self._adjacent_bodies_collision_filters = value
 
     # ------------------------------------------------------------ finalize
@@ -518,6 +577,7 @@ class MultibodyPlant:
     def calc_frame_pose_in_world(self, frame: Frame,
                                  positions: dict[str, Sequence[float]] | None = None
                                  ) -> RigidTransform:
+        """The pose of ``frame`` in the world for the given joint positions."""
         return self.calc_body_poses_in_world(positions)[frame.body.index] @ frame.X_BF
 
     def scoped_name(self, element) -> str:
