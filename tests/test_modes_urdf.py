@@ -1,6 +1,7 @@
 """URDF files Drake refuses for its own rules that real robots break, read
 in the default mode with a located warning (Drake's mode keeps the error):
-two transmissions naming the same actuator (xArm)."""
+two transmissions naming the same actuator (xArm), a transmission on an
+absent joint (TALOS), pybullet's "spherical" joint type."""
 from __future__ import annotations
 
 import pytest
@@ -33,3 +34,22 @@ def test_modes_urdf_second_actuator_of_the_same_name_is_skipped_by_default():
 def test_modes_urdf_second_actuator_of_the_same_name_is_an_error_like_drake():
     with pytest.raises(ParseError, match="actuator named 'motor'"):
         parse_urdf(TEXT, like_drake=True)
+
+
+def test_modes_urdf_spherical_joint_is_a_ball_joint_by_default():
+    text = robot(f'<link name="a">{HEAVY}</link><link name="b">{HEAVY}</link>'
+                 '<joint name="neck" type="spherical"><parent link="a"/><child link="b"/></joint>')
+    parsed = parse_urdf(text)
+    assert parsed.plant.get_joint_by_name("neck").type_name == "ball_rpy"
+    assert any("spherical" in w and "Drake refuses this" in w for w in parsed.warnings)
+    with pytest.raises(ParseError, match="unknown type 'spherical'"):
+        parse_urdf(text, like_drake=True)
+
+
+def test_modes_urdf_transmission_on_an_absent_joint_is_ignored_by_default():
+    text = robot(f'<link name="a">{HEAVY}</link>' + transmission("t", "nowhere", "motor"))
+    parsed = parse_urdf(text)
+    assert parsed.plant.num_actuators() == 0
+    assert any("nowhere" in w for w in parsed.warnings)
+    with pytest.raises(ParseError, match="nowhere"):
+        parse_urdf(text, like_drake=True)

@@ -283,6 +283,11 @@ class UrdfReader:
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
+        if jtype == "spherical" and not custom:
+            diag.drake_refuses(el, f"joint '{name}' has the unknown type '{jtype}'",
+                               "mbparse reads it as a ball joint (pybullet names ball joints "
+                               "spherical)", code="urdf-value-invalid")
+            jtype = "ball"
         # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
         # even at the body's origin (the names of its offset frames follow it).
         X_PF = X_PB
@@ -509,8 +514,10 @@ class UrdfReader:
                        code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
-            diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
-                                 "not have", code="urdf-unknown-joint")
+            diag.drake_refuses(joint_el, f"transmission names joint '{joint_name}', which this "
+                                         "model does not have",
+                               "mbparse ignores this transmission", code="urdf-unknown-joint")
+            return
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
