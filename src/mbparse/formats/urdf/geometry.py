@@ -62,8 +62,12 @@ class GeometryReader:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
         if rgba is None and texture is None and name and name not in self.materials:
-            diag.error(el, f"material '{name}' has no color or texture and no earlier "
-                           "definition to refer to", code="urdf-unknown-material")
+            # urdfdom, pybullet and yourdfpy read such a reference; Drake refuses it.
+            diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
+                                   "definition to refer to",
+                               "mbparse gives the visual no colour (the default one)",
+                               code="urdf-unknown-material")
+            return UrdfMaterial(None, None)
         material = UrdfMaterial(rgba, texture)
         if name:
             material = self._remember(el, name, material, error_if_name_clash=name_required)
