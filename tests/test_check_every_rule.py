@@ -56,6 +56,7 @@ BASE = f'<robot name="base"><link name="base">{I}</link></robot>'
 # code → (file name, text, other files[, LoadOptions]); "{dir}" is the folder the
 # files are in.
 CONTINUOUS = LoadOptions(time_step=0.0)  # a plant that holds coupler constraints
+LIKE_DRAKE = LoadOptions(like="drake")  # for what only Drake's mode refuses
 TAMSI = LoadOptions(contact_approximation="tamsi")  # Drake's default: no constraints
 EXAMPLES = {
     "mass-negative": ("r.urdf", robot('<link name="a"><inertial><mass value="-1"/></inertial></link>'), {}),
@@ -121,7 +122,7 @@ EXAMPLES = {
             f'<drake:bushing_{k} value="1 1 1"/>' for k in (
                 "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
         + "</drake:linear_bushing_rpy>"), {}),
-    "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LoadOptions(like="drake")),
+    "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LIKE_DRAKE),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
     "sdf-root": ("m.sdf", "<sfd/>", {}),
@@ -143,6 +144,7 @@ EXAMPLES = {
         '<child>b</child><axis><xyz>0 0 1</xyz></axis>'
         '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
+    "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
     "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
     "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),

@@ -6,8 +6,7 @@ import math
 
 import pytest
 
-from conftest import CORPUS, HEAVY, line_of, parse_file, parse_urdf, robot
-from mbparse import ParseError
+from conftest import CORPUS, HEAVY, error_at, parse_file, parse_urdf, robot
 from mbparse.spatial import RigidTransform
 from mbparse.summary import summarize
 
@@ -52,12 +51,6 @@ def sensors(parsed) -> dict:
     return {s.name: s for s in parsed.plant.sensors()}
 
 
-def error_at(write, text: str, needle: str, words: str) -> None:
-    path = write("model.urdf", text)
-    with pytest.raises(ParseError) as info:
-        parse_file(path)
-    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
-    assert words in str(info.value)
 
 
 def close(X: RigidTransform, Y: RigidTransform, tol: float = 1e-12) -> bool:

@@ -69,7 +69,7 @@ def test_urdf_material_defined_twice_under_robot_is_an_error_like_drake():
         parse_urdf(robot(RED + "\n" + RED + '<link name="a"/>'), like_drake=True)
 
 
-def test_urdf_material_undefined_name_is_an_error_like_drake(write):
+def test_urdf_material_undefined_name_is_an_error_in_drakes_mode(write):
     text = robot(visual('<material name="nowhere"/>'))
     path = write("m.urdf", text)
     with pytest.raises(ParseError, match="nowhere") as info:
@@ -77,11 +77,15 @@ def test_urdf_material_undefined_name_is_an_error_like_drake(write):
     assert f"{path}:{line_of(text, '<material')}:" in str(info.value)
 
 
-def test_urdf_material_undefined_name_leaves_the_visual_uncoloured_by_default(write):
-    parsed = parse_file(write("m.urdf", robot(visual('<material name="nowhere"/>'))))
-    (g,) = parsed.geometries()
-    assert not g.properties(ILLUSTRATION).has_property("phong", "diffuse")
-    assert any("nowhere" in w for w in parsed.warnings)
+def test_urdf_material_undefined_name_loads_uncoloured_with_a_warning_by_default(write):
+    # pybullet_data and genesis models name materials they never define;
+    # urdfdom and yourdfpy read them, Drake refuses them.
+    text = robot(visual('<material name="nowhere"/>'))
+    parsed = parse_file(write("m.urdf", text))
+    assert diffuse(parsed) is None
+    (d,) = parsed.parser.diagnostic_policy().warnings_seen
+    assert d.code == "drake-refuses" and "nowhere" in d.message
+    assert d.line == line_of(text, "<material")
 
 
 def test_urdf_material_under_robot_needs_a_name():

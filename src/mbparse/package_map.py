@@ -9,8 +9,6 @@ from __future__ import annotations
 import os
 import re
 
-from lxml import etree
-
 from .diagnostics import ParseError
 
 _URI = re.compile(r"^([a-z0-9+.-]+)://([^/]*)/+(.*)$", re.DOTALL)
@@ -30,6 +28,8 @@ def _same_dir(a: str, b: str) -> bool:
 
 def read_package_xml(filename: str) -> tuple[str, str | None]:
     """The package name in a ``package.xml`` and its deprecation message, if any."""
+    from lxml import etree  # here: ``import mbparse`` and the DMD/OBJ readers do without it
+
     try:
         root = etree.parse(filename).getroot()
     except (OSError, etree.XMLSyntaxError) as e:

@@ -140,7 +140,7 @@ class Parser:
 
     # ------------------------------------------------------------ internals
     def _error(self, message: str, file: str | None, code: str) -> NoReturn:
-        raise ParseError(Diagnostic("error", message, file, code=code))
+        self._policy.error(message, file, code=code)
 
     def make_workspace(self) -> Workspace:
         """A fresh workspace for one parse (used by readers that compose)."""

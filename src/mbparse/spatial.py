@@ -269,10 +269,11 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
     The test is Drake's: no NaN, principal moments not below −ε and satisfying
     the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
     """
-    if any(math.isnan(v) for v in I):
-        return "number-nan", "it has a NaN entry"
-    if any(math.isinf(v) for v in I):
-        return "number-not-finite", "it has an infinite entry"
+    if not math.isfinite(sum(I)):  # one test for the common case
+        if any(math.isnan(v) for v in I):
+            return "number-nan", "it has a NaN entry"
+        if any(math.isinf(v) for v in I):
+            return "number-not-finite", "it has an infinite entry"
     eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(I[0] + I[1] + I[2]))
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:
@@ -327,6 +328,38 @@ class SpatialInertia:
 
     def __repr__(self) -> str:
         return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"
+
+
+def fast_number(text: str) -> float | None:
+    """``text`` as one finite decimal number, or None when it is anything
+    else (then the careful reading decides what it is).
+
+    The common case costs one ``float()``: a text that is ASCII, has no ``_``
+    (which ``float()`` would accept) and reads as a finite number is a plain
+    decimal number by any stricter rule too.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value - value == 0.0 and text.isascii() and "_" not in text:  # finite
+        return value
+    return None
+
+
+def fast_numbers(text: str, n: int) -> tuple[float, ...] | None:
+    """``n`` finite decimal numbers separated by whitespace, or None (see
+    :func:`fast_number`)."""
+    tokens = text.split()
+    if len(tokens) != n:
+        return None
+    try:
+        values = tuple(map(float, tokens))
+    except ValueError:
+        return None
+    if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
+        return values
+    return None
 
 
 _FLOAT_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")

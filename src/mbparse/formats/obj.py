@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 
-from ..diagnostics import Diagnostic, ParseError
 from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
 from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
 from ..plant import ModelError
@@ -39,13 +38,12 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
               workspace: Workspace) -> int | None:
     """Adds the OBJ file's body under ``model_name`` (or the name the file
     gives, see the module docstring); returns the new instance's index."""
-    if not source.is_file():
-        raise ParseError(Diagnostic(
-            "error", "OBJ data cannot be parsed from a string: a model made from a mesh "
-                     "needs the mesh as a file; write the OBJ to a file and add that",
-            source.name()))
-    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
     diagnostic = workspace.diagnostic
+    if not source.is_file():
+        diagnostic.error("OBJ data cannot be parsed from a string: a model made from a mesh "
+                         "needs the mesh as a file; write the OBJ to a file and add that",
+                         source.name(), code="obj-invalid")
+    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
 
     def fail(message: str, line: int | None = None) -> None:
         diagnostic.error(message, source.name(), line, code="obj-invalid")

@@ -20,6 +20,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 Vec3 = tuple[float, float, float]
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -41,10 +42,11 @@ class ObjError(ValueError):
 
 @dataclass
 class ObjMesh:
-    """Vertices, triangles (indices into ``vertices``) and object names."""
+    """Vertices (an n×3 float array), triangles (an m×3 integer array of
+    indices into ``vertices``) and object names."""
 
-    vertices: list[Vec3] = field(default_factory=list)
-    faces: list[tuple[int, int, int]] = field(default_factory=list)
+    vertices: Any = None
+    faces: Any = None
     object_names: list[str] = field(default_factory=list)
     # Problems that did not stop the reading (degenerate faces, ...).
     warnings: list[str] = field(default_factory=list)
@@ -91,10 +93,149 @@ def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
 
 
 def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
-    """Parses OBJ text; see ``read_obj``."""
+    """Parses OBJ text; see ``read_obj``.
+
+    The common file (``v`` lines of three numbers, faces of three or four
+    corners with positive indices) is read over whole arrays; anything else
+    goes line by line, which decides every unusual case.
+    """
+    mesh = _parse_common_obj(text) if len(text) >= _ARRAYS_FROM else None
+    if mesh is None:
+        mesh = _parse_obj_lines(text, allow_no_faces)
+    return mesh
+
+
+# Below this many characters (some 25 vertices) the line reader is quicker
+# (NumPy's fixed cost per call outweighs a few dozen lines).
+_ARRAYS_FROM = 1400
+
+# Lines of an OBJ file that the array reader takes, by their keyword: the
+# quick patterns (a literal to search for) when no line starts with a blank.
+_V_LINE = re.compile(r"\nv[ \t]([^\n]*)")
+_F_LINE = re.compile(r"\nf[ \t]([^\n]*)")
+_O_LINE = re.compile(r"\no[ \t]([^\n]*)")
+_V_LINE_INDENTED = re.compile(r"\n[ \t]*v[ \t]([^\n]*)")
+_F_LINE_INDENTED = re.compile(r"\n[ \t]*f[ \t]([^\n]*)")
+_O_LINE_INDENTED = re.compile(r"\n[ \t]*o[ \t]([^\n]*)")
+_AFTER_SLASH = re.compile(r"/[^ \t]*")
+# Line breaks other than \n (and \r\n) that str.splitlines() also honours.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _parse_common_obj(text: str) -> ObjMesh | None:
+    """The array reading of the common OBJ file, or None when the file has
+    anything the line-by-line reader must decide: other line breaks,
+    vertices without exactly three finite plain numbers, faces with other
+    than three or four corners, negative or zero indices, an index past the
+    last vertex, no faces."""
+    import numpy as np
+
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if any(c in text for c in _OTHER_BREAKS):
+        return None
+    text = "\n" + text
+    indented = "\n " in text or "\n\t" in text
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if not f_rows:
+        return None
+    joined = " ".join(v_rows)
+    if "_" in joined:  # float() would read 1_0 as ten
+        return None
+    V = _numbers(joined, np.float64)
+    if V is None or len(V) != 3 * len(v_rows) or not np.isfinite(V).all():
+        return None
+    V = V.reshape(-1, 3)
+    faces = "\n".join(f_rows)
+    counts = _tokens_per_row(faces, len(f_rows))
+    if ((counts != 3) & (counts != 4)).any():
+        return None
+    flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+    if flat is None or flat.min() < 1 or flat.max() > len(V):
+        return None
+    flat -= 1
+    starts = np.cumsum(counts) - counts
+    triangles = counts - 2
+    first = np.cumsum(triangles) - triangles  # each polygon's first output row
+    F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
+    tri = counts == 3
+    s = starts[tri]
+    F[first[tri]] = np.stack([flat[s], flat[s + 1], flat[s + 2]], axis=1)
+    quad = ~tri
+    if quad.any():
+        s = starts[quad]
+        c0, c1, c2, c3 = flat[s], flat[s + 1], flat[s + 2], flat[s + 3]
+        # tinyobjloader's cut along the shorter diagonal (1-3 on a tie),
+        # the squared lengths summed x, y, z in that order as it does.
+        d = V[c2] - V[c0]
+        d02 = (d[:, 0] ** 2 + d[:, 1] ** 2) + d[:, 2] ** 2
+        d = V[c3] - V[c1]
+        d13 = (d[:, 0] ** 2 + d[:, 1] ** 2) + d[:, 2] ** 2
+        short02 = (d02 < d13)[:, None]
+        F[first[quad]] = np.where(short02, np.stack([c0, c1, c2], 1), np.stack([c0, c1, c3], 1))
+        F[first[quad] + 1] = np.where(short02, np.stack([c0, c2, c3], 1),
+                                      np.stack([c1, c2, c3], 1))
+    names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+    return ObjMesh(V, F, names)
+
+
+def _numbers(text: str, dtype):
+    """The whitespace-separated numbers of ``text`` as one array, or None
+    when one of them is not a number of that type."""
+    import warnings
+
+    import numpy as np
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy warns when it stops early
+        try:
+            return np.fromstring(text, dtype=dtype, sep=" ")
+        except (ValueError, DeprecationWarning):
+            return None
+
+
+def _tokens_per_row(text: str, rows: int):
+    """How many blank-separated tokens each line of ``text`` holds."""
+    import numpy as np
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    solid = b > 32  # not a blank, a tab or a line break
+    start = solid.copy()
+    start[1:] &= ~solid[:-1]
+    row = np.searchsorted(np.flatnonzero(b == 10), np.flatnonzero(start))
+    return np.bincount(row, minlength=rows)[:rows]
+
+
+def _corner_indices(corners: str, count: int):
+    """The vertex index of each of ``count`` face corners (``i``, ``i/j``,
+    ``i//k``, ``i/j/k``), or None when they do not all read as integers."""
+    import numpy as np
+    slashes = corners.count("/")
+    doubles = corners.count("//")
+    if "_" in corners:  # int() would read 1_0 as ten
+        return None
+    if slashes == 0:
+        fields, text = 1, corners
+    elif slashes == count and doubles == 0:
+        fields, text = 2, corners.replace("/", " ")
+    elif slashes == 2 * count and doubles == count:
+        fields, text = 2, corners.replace("//", " ")
+    elif slashes == 2 * count and doubles == 0:
+        fields, text = 3, corners.replace("/", " ")
+    else:  # the corners mix their forms
+        fields, text = 1, _AFTER_SLASH.sub("", corners)
+    values = _numbers(text, np.int64)
+    if values is None or len(values) != fields * count:
+        return None
+    return values[::fields].copy() if fields > 1 else values
+
+
+def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
+    """The line-by-line reading, for any OBJ text."""
+    import numpy as np
+
     mesh = ObjMesh()
-    vertices = mesh.vertices
-    faces = mesh.faces
+    vertices: list[Vec3] = []
+    faces: list[tuple[int, int, int]] = []
     polygons: list[list[int]] = []
     greatest = -1
     for line_number, raw in enumerate(text.splitlines(), start=1):
@@ -145,6 +286,8 @@ def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
             _split_quad(vertices, corners, faces)
         else:
             _clip_ears(vertices, corners, faces)
+    mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+    mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
     return mesh
 
 
@@ -260,21 +403,19 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    p, q, r = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    P = V[F]                                              # triangle, corner, axis
+    p, q, r = P[:, 0], P[:, 1], P[:, 2]
     six_vol = np.einsum("ij,ij->i", np.cross(p, q), r)   # 6 × signed tet volume
-    volume = float(six_vol.sum()) / 6.0
+    total = float(six_vol.sum())
+    volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
     s = p + q + r
-    com = (s * six_vol[:, None]).sum(axis=0) / (4.0 * float(six_vol.sum()))
+    com = (six_vol @ s) / (4.0 * total)
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
     # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices.
-    C = np.empty((3, 3))
-    for i in range(3):
-        for j in range(i, 3):
-            moment = p[:, i] * p[:, j] + q[:, i] * q[:, j] + r[:, i] * r[:, j] \
-                + s[:, i] * s[:, j]
-            C[i, j] = C[j, i] = float(six_vol @ moment) / 120.0
+    C = (np.einsum("t,tki,tkj->ij", six_vol, P, P)
+         + np.einsum("t,ti,tj->ij", six_vol, s, s)) / 120.0
     C = C / volume                                        # per unit mass
     trace = C[0, 0] + C[1, 1] + C[2, 2]
     # Unit inertia about the origin, then scaled by the mass.

@@ -194,6 +194,9 @@ RULE_LIST: tuple[Rule, ...] = (
     *_family("mjcf"), *_unknown("mjcf", "body joint site geom mesh material class"),
     Rule("mjcf-unknown-element", "warning", "an element that is not MJCF; it is ignored",
          "check the spelling, or remove it"),
+    Rule("mjcf-include-root", "warning", "an included MJCF file's root is neither <mujoco> nor "
+         "<mujocoinclude>; its children are spliced in all the same, as MuJoCo and Drake do",
+         "check that the <include> names the file you meant"),
     Rule("mjcf-site-renamed", "note", "a site shares its name with a body or another frame: "
          "MJCF keeps names per kind, Drake's frames share one, so its frame gets a suffix",
          "rename the site if the frame's name matters"),

@@ -1,5 +1,6 @@
-"""Meaning shared by the URDF and SDFormat readers: Drake's extension tags
-(proximity properties) and the rules both formats use for inertia and
+"""Meaning shared by the URDF and SDFormat readers (Drake's ``detail_common``):
+Drake's extension tags (proximity properties; bushings, spring-dampers, ball
+and distance constraints) and the rules both formats use for inertia and
 collision meshes. The readers find the values; this module decides what they
 mean, so the two formats agree."""
 from __future__ import annotations
@@ -7,10 +8,15 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
+from ...plant import LinearBushingRollPitchYaw, LinearSpringDamper
 from ...spatial import RigidTransform, SpatialInertia, inertia_problem, reexpress_inertia
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...plant import Frame, MultibodyPlant, RigidBody
+    from .xml import XmlDiagnostic
 
 ReadDouble = Callable[[str], "float | None"]
 Report = Callable[[str], None]
@@ -177,3 +183,82 @@ def gltf_buffer_problem(filename: str) -> str | None:
             return (f"glTF '{filename}' refers to buffer '{uri}', which does not exist; "
                     "its convex hull (needed for contact) cannot be computed")
     return None
+
+
+# ---------------------------------------------------------------- two-body elements
+class DrakeElementSource(Protocol):
+    """How a format finds the parts of a ``drake:`` bushing, spring-damper or
+    constraint element: each format supplies these, the meaning is shared."""
+
+    plant: "MultibodyPlant"
+    diag: "XmlDiagnostic"
+
+    def body(self, el, tag: str) -> "RigidBody":
+        """The body named by child ``tag`` of ``el`` (an error when unknown)."""
+
+    def frame(self, el, tag: str) -> "Frame":
+        """The frame named by child ``tag`` of ``el`` (an error when unknown)."""
+
+    def vector(self, el, tag: str) -> tuple[float, float, float]:
+        """The three numbers of child ``tag`` of ``el``."""
+
+    def scalar(self, el, tag: str) -> tuple[float, object]:
+        """The number of child ``tag`` of ``el``, and the child (for locating)."""
+
+
+def _checked_scalar(src: DrakeElementSource, el, tag: str, positive: bool) -> float:
+    """A value that must be positive (``positive``) or at least not negative."""
+    value, node = src.scalar(el, tag)
+    if positive and not value > 0:
+        src.diag.error(node, f"<{tag}> must be positive; it is {value:g}",
+                       code="value-out-of-range")
+    if not value >= 0:
+        src.diag.error(node, f"<{tag}> must not be negative; it is {value:g}",
+                       code="value-out-of-range")
+    return value
+
+
+def read_linear_bushing_rpy(src: DrakeElementSource, el) -> None:
+    """``<drake:linear_bushing_rpy>``: a bushing between frames A and C."""
+    frame_a = src.frame(el, "drake:bushing_frameA")
+    frame_c = src.frame(el, "drake:bushing_frameC")
+    vectors = [src.vector(el, f"drake:bushing_{k}") for k in
+               ("torque_stiffness", "torque_damping", "force_stiffness", "force_damping")]
+    with src.diag.located(el):
+        src.plant.add_force_element(LinearBushingRollPitchYaw(frame_a, frame_c, *vectors))
+
+
+def _two_points(src: DrakeElementSource, el, prefix: str):
+    """Body A, point P on it, body B, point Q on it, of a two-body element."""
+    body_a = src.body(el, prefix + "body_A")
+    body_b = src.body(el, prefix + "body_B")
+    return body_a, src.vector(el, prefix + "p_AP"), body_b, src.vector(el, prefix + "p_BQ")
+
+
+def read_linear_spring_damper(src: DrakeElementSource, el) -> None:
+    """``<drake:linear_spring_damper>`` between a point of body A and one of body B."""
+    prefix = "drake:linear_spring_damper_"
+    ends = _two_points(src, el, prefix)
+    numbers = [_checked_scalar(src, el, prefix + "free_length", positive=True),
+               _checked_scalar(src, el, prefix + "stiffness", positive=False),
+               _checked_scalar(src, el, prefix + "damping", positive=False)]
+    with src.diag.located(el):
+        src.plant.add_force_element(LinearSpringDamper(*ends, *numbers))
+
+
+def read_ball_constraint(src: DrakeElementSource, el) -> None:
+    """``<drake:ball_constraint>``: point P of body A stays on point Q of body B."""
+    ends = _two_points(src, el, "drake:ball_constraint_")
+    with src.diag.located(el):
+        src.plant.add_ball_constraint(*ends)
+
+
+def read_distance_constraint(src: DrakeElementSource, el) -> None:
+    """``<drake:distance_constraint>``: P (on A) and Q (on B) stay a distance apart."""
+    prefix = "drake:distance_constraint_"
+    ends = _two_points(src, el, prefix)
+    numbers = [_checked_scalar(src, el, prefix + "distance", positive=True),
+               _checked_scalar(src, el, prefix + "stiffness", positive=True),
+               _checked_scalar(src, el, prefix + "damping", positive=False)]
+    with src.diag.located(el):
+        src.plant.add_distance_constraint(*ends, *numbers)

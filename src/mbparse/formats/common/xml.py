@@ -12,7 +12,7 @@ from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
 from ...source_location import CURRENT_SOURCE
-from ...spatial import RigidTransform, parse_float_prefixes
+from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
 from ...workspace import DataSource
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
@@ -254,29 +254,40 @@ def qname(el) -> str:
 def children(el, name: str | None = None) -> Iterator:
     """Child elements, all or those named ``name``."""
     if name is None:
-        for c in el:
-            if isinstance(c.tag, str):
-                yield c
-    elif ":" not in name:
-        for c in el:
-            if c.tag == name:
-                yield c
-    else:
-        for c in el:
-            if isinstance(c.tag, str) and qname(c) == name:
-                yield c
+        return el.iterchildren(etree.Element)
+    if ":" not in name:
+        return el.iterchildren(name)  # lxml matches a plain name in no namespace only
+    return (c for c in el.iterchildren(etree.Element) if qname(c) == name)
 
 
 def first_child(el, name: str):
+    """The first child element named ``name`` (``drake:x`` works), or None."""
     if ":" not in name:
-        for c in el:
-            if c.tag == name:
-                return c
+        for c in el.iterchildren(name):  # filtered inside lxml, no Python per child
+            return c
         return None
-    for c in el:
-        if isinstance(c.tag, str) and qname(c) == name:
+    for c in el.iterchildren(etree.Element):
+        if qname(c) == name:
             return c
     return None
+
+
+def child_map(el) -> dict:
+    """The first child element of each name (``drake:x`` for prefixed ones),
+    from one pass over the children: for readers that look up several."""
+    out: dict = {}
+    for c in el:  # plain iteration: the cheapest walk lxml offers
+        tag = c.tag
+        if tag not in out:
+            out[tag] = c
+    odd = [k for k in out if k.__class__ is not str or k[0] == "{"]
+    if odd:  # prefixed names, and non-elements (whose tag is not a string)
+        fixed: dict = {}
+        for k, c in out.items():
+            if k.__class__ is str:
+                fixed.setdefault(qname(c) if k[0] == "{" else k, c)
+        out = fixed
+    return out
 
 
 def attr(el, name: str) -> str | None:
@@ -332,8 +343,10 @@ class XmlDiagnostic:
         file, line = self.where(el)
         self.policy.drake_refuses(message, what_mbparse_does, file, line, _name(el), code=code)
 
-    def warn_unsupported_element(self, el, tag: str) -> None:
-        sub = first_child(el, tag)
+    def warn_unsupported_element(self, el, tag: str, kids: dict | None = None) -> None:
+        """Warns at ``el``'s child ``tag`` if there is one (``kids``: the
+        :func:`child_map` of ``el`` when the caller has it)."""
+        sub = first_child(el, tag) if kids is None else kids.get(tag)
         if sub is not None:
             self.warning(sub, f"<{tag}> inside <{qname(el)}> is not supported; it is ignored",
                          code="xml-unsupported")
@@ -353,9 +366,12 @@ class XmlDiagnostic:
     def scalar(self, el, name: str, default: float | None = None) -> float | None:
         """A one-number attribute; absent gives ``default``; not one number
         is an error."""
-        text = attr(el, name)
+        text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        value = fast_number(text)
+        if value is not None:
+            return value
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
@@ -364,9 +380,12 @@ class XmlDiagnostic:
 
     def vector(self, el, name: str, n: int, default=None):
         """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
-        text = attr(el, name)
+        text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        values = fast_numbers(text, n)
+        if values is not None:
+            return values
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
-from ...diagnostics import Diagnostic, ParseError
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
 from ...source_location import declared_at
 from ...package_map import resolve_uri
@@ -87,8 +86,8 @@ class DirectivesRun:
         if d is not None:
             message = f"{d.kind}: {message}"
             line = line if line is not None else d.line
-        raise ParseError(Diagnostic("error", message, self.source.name(), line,
-                                    element=d.kind if d else None, code=code))
+        self.ws.diagnostic.error(message, self.source.name(), line,
+                                 element=d.kind if d else None, code=code)
 
     # ------------------------------------------------------------ the file
     def run(self) -> None:

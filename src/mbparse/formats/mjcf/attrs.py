@@ -25,6 +25,23 @@ def parse_numbers(text: str) -> list[float] | None:
     return out
 
 
+def _finite_numbers(text: str, lo: int, hi: int) -> tuple[float, ...] | None:
+    """The common case of :meth:`Attrs.numbers` in one ``float()`` per
+    token: ``lo``..``hi`` finite decimal numbers; None for anything else,
+    which the strict reading then decides (``float()`` would also take
+    ``1_0``, so texts with ``_`` or non-ASCII characters go that way)."""
+    tokens = text.split()
+    if not lo <= len(tokens) <= hi:
+        return None
+    try:
+        values = tuple(map(float, tokens))
+    except ValueError:
+        return None
+    if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
+        return values
+    return None
+
+
 class Attrs:
     """An element's attributes: its own, then those its class supplies.
 
@@ -62,8 +79,11 @@ class Attrs:
         v = self.values.get(name)
         if v is None:
             return tuple(default) if default is not None else None
-        vals = parse_numbers(v[0])
         lo, hi = (count, count) if isinstance(count, int) else count
+        fast = _finite_numbers(v[0], lo, hi)
+        if fast is not None:
+            return fast
+        vals = parse_numbers(v[0])
         tag = self.el.tag
         if vals is None:
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> is not a list of numbers: "

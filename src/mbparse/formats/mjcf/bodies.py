@@ -87,7 +87,7 @@ class BodyTreeReader:
         if own_class is not None:
             self.defaults.check_class(el, own_class)
             childclass = own_class
-        a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+        a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
         X_PB = X_PF @ frame(a, self.compiler)
         for attr_name in ("mocap", "gravcomp", "user", "sleep"):
             if a.has(attr_name):
@@ -137,8 +137,7 @@ class BodyTreeReader:
                     if t == "joint":
                         a = self.defaults.attrs(child, childclass)
                     else:
-                        a = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                               if isinstance(k, str)})
+                        a = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
                         a.values["type"] = ("free", child)
                     body.joints.append(Placed(child, a, X_BF))
                 elif t == "site":
@@ -146,8 +145,7 @@ class BodyTreeReader:
                 elif t == "body":
                     bodies.append((child, X_BF, childclass))
                 elif t == "frame":
-                    fa = Attrs(child, doc, {k: (v, child) for k, v in child.attrib.items()
-                                            if isinstance(k, str)})
+                    fa = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
                     cls = child.get("childclass")
                     if cls is not None:
                         self.defaults.check_class(child, cls)
@@ -200,7 +198,7 @@ class BodyTreeReader:
         body.mass, body.com, body.inertia = combine(parts)
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
-        a = Attrs(el, self.doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+        a = Attrs(el, self.doc, {k: (v, el) for k, v in el.items()})
         if not a.has("pos"):
             self.doc.error(el, "<inertial> needs a 'pos' attribute", code="mjcf-attribute-missing")
         if not a.has("mass"):

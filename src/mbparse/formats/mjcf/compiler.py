@@ -42,7 +42,7 @@ _COMPILER_UNSUPPORTED = ("strippath", "fitaabb", "texturedir", "discardvisual", 
 
 def read_compiler(doc: Document, el, c: Compiler) -> None:
     """Applies one ``<compiler>`` element to ``c``."""
-    a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+    a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
     c.autolimits = a.boolean("autolimits", c.autolimits)
     if a.has("coordinate") and a.text("coordinate") != "local":
         doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "

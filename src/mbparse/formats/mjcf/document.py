@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
+from lxml import etree
+
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
 from ..common.xml import XmlDiagnostic, load_xml
 
+# The root elements an included file usually has (MuJoCo accepts any).
+INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
 # Nesting deeper than this is taken for an include cycle.
 MAX_INCLUDE_DEPTH = 32
 
@@ -59,10 +63,8 @@ class Document:
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
         """Child elements (named ``name``, or all), includes expanded."""
-        for c in el:
-            t = tag(c)
-            if not t:
-                continue
+        for c in el.iterchildren(etree.Element):  # elements only, filtered in lxml
+            t = c.tag
             if t == "include":
                 for k in self._expand(c):
                     if name is None or tag(k) == name:
@@ -102,9 +104,11 @@ class Document:
                                        "does not exist", code="file-missing")
             diag = XmlDiagnostic(self.policy, path)
             root = load_xml(DataSource(filename=path), diag, kind="<include> file")
-            if tag(root) != "mujoco":
-                diag.error(root, f"an included MJCF file must have a <mujoco> root element; "
-                                 f"'{path}' has <{tag(root)}>", code="mjcf-root")
+            if tag(root) not in INCLUDE_ROOTS:
+                # MuJoCo and Drake splice the children of any root element.
+                diag.warning(root, f"the included file '{file}' has a <{tag(root)}> root, not "
+                                   "<mujoco> or <mujocoinclude>; its children are included all "
+                                   "the same", code="mjcf-include-root")
             self._diags[root] = diag
             self._included[path] = root
         return root

@@ -28,14 +28,16 @@ class ModelBuilder:
     """Puts the scopes of one document into the plant."""
 
     def __init__(self, diag: SdfDiagnostic, graph: FrameGraph, workspace, resolve_uri,
-                 reusable: range):
+                 first_reusable_instance: int):
         self.diag = diag
         self.graph = graph
         self.ws = workspace
         self.plant = workspace.plant
         self.geometry = SdfGeometryReader(diag, resolve_uri)
         self.joints = JointReader(diag, self.plant, self)
-        self.reusable = reusable
+        # Model instances from this index on were made by this parse, so a
+        # scope that names one of them reuses it instead of adding another.
+        self.first_reusable_instance = first_reusable_instance
         self.bodies: dict[str, object] = {}  # link vertex id -> body
         self.root: Scope | None = None
 
@@ -105,7 +107,7 @@ class ModelBuilder:
         plant = self.plant
         if plant.has_model_instance_named(name):
             index = plant.get_model_instance_by_name(name)
-            if index in self.reusable:
+            if index >= self.first_reusable_instance:
                 return index
         with self.diag.located(scope.el):
             return plant.add_model_instance(name)
