@@ -101,3 +101,23 @@ def test_parser_cli_console_script_is_declared_and_installed():
     assert scripts.get("mbparse") == "mbparse.cli:main"
     beside_python = Path(sys.executable).parent / "mbparse"
     assert beside_python.exists() or shutil.which("mbparse") is not None
+
+
+def test_parser_cli_inspect_shows_warnings_and_counts_notes(write, capsys):
+    # A collision mesh Drake cannot take (a note: valid input beyond Drake),
+    # an unread <safety_controller> (a note) and an inverted-looking inertia
+    # (a warning, shown).
+    (write("m.stl", "solid s\nendsolid s\n"))
+    path = write("r.urdf", robot(
+        '<link name="a"><inertial><mass value="1"/>'
+        '<inertia ixx="0.001" iyy="0.001" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>'
+        '<collision><geometry><mesh filename="m.stl"/></geometry></collision></link>'
+        '<link name="b">' + HEAVY + '</link>'
+        '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+        '<safety_controller k_velocity="1"/></joint>'))
+    assert main(["inspect", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].startswith(f"{path}:3: warning:") and "triangle inequality" in err[0]
+    assert err[1].startswith(f"note: {path}: 2 notes") and "1 of them things Drake" in err[1]
