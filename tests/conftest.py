@@ -52,13 +52,15 @@ class Parsed:
 
 
 def new_parser(time_step: float = 0.0, approximation: str = "tamsi", scene_graph: bool = True,
-               strict: bool = False, prefix: str = "") -> Parser:
+               strict: bool = False, prefix: str = "", like_drake: bool = False) -> Parser:
     """A parser on a fresh plant (and scene graph) that keeps warnings quiet."""
     plant = MultibodyPlant(time_step, approximation)
     parser = Parser(plant, SceneGraph() if scene_graph else None, prefix)
     parser.diagnostic_policy().emit = False
     if strict:
         parser.set_strict_parsing()
+    if like_drake:
+        parser.set_like_drake()
     return parser
 
 

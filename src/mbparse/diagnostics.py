@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from .numbers import QUOTE_LIMIT, quote
 
@@ -107,6 +107,9 @@ class DiagnosticPolicy:
     # otherwise mbparse loads it with a warning that says Drake would refuse it.
     like_drake: bool = False
     warnings_seen: list[Diagnostic] = field(default_factory=list)
+    # Where a finding in generated text (an expanded xacro file) came from:
+    # (file, line) in that text -> (file, line) in the source; None: as given.
+    locate: Callable[[str | None, int | None], tuple[str | None, int | None]] | None = None
     collect_errors: bool = False
     errors_seen: list[Diagnostic] = field(default_factory=list)
 
@@ -114,12 +117,16 @@ class DiagnosticPolicy:
               column: int | None = None, element: str | None = None,
               code: str | None = None) -> NoReturn:
         """Raises a :class:`ParseError` for the finding."""
+        if self.locate is not None:
+            file, line = self.locate(file, line)
         raise ParseError(Diagnostic("error", message, file, line, column, element, code))
 
     def warning(self, message: str, file: str | None = None, line: int | None = None,
                 column: int | None = None, element: str | None = None,
                 code: str | None = None) -> None:
         """Records (and, with ``emit``, issues) a warning; raises under strict parsing."""
+        if self.locate is not None:
+            file, line = self.locate(file, line)
         if self.strict:
             raise ParseError(Diagnostic("error", message + " [a warning, made an error by "
                                         "strict parsing]", file, line, column, element, code))

@@ -30,6 +30,9 @@ class DataSource:
     contents: str | None = None
     # How the contents should be named in diagnostics.
     display_name: str | None = None
+    # The folder relative URIs in the contents are resolved against (contents
+    # generated from a file, such as an expanded xacro file).
+    base_dir: str | None = None
 
     def is_file(self) -> bool:
         return self.filename is not None
@@ -42,7 +45,7 @@ class DataSource:
     def root_dir(self) -> str:
         """Folder that relative URIs are resolved against ('' for strings)."""
         if self.filename is None:
-            return ""
+            return self.base_dir or ""
         return os.path.dirname(os.path.abspath(self.filename))
 
     def stem(self) -> str:

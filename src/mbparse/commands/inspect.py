@@ -76,10 +76,30 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
     summary["file"] = path
     if as_json:
         return 0, json.dumps(summary) + "\n", ""
-    err = "".join(f"warning: {w}\n" for w in loaded.warnings)
+    err = warnings_text(path, loaded.warnings)
     out = io.StringIO()
     print_outline(summary, out)
     return 0, out.getvalue(), err
+
+
+def warnings_text(path: str, seen: list) -> str:
+    """The warnings to show for one file, as ``mbparse check`` grades them:
+    warnings are shown; notes (valid input mbparse does not read, and what
+    Drake alone would refuse) are counted in one line that says how to list
+    them."""
+    from ..lint.rules import level_of, rule_of
+
+    shown = [d for d in seen if level_of(rule_of(d.code, d.severity), d.severity) != "note"]
+    notes = len(seen) - len(shown)
+    refused = sum(1 for d in seen if d.code == "drake-refuses")
+    lines = [f"{d}\n" for d in shown]
+    if notes:
+        drake = (f", {refused} of them things Drake would refuse ('--like drake' refuses as "
+                 "Drake does)" if refused else "")
+        lines.append(f"note: {path}: {notes} note{'s' if notes > 1 else ''} on input that is "
+                     f"valid but not read or beyond Drake{drake}; "
+                     "'mbparse check --show-notes' lists them\n")
+    return "".join(lines)
 
 
 def _fmt(v) -> str:

@@ -132,6 +132,14 @@ RULE_LIST: tuple[Rule, ...] = (
          "zero scale, ...)", "give positive sizes"),
     # -- files
     Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xacro-error", "error", "a xacro file cannot be expanded (an undefined property or "
+         "macro, a bad expression, a missing include or package)",
+         "fix the xacro at the line given, or add the package it finds"),
+    Rule("xacro-warning", "warning", "xacro warned while expanding the file",
+         "see xacro's message"),
+    Rule("xml-leniency", "warning", "XML that tinyxml2 (Drake's reader) accepts but strict XML "
+         "does not: an odd declared version, a bare '&', text that is not UTF-8, content after "
+         "the root", "write the XML as the message says"),
     Rule("xml-value-invalid", "error", "an attribute does not hold the numbers it should",
          "write the number of values the message names"),
     Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",

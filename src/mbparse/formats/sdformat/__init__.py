@@ -142,13 +142,19 @@ class SdfReader:
         name = self.ws.make_model_name(scope.name, parent_model_name)
         return builder.add_model(scope, name)[0]
 
-    def resolve_uri(self, el, uri: str, missing: str = "file-missing") -> str:
-        """The path ``uri`` names; an error at ``el`` when it cannot be
-        resolved (code ``missing`` when the file does not exist)."""
+    def resolve_uri(self, el, uri: str, missing: str = "file-missing",
+                    instead: str | None = None) -> str | None:
+        """The file a URI names. When it cannot be found: an error at ``el``
+        (code ``missing`` when the file does not exist), unless ``instead``
+        says what is done without the file (a mesh or texture); then an error
+        only in Drake's mode, otherwise a warning and None."""
         path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
         if problem:
             code = missing if problem.code == "file-missing" else problem.code
-            self.diag.error(el, problem, code=code)
+            if instead is None or self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+            return None
         return path
 
     # ------------------------------------------------------------ URDF / MJCF includes

@@ -18,7 +18,7 @@ from lxml import etree
 
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
-from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes
+from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
 from . import values
 from .diagnostic import SdfDiagnostic
 from .schema import ElementSpec, root as schema_root
@@ -52,11 +52,13 @@ class Loader:
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
         name = source.name()
-        root, problem, line = parse_xml_bytes(source.read_bytes())
+        notes: list = []
+        root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
                                    code="depth-limit" if problem.startswith(DEPTH_PROBLEM)
                                    else "xml-syntax")
+        warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
         return root
 

@@ -285,7 +285,14 @@ class UrdfReader:
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
-        X_PF = None if X_PB.is_exactly_identity() else X_PB
+        if jtype == "spherical" and not custom:
+            diag.drake_refuses(el, f"joint '{name}' has the unknown type '{jtype}'",
+                               "mbparse reads it as a ball joint (pybullet names ball joints "
+                               "spherical)", code="urdf-value-invalid")
+            jtype = "ball"
+        # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
+        # even at the body's origin (the names of its offset frames follow it).
+        X_PF = X_PB
         plant = self.plant
         effort = INF
         with diag.located(el):
@@ -312,7 +319,7 @@ class UrdfReader:
                     damping = diag.vector(dyn, "damping", 3, damping)
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
-                X_PF = None if X_PM.is_exactly_identity() else X_PM
+                X_PF = X_PM
                 plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
                 damping = self.dynamics(el)
@@ -436,12 +443,6 @@ class UrdfReader:
             return
         name = el.get("name")
         plant = self.plant
-        if not plant.supports_constraints():
-            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
-                               "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)",
-                         code="urdf-unsupported")
-            return
         target = node.get("joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
@@ -461,11 +462,20 @@ class UrdfReader:
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
-            diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
-                             f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
+            diag.drake_refuses(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
+                                     f"'{target}' ({joint1.nv} dofs)",
+                               "mbparse ignores this <mimic>", code="urdf-mimic-invalid")
+            return
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
                                f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
+                         code="urdf-unsupported")
+            return
+        # Drake checks the tag whole (above) even on a plant that then ignores it.
+        if not plant.supports_constraints():
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
+                               "the TAMSI contact approximation holds no coupler constraints (use "
+                               "a continuous plant or the sap/similar/lagged approximation)",
                          code="urdf-unsupported")
             return
         with diag.located(node):
@@ -524,8 +534,10 @@ class UrdfReader:
                        code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
-            diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
-                                 "not have", code="urdf-unknown-joint")
+            diag.drake_refuses(joint_el, f"transmission names joint '{joint_name}', which this "
+                                         "model does not have",
+                               "mbparse ignores this transmission", code="urdf-unknown-joint")
+            return
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
@@ -539,6 +551,15 @@ class UrdfReader:
             diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
+            return
+        if plant.has_joint_actuator_named(actuator_name, self.instance):
+            # Drake names each actuator after its <actuator>; a second one of the
+            # same name ends Drake's parse. The first one already acts.
+            model = plant.get_model_instance_name(self.instance)
+            diag.drake_refuses(actuator_el, f"model instance '{model}' already has an actuator "
+                                            f"named '{actuator_name}'",
+                               "mbparse keeps the first actuator of that name and skips this one",
+                               code="name-duplicate")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
