@@ -105,7 +105,7 @@ def non_finite_in_plant(plant) -> list[str]:
     for g in sg.geometries() if sg is not None else ():
         X = g.X_BG
         check(f"/geometries/{g.name}/X_BG", (*X.p, *X.R[0], *X.R[1], *X.R[2]))
-        summary = g.shape.summary()
+        summary = g.shape.summary() if g.shape is not None else {}
         check(f"/geometries/{g.name}/shape",
               [v for v in summary.values() if isinstance(v, float)]
               + [x for v in summary.values() if isinstance(v, (list, tuple)) for x in v

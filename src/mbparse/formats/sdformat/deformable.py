@@ -56,6 +56,9 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
         diag.error(collision, "The <geometry> of a deformable <link>'s <collision> must be "
                               "either a <mesh> or a <sphere>.", code="sdf-value-invalid")
     shape = builder.geometry.shape(geometry_el, for_collision=False)
+    if shape is None:  # a geometry the reader skipped (with its own warning)
+        diag.error(geometry_el, "The <geometry> of a deformable <link>'s <collision> gives no "
+                                "shape that can be read.", code="sdf-value-invalid")
     proximity = proximity_properties(diag, collision)
     hint = proximity.get_property("hydroelastic", "resolution_hint")
     if geometry_el.find("sphere") is not None and (hint is None or not hint > 0):
