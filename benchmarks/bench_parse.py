@@ -32,7 +32,17 @@ import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_CORPUS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "corpus"))
+def _find_corpus() -> str:
+    """``shared/corpus`` beside the checkout or beside one of its parents."""
+    folder = os.path.dirname(HERE)
+    while True:
+        candidate = os.path.join(os.path.dirname(folder), "shared", "corpus")
+        if os.path.isdir(candidate) or os.path.dirname(folder) == folder:
+            return candidate
+        folder = os.path.dirname(folder)
+
+
+DEFAULT_CORPUS = _find_corpus()
 TIME_STEP = 0.001  # the plant the reference summaries use (discrete, TAMSI)
 
 
@@ -154,6 +164,32 @@ def run_yourdfpy(jobs: list[dict], repeat: int) -> dict:
     return results
 
 
+def run_mujoco(jobs: list[dict], repeat: int) -> dict:
+    """MuJoCo's own compiler (C): ``MjModel.from_xml_path`` of an MJCF file."""
+    import mujoco
+
+    results = {}
+    for job in jobs:
+        path = job["file"]
+        results[path] = _time_sections(
+            lambda: _timed_section(lambda: mujoco.MjModel.from_xml_path(path)), repeat)
+    return results
+
+
+def run_lxml(jobs: list[dict], repeat: int) -> dict:
+    """lxml's bare parse of the file's bytes (read outside the timed part):
+    the floor no XML reader written on lxml goes below."""
+    from lxml import etree
+
+    results = {}
+    for job in jobs:
+        with open(job["file"], "rb") as f:
+            data = f.read()
+        results[job["file"]] = _time_sections(
+            lambda: _timed_section(lambda: etree.fromstring(data)), repeat)
+    return results
+
+
 def _timed_section(work) -> float:
     """Seconds that ``work()`` takes (set-up outside it is not counted)."""
     gc.collect()
@@ -174,7 +210,8 @@ def _time_sections(parse_once, repeat: int) -> dict:
     return {"best": min(times), "median": statistics.median(times)}
 
 
-RUNNERS = {"mbparse": run_mbparse, "drake": run_drake, "yourdfpy": run_yourdfpy}
+RUNNERS = {"mbparse": run_mbparse, "drake": run_drake, "yourdfpy": run_yourdfpy,
+           "mujoco": run_mujoco, "lxml": run_lxml}
 
 
 def run_in(python: str, peer: str, jobs: list[dict], repeat: int) -> dict:
@@ -197,9 +234,11 @@ def _ok(result: dict, f: str) -> bool:
     return "error" not in result.get(f, {"error": "not run"})
 
 
-def report(files: list[str], results: dict[str, dict], stat: str, corpus: str) -> None:
-    """Prints per-peer totals and the ratios to mbparse."""
+def report(files: list[str], results: dict[str, dict], stat: str, corpus: str) -> dict:
+    """Prints per-peer totals and the ratios to mbparse; returns, per peer,
+    the median of the per-file ratios, the ratio of totals and the count."""
     peers = list(results)
+    summary = {}
     print(f"{len(files)} files; per file: one untimed parse, then the {stat} of the timed "
           "ones; times in ms")
     print(f"{'peer':<10} {'parsed':>7} {'rejected':>9} {'total over its parsed files':>28}")
@@ -217,6 +256,7 @@ def report(files: list[str], results: dict[str, dict], stat: str, corpus: str) -
         ratio = t_peer / t_mb if t_mb > 0 else float("nan")
         per_file = [other[f][stat] / base[f][stat] for f in common if base[f][stat] > 0]
         median_ratio = statistics.median(per_file) if per_file else float("nan")
+        summary[peer] = {"median": median_ratio, "total": ratio, "files": len(per_file)}
         print(f"{peer} time / mbparse time, {len(common)} files both parse "
               f"({len(files) - len(common)} excluded, rejected by either): "
               f"{t_peer * 1e3:.1f} / {t_mb * 1e3:.1f} ms = {ratio:.2f}x; "
@@ -234,6 +274,7 @@ def report(files: list[str], results: dict[str, dict], stat: str, corpus: str) -
             print("\nfiles only one of mbparse / drake rejects:")
             for rel, who in only:
                 print(f"  {rel}: {who} rejects")
+    return summary
 
 
 def main() -> None:

@@ -52,13 +52,15 @@ class Parsed:
 
 
 def new_parser(time_step: float = 0.0, approximation: str = "tamsi", scene_graph: bool = True,
-               strict: bool = False, prefix: str = "") -> Parser:
+               strict: bool = False, prefix: str = "", like_drake: bool = False) -> Parser:
     """A parser on a fresh plant (and scene graph) that keeps warnings quiet."""
     plant = MultibodyPlant(time_step, approximation)
     parser = Parser(plant, SceneGraph() if scene_graph else None, prefix)
     parser.diagnostic_policy().emit = False
     if strict:
         parser.set_strict_parsing()
+    if like_drake:
+        parser.set_like_drake()
     return parser
 
 
@@ -70,9 +72,32 @@ def parse_urdf(text: str, **options) -> Parsed:
 
 
 def parse_file(path, **options) -> Parsed:
+    """Parses the model file at ``path`` (see :func:`new_parser` for the options)."""
     parser = new_parser(**options)
-    instances = parser.add_models(path)
+    instances = parser.add_models(str(path))
     return Parsed(parser.plant(), parser, instances)
+
+
+def sdf(body: str, version: str = "1.9") -> str:
+    """An SDFormat document: ``body`` inside ``<sdf version=...>`` with the drake: prefix."""
+    return f'<?xml version="1.0"?>\n<sdf version="{version}" {DRAKE_NS}>\n{body}\n</sdf>\n'
+
+
+def parse_sdf(text: str, **options) -> Parsed:
+    """Parses SDFormat ``text`` (see :func:`new_parser` for the options)."""
+    parser = new_parser(**options)
+    instances = parser.add_models_from_string(text, "sdf")
+    return Parsed(parser.plant(), parser, instances)
+
+
+def error_at(write, text: str, needle: str, words: str) -> None:
+    """Parsing ``text`` from a file fails at the line of ``needle`` with ``words``."""
+    from mbparse.diagnostics import ParseError
+    path = write("model.urdf", text)
+    with pytest.raises(ParseError) as info:
+        parse_file(path)
+    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
+    assert words in str(info.value)
 
 
 @pytest.fixture

@@ -67,3 +67,22 @@ def test_a_warning_is_shown_once_at_the_model_files_own_line(tmp_path):
     assert lines[0].startswith(f"{model}:3: ParseWarning: <foo>")
     assert lines[1].strip() == "<foo/>"  # the model's own line, not one of mbparse's
     assert "mbparse" not in "".join(lines[1:]) and len(lines) == 2
+
+
+@pytest.mark.parametrize("text, kind", [("v 0 0 0\n", "obj"),
+                                        ("directives:\n- add_model: {name: m}\n", "dmd.yaml")])
+def test_dmd_and_obj_errors_go_through_the_diagnostic_policy(text, kind):
+    from mbparse.diagnostics import ParseError
+    parser = Parser(MultibodyPlant(0.0))
+    seen = []
+    policy = parser.diagnostic_policy()
+    original = policy.error
+
+    def recording_error(message, *args, **kwargs):
+        seen.append((message, kwargs.get("code")))
+        original(message, *args, **kwargs)
+
+    policy.error = recording_error
+    with pytest.raises(ParseError):
+        parser.add_models_from_string(text, kind)
+    assert seen and all(code for _, code in seen)

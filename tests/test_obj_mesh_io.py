@@ -34,35 +34,35 @@ def close(a, b, tol=1e-12):
 
 def test_obj_reads_vertices_and_faces():
     mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
-    assert mesh.vertices == [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)]
-    assert mesh.faces == [(0, 1, 2)]
+    assert mesh.vertices.tolist() == [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    assert mesh.faces.tolist() == [[0, 1, 2]]
     assert mesh.object_names == []
 
 
 def test_obj_face_corners_may_carry_texture_and_normal_indices():
     mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n"
                      "f 1/1/1 2/1/1 3/1/1\nf 1//1 2//1 3//1\nf 1/1 2/1 3/1\n")
-    assert mesh.faces == [(0, 1, 2)] * 3
+    assert mesh.faces.tolist() == [[0, 1, 2]] * 3
 
 
 def test_obj_negative_indices_count_back_from_the_last_vertex():
     mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n")
-    assert mesh.faces == [(0, 1, 2)]
+    assert mesh.faces.tolist() == [[0, 1, 2]]
 
 
 def test_obj_extra_vertex_values_are_ignored():
     mesh = parse_obj("v 1 2 3 0.5 0.5 0.5\nv 1 0 0 1\nv 0 1 0\nf 1 2 3\n")
-    assert mesh.vertices[0] == (1.0, 2.0, 3.0)
-    assert mesh.vertices[1] == (1.0, 0.0, 0.0)
+    assert mesh.vertices[0].tolist() == [1.0, 2.0, 3.0]
+    assert mesh.vertices[1].tolist() == [1.0, 0.0, 0.0]
 
 
 def test_obj_quad_is_split_along_its_shorter_diagonal():
     # The 0-2 diagonal is shorter: triangles (0,1,2) and (0,2,3).
     short02 = parse_obj("v 0 0 0\nv 2 -1 0\nv 1 0 0\nv 2 1 0\nf 1 2 3 4\n")
-    assert short02.faces == [(0, 1, 2), (0, 2, 3)]
+    assert short02.faces.tolist() == [[0, 1, 2], [0, 2, 3]]
     # A square: both diagonals equal, so the 1-3 split is used.
     square = parse_obj("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")
-    assert square.faces == [(0, 1, 3), (1, 2, 3)]
+    assert square.faces.tolist() == [[0, 1, 3], [1, 2, 3]]
 
 
 def test_obj_pentagon_becomes_three_triangles_covering_it():
@@ -86,7 +86,7 @@ def test_obj_object_names_are_kept_and_the_last_one_names_the_mesh():
 
 def test_obj_face_with_two_corners_is_skipped_with_a_warning():
     mesh = parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n")
-    assert mesh.faces == [(0, 1, 2)]
+    assert mesh.faces.tolist() == [[0, 1, 2]]
     assert any("fewer than three" in w for w in mesh.warnings)
 
 
@@ -159,3 +159,62 @@ def test_mass_properties_of_a_flat_mesh_is_an_error():
     vertices = [(0, 0, 0), (1, 0, 0), (0, 1, 0)]
     with pytest.raises(MeshVolumeError):
         mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
+
+
+def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n") -> str:
+    lines = ["# made up", "o first"]
+    n = rng.randint(4, 30)
+    for _ in range(n):
+        lines.append(indent + "v " + " ".join(repr(rng.uniform(-2, 2)) for _ in range(3)))
+    lines.append("vn 0 0 1")
+    for _ in range(rng.randint(1, 40)):
+        corners = rng.sample(range(1, n + 1), rng.choice((3, 4)))
+        lines.append(indent + "f " + " ".join(corner_form.format(i=i) for i in corners))
+    lines.append("o last one")
+    return newline.join(lines) + newline
+
+
+@pytest.mark.parametrize("form", ["{i}", "{i}/{i}", "{i}//{i}", "{i}/{i}/{i}"])
+def test_obj_array_reading_equals_the_line_by_line_reading(form):
+    import random
+
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _parse_common_obj, _parse_obj_lines
+    rng = random.Random(form)
+    for k in range(40):
+        text = _random_obj(rng, form, indent=" " if k % 3 == 0 else "",
+                           newline="\r\n" if k % 4 == 0 else "\n")
+        fast = _parse_common_obj(text)
+        assert fast is not None, text
+        slow = _parse_obj_lines(text, False)
+        assert np.array_equal(fast.vertices, slow.vertices)
+        assert np.array_equal(fast.faces, slow.faces)  # tinyobj's split, in file order
+        assert fast.object_names == slow.object_names
+
+
+@pytest.mark.parametrize("text", [
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n",          # relative indices
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 2 0\nf 1 2 4 5 3\n",  # a pentagon
+    "v 0 0 0 1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",          # a vertex weight
+    "v 0 0 1e400\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",        # not finite
+    "v 0 0 1_0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",          # what float() alone would take
+    "v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r",            # old Mac line breaks
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n",     # a face of two corners
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2//2 3/3/3\n",   # mixed corner forms
+])
+def test_obj_unusual_text_goes_to_the_line_by_line_reading_or_reads_the_same(text):
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import ObjError, _parse_common_obj, _parse_obj_lines
+    fast = _parse_common_obj(text)
+    if "1e400" in text:  # not finite: the array reading declines, the line reading refuses
+        assert fast is None
+        with pytest.raises(ObjError):
+            parse_obj(text)
+        return
+    slow = _parse_obj_lines(text, False)
+    if fast is not None:
+        assert np.array_equal(fast.vertices, slow.vertices)
+        assert np.array_equal(fast.faces, slow.faces)
+    assert np.array_equal(parse_obj(text).faces, slow.faces)

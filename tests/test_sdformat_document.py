@@ -8,90 +8,82 @@ import os
 
 import pytest
 
-from conftest import line_of, new_parser
+from conftest import line_of, new_parser, parse_file, parse_sdf, sdf
 from mbparse import ParseError
 
 NS = 'xmlns:drake="http://drake.mit.edu"'
 
 
-def sdf(body: str, version: str = "1.9") -> str:
-    return f'<?xml version="1.0"?>\n<sdf version="{version}" {NS}>\n{body}\n</sdf>\n'
 
 
-def parse(text: str, **options):
-    parser = new_parser(**options)
-    instances = parser.add_models_from_string(text, "sdf")
-    return parser, instances
 
 
-def parse_path(path, **options):
-    parser = new_parser(**options)
-    instances = parser.add_models(str(path))
-    return parser, instances
 
 
 LINK = '<link name="L"/>'
 
 
 def test_sdf_model_root_makes_one_instance():
-    parser, instances = parse(sdf(f'<model name="m">{LINK}</model>'))
+    parsed = parse_sdf(sdf(f'<model name="m">{LINK}</model>'))
+    parser, instances = parsed.parser, parsed.instances
     assert [parser.plant().get_model_instance_name(i) for i in instances] == ["m"]
 
 
 def test_sdf_world_models_become_separate_instances():
-    parser, instances = parse(sdf(f'<world name="w"><model name="a">{LINK}</model>'
+    parsed = parse_sdf(sdf(f'<world name="w"><model name="a">{LINK}</model>'
                                   f'<model name="b">{LINK}</model></world>'))
+    parser, instances = parsed.parser, parsed.instances
     assert [parser.plant().get_model_instance_name(i) for i in instances] == ["a", "b"]
 
 
 def test_sdf_several_root_models_are_rejected_as_drake_does():
     # Drake 1.51 (libsdformat 15) refuses a second root <model>.
     with pytest.raises(ParseError):
-        parse(sdf(f'<model name="a">{LINK}</model><model name="b">{LINK}</model>'))
+        parse_sdf(sdf(f'<model name="a">{LINK}</model><model name="b">{LINK}</model>'))
 
 
 def test_sdf_missing_version_is_an_error():
     with pytest.raises(ParseError, match="version"):
-        parse('<sdf><model name="m"><link name="L"/></model></sdf>')
+        parse_sdf('<sdf><model name="m"><link name="L"/></model></sdf>')
 
 
 def test_sdf_unknown_version_is_an_error():
     with pytest.raises(ParseError, match="100"):
-        parse(sdf(f'<model name="m">{LINK}</model>', version="100"))
+        parse_sdf(sdf(f'<model name="m">{LINK}</model>', version="100"))
 
 
 def test_sdf_unknown_element_is_a_located_error():
     text = sdf(f'<model name="m">{LINK}\n<bogus/></model>')
     with pytest.raises(ParseError) as e:
-        parse(text)
+        parse_sdf(text)
     assert e.value.diagnostic.line == line_of(text, "<bogus")
 
 
 def test_sdf_unknown_attribute_is_an_error():
     with pytest.raises(ParseError, match="extra"):
-        parse(sdf(f'<model name="m" extra="1">{LINK}</model>'))
+        parse_sdf(sdf(f'<model name="m" extra="1">{LINK}</model>'))
 
 
 def test_sdf_namespaced_elements_pass_the_schema_check_but_drake_warns():
-    parser, _ = parse(sdf(f'<model name="m" drake:x="1">{LINK}<foo:note xmlns:foo="urn:x"/>'
-                          '</model>'))
+    parser = parse_sdf(sdf(f'<model name="m" drake:x="1">{LINK}<foo:note xmlns:foo="urn:x"/>'
+                          '</model>')).parser
     assert parser.plant().has_body_named("L")
     assert any("foo:note" in d.message for d in parser.diagnostic_policy().warnings_seen)
 
 
 def test_sdf_unknown_drake_element_in_a_model_is_an_error():
     with pytest.raises(ParseError, match="drake:note"):
-        parse(sdf(f'<model name="m">{LINK}<drake:note/></model>'))
+        parse_sdf(sdf(f'<model name="m">{LINK}<drake:note/></model>'))
 
 
 def test_sdf_bad_number_is_an_error():
     with pytest.raises(ParseError, match="pose"):
-        parse(sdf('<model name="m"><pose>bad 0 0 0 0 0</pose><link name="L"/></model>'))
+        parse_sdf(sdf('<model name="m"><pose>bad 0 0 0 0 0</pose><link name="L"/></model>'))
 
 
 def test_sdf_color_out_of_range_is_an_error():
     with pytest.raises(ParseError):
-        parse(sdf('<model name="m"><link name="L"><visual name="v"><geometry><box/></geometry>'
+        parse_sdf(sdf('<model name="m"><link name="L"><visual name="v"><geometry><box/></geometry>'
                   '<material><ambient>1.5 0 0 1</ambient></material></visual></link></model>'))
 
 
@@ -100,14 +92,14 @@ def test_sdf_version_1_4_axis_is_expressed_in_the_model_frame():
                '<link name="A"/><link name="B"/>'
                '<joint name="j" type="revolute"><parent>A</parent><child>B</child>'
                '<axis><xyz>1 0 0</xyz></axis></joint></model>', version="1.4")
-    parser, _ = parse(text)
+    parser = parse_sdf(text).parser
     joint = parser.plant().get_joint_by_name("j")
     assert joint.axis == pytest.approx((1.0, 0.0, 0.0))
     # The same axis in 1.9 is in the joint frame, which is also the model
     # frame's orientation here: only the conversion flag differs.
     text = text.replace('version="1.4"', 'version="1.9"').replace(
         "<xyz>", '<xyz expressed_in="__model__">')
-    parser, _ = parse(text)
+    parser = parse_sdf(text).parser
     assert parser.plant().get_joint_by_name("j").axis == pytest.approx((1.0, 0.0, 0.0))
 
 
@@ -115,7 +107,7 @@ def test_sdf_version_1_6_pose_frame_becomes_relative_to():
     text = sdf('<model name="m"><link name="A"><pose>1 0 0 0 0 0</pose></link>'
                '<link name="B"><pose frame="A">0 2 0 0 0 0</pose></link></model>',
                version="1.6")
-    parser, _ = parse(text)
+    parser = parse_sdf(text).parser
     plant = parser.plant()
     assert plant.get_body_by_name("B").default_free_body_pose.p == (1.0, 2.0, 0.0)
 
@@ -164,7 +156,8 @@ def test_sdf_include_relative_path_is_found_from_the_current_folder(tmp_path, mo
     top = tmp_path / "top.sdf"
     top.write_text(sdf('<world name="w"><include><uri>part.sdf</uri></include></world>'))
     monkeypatch.chdir(tmp_path)
-    parser, instances = parse_path(top)
+    parsed = parse_file(top)
+    parser, instances = parsed.parser, parsed.instances
     assert [parser.plant().get_model_instance_name(i) for i in instances] == ["part"]
 
 
@@ -173,7 +166,7 @@ def test_sdf_missing_included_file_is_a_located_error(tmp_path):
     top = tmp_path / "top.sdf"
     top.write_text(text)
     with pytest.raises(ParseError) as e:
-        parse_path(top)
+        parse_file(top)
     assert e.value.diagnostic.line == line_of(text, "<uri>")
 
 
@@ -185,7 +178,7 @@ def test_sdf_include_cycle_is_an_error_not_a_hang(tmp_path):
     b.write_text(sdf('<model name="b"><link name="L"/><include>'
                      f'<uri>file://{a}</uri></include></model>'))
     with pytest.raises(ParseError, match="cycle"):
-        parse_path(a)
+        parse_file(a)
 
 
 def test_sdf_include_merge_puts_links_in_the_parent_with_a_proxy_frame(tmp_path):
@@ -194,7 +187,8 @@ def test_sdf_include_merge_puts_links_in_the_parent_with_a_proxy_frame(tmp_path)
     top.write_text(sdf('<model name="top"><link name="base"/>'
                        f'<include merge="true"><uri>file://{tmp_path}/part.sdf</uri>'
                        '<pose>0 0 2 0 0 0</pose></include></model>'))
-    parser, instances = parse_path(top)
+    parsed = parse_file(top)
+    parser, instances = parsed.parser, parsed.instances
     plant = parser.plant()
     assert len(instances) == 1
     body = plant.get_body_by_name("P", instances[0])
@@ -212,7 +206,8 @@ def test_sdf_include_of_urdf_uses_the_urdf_reader(tmp_path):
                        '<pose>0 1 0 0 0 0</pose></include>'
                        '<joint name="w" type="fixed"><parent>base</parent>'
                        '<child>arm::a</child></joint></model>'))
-    parser, instances = parse_path(top)
+    parsed = parse_file(top)
+    parser = parsed.parser
     plant = parser.plant()
     arm = plant.get_model_instance_by_name("top::arm")
     assert plant.get_body_by_name("a", arm).default_free_body_pose.p == (0.0, 1.0, 0.0)
@@ -224,7 +219,7 @@ def test_sdf_include_static_override_welds_the_model(tmp_path):
     top = tmp_path / "top.sdf"
     top.write_text(sdf(f'<world name="w"><include><uri>file://{tmp_path}/part.sdf</uri>'
                        '<static>true</static></include></world>'))
-    parser, _ = parse_path(top)
+    parser = parse_file(top).parser
     plant = parser.plant()
     plant.finalize()
     assert not plant.get_body_by_name("L").is_floating_base_body
@@ -233,19 +228,19 @@ def test_sdf_include_static_override_welds_the_model(tmp_path):
 # ------------------------------------------------------------ names
 def test_sdf_duplicate_sibling_names_are_an_error():
     with pytest.raises(ParseError, match="'x'"):
-        parse(sdf('<model name="m"><link name="x"/><frame name="x"/></model>'))
+        parse_sdf(sdf('<model name="m"><link name="x"/><frame name="x"/></model>'))
 
 
 def test_sdf_link_named_world_is_reserved():
     with pytest.raises(ParseError, match="reserved"):
-        parse(sdf('<model name="m"><link name="world"/></model>'))
+        parse_sdf(sdf('<model name="m"><link name="world"/></model>'))
 
 
 def test_sdf_scope_delimiter_in_names_is_an_error_from_1_8():
     with pytest.raises(ParseError, match="::"):
-        parse(sdf('<model name="m"><link name="a::b"/></model>', version="1.8"))
+        parse_sdf(sdf('<model name="m"><link name="a::b"/></model>', version="1.8"))
 
 
 def test_sdf_model_without_link_is_an_error():
     with pytest.raises(ParseError, match="at least one link"):
-        parse(sdf('<model name="m"><frame name="F"/></model>'))
+        parse_sdf(sdf('<model name="m"><frame name="F"/></model>'))

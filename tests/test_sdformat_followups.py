@@ -7,26 +7,16 @@ import math
 
 import pytest
 
-from conftest import CORPUS, line_of, new_parser
 from mbparse import ParseError
+from conftest import CORPUS, line_of, parse_file, parse_sdf, sdf
 
 NS = 'xmlns:drake="http://drake.mit.edu"'
 
 
-def sdf(body: str, version: str = "1.9") -> str:
-    return f'<?xml version="1.0"?>\n<sdf version="{version}" {NS}>\n{body}\n</sdf>\n'
 
 
-def parse(text: str, **options):
-    parser = new_parser(**options)
-    instances = parser.add_models_from_string(text, "sdf")
-    return parser.plant(), instances, parser
 
 
-def parse_file(path):
-    parser = new_parser()
-    instances = parser.add_models(path)
-    return parser.plant(), instances, parser
 
 
 def close(a, b, tol=1e-12):
@@ -38,7 +28,7 @@ def test_sdf_model_frame_offset_follows_libsdformat_for_a_non_unit_quaternion():
     # The link's quaternion has a squared norm of 0.99999887: libsdformat
     # inverts the link pose without normalising, and Drake keeps the result.
     path = CORPUS / "sdformat/test/sdf/rotations_in_quaternions.sdf"
-    plant, _, _ = parse_file(path)
+    plant = parse_file(path).plant
     X = plant.get_frame_by_name("__model__").X_BF
     assert close(X.p, (2.9925266891823625, -2.2410782010920625, -0.14959843262091566))
 
@@ -46,26 +36,26 @@ def test_sdf_model_frame_offset_follows_libsdformat_for_a_non_unit_quaternion():
 def test_sdf_non_unit_model_quaternion_offsets_the_model_frame_from_its_link():
     # Model pose with a (slightly) non-unit quaternion, link at the model
     # frame: libsdformat's inverse leaves a small offset, as in Drake.
-    plant, _, _ = parse_file(CORPUS / "sdformat/test/sdf/pose_1_9.sdf")
+    plant = parse_file(CORPUS / "sdformat/test/sdf/pose_1_9.sdf").plant
     m = plant.get_model_instance_by_name("model_quat_xyzw")
     X = plant.get_frame_by_name("__model__", m).X_BF
     assert close(X.p, (0.0, 5.3212476647246376e-08, -2.6606238656690095e-07), 1e-15)
 
 
 def test_sdf_unit_quaternions_give_the_exact_model_frame():
-    plant, _, _ = parse(sdf('<model name="m"><pose rotation_format="quat_xyzw">'
-                            '1 2 3  0 0 0.6 0.8</pose><link name="L"/></model>'))
+    plant = parse_sdf(sdf('<model name="m"><pose rotation_format="quat_xyzw">'
+                            '1 2 3  0 0 0.6 0.8</pose><link name="L"/></model>')).plant
     assert plant.get_frame_by_name("__model__").X_BF.p == (0.0, 0.0, 0.0)
 
 
 def test_sdf_axis_in_a_frame_with_a_scaled_quaternion_is_rotated_as_libsdformat_does():
     # F's quaternion (w=1, z=1) has squared norm 2: libsdformat's
     # quaternion-times-vector gives (1 - 2)·x + 2·(R x) = (-1, 2, 0), not R x.
-    plant, _, _ = parse(sdf(
+    plant = parse_sdf(sdf(
         '<model name="m"><link name="A"/><link name="B"/>'
         '<frame name="F"><pose rotation_format="quat_xyzw">0 0 0  0 0 1 1</pose></frame>'
         '<joint name="j" type="revolute"><parent>A</parent><child>B</child>'
-        '<axis><xyz expressed_in="F">1 0 0</xyz></axis></joint></model>'))
+        '<axis><xyz expressed_in="F">1 0 0</xyz></axis></joint></model>')).plant
     axis = plant.get_joint_by_name("j").axis
     assert close(axis, (-1 / math.sqrt(5), 2 / math.sqrt(5), 0.0))
 
@@ -89,15 +79,15 @@ def inertia_of(plant, name="L"):
 
 
 def test_sdf_auto_inertial_of_a_box_uses_the_collision_density():
-    plant, _, _ = parse(auto_link("", collision("c", "<box><size>1 2 3</size></box>")))
+    plant = parse_sdf(auto_link("", collision("c", "<box><size>1 2 3</size></box>"))).plant
     mass, com, I = inertia_of(plant)
     assert mass == pytest.approx(12.0) and com == (0.0, 0.0, 0.0)
     assert close(I, (12 / 12 * 13, 12 / 12 * 10, 12 / 12 * 5, 0, 0, 0))
 
 
 def test_sdf_auto_inertial_link_density_applies_to_collisions_without_one():
-    plant, _, _ = parse(auto_link("<density>3</density>",
-                                  collision("c", "<sphere><radius>2</radius></sphere>", None)))
+    plant = parse_sdf(auto_link("<density>3</density>",
+                                  collision("c", "<sphere><radius>2</radius></sphere>", None))).plant
     mass, _, I = inertia_of(plant)
     expected = 3 * 4 / 3 * math.pi * 8
     assert mass == pytest.approx(expected)
@@ -108,16 +98,16 @@ def test_sdf_auto_inertial_sums_collisions_with_their_poses():
     # Two half-cubes stacked along z make the unit cube's inertia; a third,
     # rotated cylinder far away moves the center of mass.
     half = "<box><size>1 1 0.5</size></box>"
-    plant, _, _ = parse(auto_link("", collision("up", half, pose="<pose>0 0 0.25 0 0 0</pose>")
+    plant = parse_sdf(auto_link("", collision("up", half, pose="<pose>0 0 0.25 0 0 0</pose>")
                                   + collision("down", half,
-                                              pose="<pose>0 0 -0.25 0 0 0</pose>")))
+                                              pose="<pose>0 0 -0.25 0 0 0</pose>"))).plant
     mass, com, I = inertia_of(plant)
     assert mass == pytest.approx(2.0) and close(com, (0, 0, 0))
     assert close(I, (2 / 6, 2 / 6, 2 / 6, 0, 0, 0))
-    plant, _, _ = parse(auto_link("", collision("a", "<box><size>1 1 1</size></box>")
+    plant = parse_sdf(auto_link("", collision("a", "<box><size>1 1 1</size></box>")
                                   + collision("b", "<cylinder><radius>1</radius><length>2"
                                               "</length></cylinder>",
-                                              pose="<pose>4 0 0 0 1.5707963267948966 0</pose>")))
+                                              pose="<pose>4 0 0 0 1.5707963267948966 0</pose>"))).plant
     mass, com, I = inertia_of(plant)
     m_cyl = 2 * math.pi * 2
     assert mass == pytest.approx(2 + m_cyl)
@@ -129,8 +119,8 @@ def test_sdf_auto_inertial_sums_collisions_with_their_poses():
 
 
 def test_sdf_auto_inertial_with_mass_scales_to_it():
-    plant, _, _ = parse(auto_link("<mass>6</mass>", collision(
-        "c", "<capsule><radius>0.5</radius><length>1</length></capsule>", None)))
+    plant = parse_sdf(auto_link("<mass>6</mass>", collision(
+        "c", "<capsule><radius>0.5</radius><length>1</length></capsule>", None))).plant
     mass, _, I = inertia_of(plant)
     assert mass == 6.0
     # Capsule about its center: cylinder plus two hemispheres, per unit mass.
@@ -149,7 +139,7 @@ def test_sdf_auto_inertial_collision_pose_relative_to_another_frame():
                + collision("c", "<ellipsoid><radii>1 2 3</radii></ellipsoid>",
                            pose='<pose relative_to="F">1 0 0 0 0 0</pose>')
                + '</link></model>', "1.11")
-    plant, _, _ = parse(text)
+    plant = parse_sdf(text).plant
     mass, com, I = inertia_of(plant)
     assert mass == pytest.approx(2 * 4 / 3 * math.pi * 6)
     assert close(com, (1.0, 0.0, 1.0))
@@ -163,7 +153,7 @@ def test_sdf_auto_inertial_of_an_obj_mesh(tmp_path):
     model = tmp_path / "m.sdf"
     model.write_text(auto_link("", collision("c", "<mesh><uri>cube.obj</uri>"
                                                   "<scale>2 1 1</scale></mesh>")))
-    plant, _, _ = parse_file(model)
+    plant = parse_file(model).plant
     mass, com, I = inertia_of(plant)
     assert mass == pytest.approx(4.0) and close(com, (1.0, 0.5, 0.5))
     assert close(I, (4 / 12 * 2, 4 / 12 * 5, 4 / 12 * 5, 0, 0, 0))
@@ -172,14 +162,14 @@ def test_sdf_auto_inertial_of_an_obj_mesh(tmp_path):
 def test_sdf_auto_inertial_without_any_density_or_mass_is_a_located_error():
     text = auto_link("", collision("c", "<box><size>1 1 1</size></box>", None))
     with pytest.raises(ParseError, match="density") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, '<collision')}:" in str(e.value)
 
 
 def test_sdf_auto_inertial_needs_a_collision():
     text = auto_link("<mass>1</mass>", "")
     with pytest.raises(ParseError, match="no <collision>") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, '<inertial')}:" in str(e.value)
 
 
@@ -187,22 +177,23 @@ def test_sdf_auto_inertial_with_explicit_inertia_is_an_error():
     text = auto_link("<mass>1</mass>\n<inertia><ixx>1</ixx></inertia>",
                      collision("c", "<sphere/>"))
     with pytest.raises(ParseError, match="inertia") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, '<inertia>')}:" in str(e.value)
 
 
 def test_sdf_auto_inertial_cannot_use_a_plane():
     text = auto_link("", collision("c", "<plane><normal>0 0 1</normal></plane>"))
     with pytest.raises(ParseError, match="plane") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, '<collision')}:" in str(e.value)
 
 
 def test_sdf_auto_inertial_invalid_collision_warns_and_adds_nothing():
     # A density of zero gives no mass, which libsdformat finds invalid.
-    plant, _, parser = parse(auto_link("", collision("bad", "<box><size>1 1 1</size></box>",
+    parsed = parse_sdf(auto_link("", collision("bad", "<box><size>1 1 1</size></box>",
                                                      "<density>0</density>")
                                        + collision("good", "<box><size>1 1 1</size></box>")))
+    plant, parser = parsed.plant, parsed.parser
     assert inertia_of(plant)[0] == pytest.approx(2.0)
     messages = [d.message for d in parser.diagnostic_policy().warnings_seen]
     assert any("'bad'" in m and "not valid" in m for m in messages)
@@ -223,7 +214,8 @@ FLAT = '''<world name="w"><model name="P"><pose>0 0 1 0 0 0</pose>
 
 
 def test_sdf_flattened_names_before_1_8_become_nested_models():
-    plant, instances, _ = parse(sdf(FLAT, "1.7"))
+    parsed = parse_sdf(sdf(FLAT, "1.7"))
+    plant, instances = parsed.plant, parsed.instances
     names = [plant.get_model_instance_name(i) for i in instances]
     assert names == ["P", "P::N", "P::N::Inner"]
     n = plant.get_model_instance_by_name("P::N")
@@ -240,13 +232,14 @@ def test_sdf_flattened_names_before_1_8_become_nested_models():
 def test_sdf_flattened_names_from_1_8_on_are_errors():
     text = sdf(FLAT, "1.8")
     with pytest.raises(ParseError, match="::") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, 'N::__model__')}:" in str(e.value)
 
 
 def test_sdf_top_level_flattened_model_is_not_unflattened():
     # libsdformat unflattens only the models of a world.
-    plant, instances, _ = parse(sdf('<model name="P"><link name="N::A"/></model>', "1.7"))
+    parsed = parse_sdf(sdf('<model name="P"><link name="N::A"/></model>', "1.7"))
+    plant, instances = parsed.plant, parsed.instances
     assert [plant.get_model_instance_name(i) for i in instances] == ["P"]
     assert plant.has_body_named("N::A", instances[0])
 
@@ -256,7 +249,7 @@ def test_sdf_unflattening_a_joint_end_outside_the_model_is_a_located_error():
                '<joint name="N::J" type="fixed"><parent>X</parent><child>N::A</child></joint>'
                '</model></world>', "1.7")
     with pytest.raises(ParseError, match="'X'") as e:
-        parse(text)
+        parse_sdf(text)
     assert f":{line_of(text, '<parent>X')}:" in str(e.value)
 
 

@@ -6,8 +6,7 @@ import math
 
 import pytest
 
-from conftest import HEAVY, line_of, parse_file, parse_urdf, robot
-from mbparse import ParseError
+from conftest import HEAVY, error_at, parse_file, parse_urdf, robot
 from mbparse.summary import summarize
 
 LINKS = f"""
@@ -54,12 +53,6 @@ def forces(parsed, ftype: str):
     return [f for f in parsed.plant.force_elements() if f.type == ftype]
 
 
-def error_at(write, text: str, needle: str, words: str) -> None:
-    path = write("model.urdf", text)
-    with pytest.raises(ParseError) as info:
-        parse_file(path)
-    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
-    assert words in str(info.value)
 
 
 def summary_of(parsed) -> dict:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import HEAVY, line_of, parse_file, parse_urdf, robot
-from mbparse import ParseError
+from conftest import HEAVY, error_at, parse_urdf, robot
 from mbparse.summary import summarize
 
 # A four-bar: base -> a -> b -> c as a tree; the loop joint ties c back to base.
@@ -38,12 +37,6 @@ def loop_constraints(parsed):
     return [c for c in parsed.plant.constraints() if c.type == "loop_joint"]
 
 
-def error_at(write, text: str, needle: str, words: str) -> None:
-    path = write("model.urdf", text)
-    with pytest.raises(ParseError) as info:
-        parse_file(path)
-    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
-    assert words in str(info.value)
 
 
 def test_urdf_loop_joint_becomes_a_loop_constraint_between_its_two_frames():

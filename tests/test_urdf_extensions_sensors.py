@@ -6,8 +6,7 @@ import math
 
 import pytest
 
-from conftest import CORPUS, HEAVY, line_of, parse_file, parse_urdf, robot
-from mbparse import ParseError
+from conftest import CORPUS, HEAVY, error_at, parse_file, parse_urdf, robot
 from mbparse.spatial import RigidTransform
 from mbparse.summary import summarize
 
@@ -52,12 +51,6 @@ def sensors(parsed) -> dict:
     return {s.name: s for s in parsed.plant.sensors()}
 
 
-def error_at(write, text: str, needle: str, words: str) -> None:
-    path = write("model.urdf", text)
-    with pytest.raises(ParseError) as info:
-        parse_file(path)
-    assert f"{path}:{line_of(text, needle)}:" in str(info.value)
-    assert words in str(info.value)
 
 
 def close(X: RigidTransform, Y: RigidTransform, tol: float = 1e-12) -> bool:
@@ -277,3 +270,19 @@ def test_urdf_sensors_agree_with_idyntree(path):
         s = ours[name]
         assert (s.type, s.parent, s.parent_link.name) == (stype, parent, link)
         assert abs(s.X_PS.matrix() - H).max() <= 1e-9, name
+
+
+@pytest.mark.parametrize("path", sorted(IDYNTREE.rglob("*.urdf")) if IDYNTREE.is_dir() else [],
+                         ids=lambda p: str(p.relative_to(IDYNTREE)))
+def test_urdf_sensors_inspect_json_lists_idyntree_sensors_in_the_default_mode(path, capsys):
+    """``mbparse inspect --json`` loads every iDynTree model (their meshes
+    are not shipped: left out with a warning) and lists the sensors
+    iDynTree's own loader finds."""
+    import json
+    from mbparse.cli import main
+    theirs = _idyntree_sensors(path)
+    status = main(["inspect", "--json", str(path)])
+    summary = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert status == 0, summary.get("error")
+    assert {s["name"]: (s["type"], s["parent"]) for s in summary.get("sensors", [])} == \
+        {name: (stype, parent) for name, (stype, parent, _, _) in theirs.items()}

@@ -269,10 +269,11 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
     The test is Drake's: no NaN, principal moments not below −ε and satisfying
     the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
     """
-    if any(math.isnan(v) for v in I):
-        return "number-nan", "it has a NaN entry"
-    if any(math.isinf(v) for v in I):
-        return "number-not-finite", "it has an infinite entry"
+    if not math.isfinite(sum(I)):  # one test for the common case
+        if any(math.isnan(v) for v in I):
+            return "number-nan", "it has a NaN entry"
+        if any(math.isinf(v) for v in I):
+            return "number-not-finite", "it has an infinite entry"
     eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(I[0] + I[1] + I[2]))
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:
@@ -302,7 +303,7 @@ class SpatialInertia:
     @classmethod
     def solid_sphere_with_density(cls, density: float, radius: float,
                                   com: Sequence[float] = ZERO3) -> "SpatialInertia":
-        mass = density * 4.0 / 3.0 * math.pi * radius ** 3
+        mass = density * 4.0 / 3.0 * math.pi * radius * radius * radius
         i = 0.4 * mass * radius * radius
         return cls(mass, com, (i, i, i, 0.0, 0.0, 0.0))
 
@@ -323,10 +324,50 @@ class SpatialInertia:
             return "number-nan", "the mass is NaN"
         if self.mass < 0:
             return "mass-negative", f"the mass {self.mass:g} is negative"
-        return inertia_problem(self.I_cm)
+        if math.isinf(self.mass):
+            return "number-not-finite", "the mass is infinite"
+        if not all(map(math.isfinite, self.com)):
+            return "number-not-finite", f"the center of mass {list(self.com)} is not finite"
+        problem = inertia_problem(self.I_cm)
+        if problem is None and not all(map(math.isfinite, self.inertia_about_origin())):
+            return ("number-not-finite", f"its inertia about the body origin overflows (the "
+                    f"center of mass {list(self.com)} is too far from it)")
+        return problem
 
     def __repr__(self) -> str:
         return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"
+
+
+def fast_number(text: str) -> float | None:
+    """``text`` as one finite decimal number, or None when it is anything
+    else (then the careful reading decides what it is).
+
+    The common case costs one ``float()``: a text that is ASCII, has no ``_``
+    (which ``float()`` would accept) and reads as a finite number is a plain
+    decimal number by any stricter rule too.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value - value == 0.0 and text.isascii() and "_" not in text:  # finite
+        return value
+    return None
+
+
+def fast_numbers(text: str, n: int) -> tuple[float, ...] | None:
+    """``n`` finite decimal numbers separated by whitespace, or None (see
+    :func:`fast_number`)."""
+    tokens = text.split()
+    if len(tokens) != n:
+        return None
+    try:
+        values = tuple(map(float, tokens))
+    except ValueError:
+        return None
+    if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
+        return values
+    return None
 
 
 _FLOAT_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")

@@ -12,11 +12,14 @@ The exit status is 1 when an error is reported (or a warning, with
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from typing import TextIO
 
+from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
+from ..formats import preload
 from .loading import add_loading_arguments, options_from_args
 
 CHECK_APPROXIMATION = "sap"
@@ -29,9 +32,10 @@ def _codes(text: str) -> list[str]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="*", metavar="FILE|DIR",
                    help="model files, or folders to search for them recursively")
-    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default=None,
+    p.add_argument("--format", choices=("text", "json", "jsonl", "sarif", "github"), default=None,
                    help="how to write the findings (default: text); sarif is SARIF 2.1.0 for "
-                        "code-scanning services, github writes workflow annotations")
+                        "code-scanning services, github writes workflow annotations; jsonl "
+                        "streams one JSON object per file as soon as it is checked")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="write the findings to PATH instead of standard output")
     p.add_argument("--select", action="extend", type=_codes, metavar="CODE[,CODE]",
@@ -52,6 +56,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "when standard error is a terminal")
     p.add_argument("--list-rules", action="store_true",
                    help="print every code with its level and summary, and exit")
+    add_jobs_argument(p)
     add_loading_arguments(p)
     # A file is checked as read into a plant that holds every constraint it
     # declares (Drake's default TAMSI plant would drop them).
@@ -108,7 +113,8 @@ def _settings(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from ..lint import lint_file
     from ..lint.config import model_files
-    from ..lint.report import as_github, as_json, as_sarif, as_text
+    from ..lint.findings import rule_finding
+    from ..lint.report import as_github, as_json, as_json_line, as_sarif, as_text
 
     if args.list_rules:
         sys.stdout.write(list_rules())
@@ -130,17 +136,26 @@ def run(args: argparse.Namespace) -> int:
     findings, hidden = [], 0
     bar = ProgressBar(len(files), sys.stderr) if _wants_progress(args.progress,
                                                                  len(files)) else None
-    for path in files:
-        if bar:
-            bar.show(path)
-        found = lint_file(path, options)
+    stream = settings.format == "jsonl"
+    out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
+    work = functools.partial(lint_file, options=options)
+    for path, found in run_batch(work, files, args.jobs, functools.partial(preload, files)):
+        if isinstance(found, Failed):
+            found = [rule_finding("internal-error", found.error, path)]
         chosen = settings.chosen(found)
         hidden += sum(1 for f in found if f.severity == "note" and f not in chosen)
         findings += chosen
+        if stream:
+            out.write(as_json_line(path, chosen))
+            out.flush()
         if bar:
             bar.step(path)
     if bar:
         bar.close()
+    if stream:
+        if out is not sys.stdout:
+            out.close()
+        return 1 if settings.fails(findings) else 0
     writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
               "github": as_github}[settings.format]
     report = writer(findings, files)

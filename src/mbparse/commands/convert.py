@@ -7,21 +7,29 @@ fixed-joint lumping) unless ``--via-model``; see :mod:`mbparse.convert`.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import os
 import sys
 
-from ..convert import ConvertOptions
-from ..convert.files import ConvertFileOptions, convert_file
-from ..convert.loss import ConvertError
+from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
 from .loading import add_loading_arguments, options_from_args
 
+# The converter is imported by run(): building the CLI imports every command
+# module, and the converter is a start-up cost the other commands need not pay.
+SUFFIX_OF_TARGET = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="IN", help="a URDF, SDFormat, MJCF, .dmd.yaml or OBJ file")
+    p.add_argument("files", nargs="+", metavar="IN",
+                   help="a URDF, SDFormat, MJCF, .dmd.yaml or OBJ file; several with -o FOLDER")
     p.add_argument("--to", choices=["urdf", "sdf", "mjcf"], required=True,
                    help="the output format")
-    p.add_argument("-o", "--output", metavar="OUT", help="write here instead of standard output")
+    p.add_argument("-o", "--output", metavar="OUT",
+                   help="write here instead of standard output; with several input files, a "
+                        "folder (made if missing) that gets one output per file, and standard "
+                        "output gets one JSON report line per file")
     p.add_argument("--report", metavar="FILE",
                    help="write the loss report (what the target could not hold) as JSON")
     p.add_argument("--copy-meshes", metavar="DIR",
@@ -39,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "lumped joints, <static> always written, massless lumped links cut off "
                         "their subtree")
     add_loading_arguments(p)
+    add_jobs_argument(p)
     p.set_defaults(time_step=0.0)
     p.epilog = ("--strict makes a warning while loading, or any loss, an error (exit 1). "
                 "The input is loaded into a continuous plant (--time-step 0) so that "
@@ -46,9 +55,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..convert import ConvertOptions
+    from ..convert.files import ConvertFileOptions, convert_file
+    from ..convert.loss import ConvertError
+
     sdf_options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                    else ConvertOptions())
     sdf_options.preserve_fixed_joints = args.preserve_fixed_joints
+    if len(args.files) > 1:
+        return _run_many(args, sdf_options)
+    args.file = args.files[0]
     try:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
@@ -76,3 +92,86 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(result.text)
     return 0
+
+
+def _run_many(args: argparse.Namespace, sdf_options) -> int:
+    """Several inputs: one output each in the -o folder, one JSON report line
+    each on standard output, in the order of the files (``-j`` workers)."""
+    from ..convert.files import ConvertFileOptions
+
+    if not args.output:
+        print("error: several input files need -o FOLDER for the outputs", file=sys.stderr)
+        return 2
+    if args.report:
+        print("error: --report writes one file's losses; with several files each report "
+              "line on standard output carries its file's losses", file=sys.stderr)
+        return 2
+    try:
+        options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
+                                     copy_meshes=args.copy_meshes,
+                                     use_packages=args.package_uris, via_model=args.via_model,
+                                     sdf_options=sdf_options)
+    except ParseError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    os.makedirs(args.output, exist_ok=True)
+    work = functools.partial(convert_to_file, target=args.to, options=options)
+    pairs = output_names(args.files, args.output, SUFFIX_OF_TARGET[args.to])
+    status = 0
+    for (path, _), report in run_batch(work, pairs, args.jobs, _import_converter):
+        if isinstance(report, Failed):
+            report = {"file": path, "status": "error",
+                      "error": f"internal error in mbparse: {report.error}"}
+        if report["status"] != "ok":
+            status = 1
+        sys.stdout.write(json.dumps(report) + "\n")
+        sys.stdout.flush()
+    return status
+
+
+def _import_converter() -> None:
+    """Before the workers fork: the converter, which each would import."""
+    from ..convert.files import convert_file  # noqa: F401
+
+
+def output_names(files: list[str], folder: str, suffix: str) -> list[tuple[str, str]]:
+    """(input, output) pairs: ``folder/<stem><suffix>``, with ``_2``, ``_3``...
+    added when two inputs share a stem."""
+    pairs, used = [], set()
+    for path in files:
+        stem = os.path.basename(path)
+        for known in (".dmd.yaml", os.path.splitext(stem)[1]):
+            if known and stem.lower().endswith(known):
+                stem = stem[:-len(known)]
+                break
+        name, n = stem, 1
+        while name in used:
+            n += 1
+            name = f"{stem}_{n}"
+        used.add(name)
+        pairs.append((path, os.path.join(folder, name + suffix)))
+    return pairs
+
+
+def convert_to_file(item: tuple[str, str], target: str, options) -> dict:
+    """Converts ``item`` = (input, output); the report line ``convert``
+    prints for it: file, status (ok or error), output, warnings, losses,
+    error. Runs in a worker process under ``-j``."""
+    from ..convert.files import convert_file
+    from ..convert.loss import ConvertError
+
+    path, output = item
+    report: dict = {"file": path}
+    try:
+        result = convert_file(path, target, output, options)
+    except (ParseError, ConvertError) as e:
+        report.update(status="error", error=str(e))
+        return report
+    except OSError as e:
+        report.update(status="error", error=f"{path}: {e.strerror or e}")
+        return report
+    with open(output, "w", encoding="utf-8") as f:
+        f.write(result.text)
+    report.update(status="ok", output=output, warnings=[str(w) for w in result.warnings],
+                  losses=[str(loss) for loss in result.report.losses])
+    return report

@@ -2,51 +2,104 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import io
 import json
 import sys
+from typing import TextIO
 
+from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
+from ..formats import preload
+from ..loading import LoadOptions
+from ..loading import load as load_with_options
 from ..summary import SCHEMA, summarize
-from .loading import add_loading_arguments, load
+from .loading import add_loading_arguments, options_from_args
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="print one mbsummary/1 JSON object per file, one per line")
+    add_jobs_argument(p)
     add_loading_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        options = options_from_args(args)
+    except ParseError as e:
+        print(f"mbparse inspect: {e}", file=sys.stderr)
+        return 2
+    work = functools.partial(inspect_one, options=options, as_json=args.json,
+                             debug=getattr(args, "debug", False))
     status = 0
-    for path in args.files:
-        try:
-            loaded = load(path, args)
-            summary = summarize(loaded.plant, loaded.parser, loaded.instances)
-        except ParseError as e:
-            status = 1
+    for path, result in run_batch(work, args.files, args.jobs,
+                                    functools.partial(preload, args.files)):
+        if isinstance(result, Failed):  # inspect_one keeps its own failures; this is a crash
+            result = (1, "", f"{path}: internal error in mbparse: {result.error}\n")
             if args.json:
-                print(json.dumps({"schema": SCHEMA, "file": path,
-                                  "error": str(e).splitlines()[0]}), flush=True)
-            else:
-                print(f"error: {e}", file=sys.stderr)
-            continue
-        except Exception as e:  # a bug in mbparse, not a problem in the file
-            status = 1
-            message = f"{path}: internal error in mbparse: {type(e).__name__}: {e}"
-            if args.json:
-                print(json.dumps({"schema": SCHEMA, "file": path, "error": message}), flush=True)
-            else:
-                print(message, file=sys.stderr)
-            continue
-        summary["file"] = path
-        if args.json:
-            print(json.dumps(summary), flush=True)
-        else:
-            for w in loaded.warnings:
-                print(f"warning: {w}", file=sys.stderr)
-            print_outline(summary)
+                result = (1, json.dumps({"schema": SCHEMA, "file": path,
+                                         "error": result[2].strip()}) + "\n", "")
+        code, out, err = result
+        status = max(status, code)
+        if err:
+            sys.stderr.write(err)
+            sys.stderr.flush()
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
     return status
+
+
+def inspect_one(path: str, options: LoadOptions, as_json: bool,
+                debug: bool = False) -> tuple[int, str, str]:
+    """What ``inspect`` prints for one file: (status, standard output text,
+    standard error text). Runs in a worker process when ``-j`` asks for more
+    than one. With ``debug``, an internal failure raises (its traceback shows)."""
+    try:
+        loaded = load_with_options(path, options)
+        summary = summarize(loaded.plant, loaded.parser, loaded.instances)
+    except ParseError as e:
+        if as_json:
+            return 1, json.dumps({"schema": SCHEMA, "file": path,
+                                  "error": str(e).splitlines()[0]}) + "\n", ""
+        return 1, "", f"error: {e}\n"
+    except Exception as e:  # a bug in mbparse, not a problem in the file
+        if debug:
+            raise
+        message = (f"{path}: internal error in mbparse: {type(e).__name__}: {str(e)[:200]} "
+                   "(--debug shows the traceback)")
+        if as_json:
+            return 1, json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n", ""
+        return 1, "", message + "\n"
+    summary["file"] = path
+    if as_json:
+        return 0, json.dumps(summary) + "\n", ""
+    err = warnings_text(path, loaded.warnings)
+    out = io.StringIO()
+    print_outline(summary, out)
+    return 0, out.getvalue(), err
+
+
+def warnings_text(path: str, seen: list) -> str:
+    """The warnings to show for one file, as ``mbparse check`` grades them:
+    warnings are shown; notes (valid input mbparse does not read, and what
+    Drake alone would refuse) are counted in one line that says how to list
+    them."""
+    from ..lint.rules import level_of, rule_of
+
+    shown = [d for d in seen if level_of(rule_of(d.code, d.severity), d.severity) != "note"]
+    notes = len(seen) - len(shown)
+    refused = sum(1 for d in seen if d.code == "drake-refuses")
+    lines = [f"{d}\n" for d in shown]
+    if notes:
+        drake = (f", {refused} of them things Drake would refuse ('--like drake' refuses as "
+                 "Drake does)" if refused else "")
+        lines.append(f"note: {path}: {notes} note{'s' if notes > 1 else ''} on input that is "
+                     f"valid but not read or beyond Drake{drake}; "
+                     "'mbparse check --show-notes' lists them\n")
+    return "".join(lines)
 
 
 def _fmt(v) -> str:
@@ -58,16 +111,21 @@ def _range(lo, hi) -> str:
     return " ".join(pairs)
 
 
-def print_outline(s: dict) -> None:
-    """A readable outline of a summary."""
-    print(f"{s['file']}")
-    print(f"  model instances: {', '.join(s['model_instances'])}")
-    print(f"  bodies ({len(s['bodies'])}):")
+def print_outline(s: dict, file: TextIO | None = None) -> None:
+    """A readable outline of a summary (on standard output, or ``file``)."""
+    stream = file if file is not None else sys.stdout
+
+    def emit(line: str) -> None:
+        stream.write(line + "\n")
+
+    emit(f"{s['file']}")
+    emit(f"  model instances: {', '.join(s['model_instances'])}")
+    emit(f"  bodies ({len(s['bodies'])}):")
     for name, b in s["bodies"].items():
         extra = " (floating)" if b["floating"] else ""
         p = ", ".join(f"{v:.4g}" for v in b["X_WB"]["p"])
-        print(f"    {name}: mass {_fmt(b['mass'])} kg at ({p}){extra}")
-    print(f"  joints ({len(s['joints'])}):")
+        emit(f"    {name}: mass {_fmt(b['mass'])} kg at ({p}){extra}")
+    emit(f"  joints ({len(s['joints'])}):")
     for name, j in s["joints"].items():
         line = f"    {name}: {j['type']} {j['parent']} -> {j['child']}"
         if "axis" in j:
@@ -75,18 +133,18 @@ def print_outline(s: dict) -> None:
         limits = _range(j["pos_lower"], j["pos_upper"])
         if limits:
             line += f" limits {limits}"
-        print(line)
+        emit(line)
     if s["actuators"]:
-        print(f"  actuators ({len(s['actuators'])}):")
+        emit(f"  actuators ({len(s['actuators'])}):")
         for name, a in s["actuators"].items():
-            print(f"    {name}: on {a['joint']}, effort limit {_fmt(a['effort_limit'])}")
-    print(f"  geometries ({len(s['geometries'])}):")
+            emit(f"    {name}: on {a['joint']}, effort limit {_fmt(a['effort_limit'])}")
+    emit(f"  geometries ({len(s['geometries'])}):")
     for g in s["geometries"]:
         shape = dict(g["shape"])
         kind = shape.pop("type")
         params = ", ".join(f"{k} {v}" for k, v in shape.items())
-        print(f"    {g['name']} on {g['body']}: {kind} {params} [{', '.join(g['roles'])}]")
-    print(f"  collision candidates: {s['collision_candidates']}")
+        emit(f"    {g['name']} on {g['body']}: {kind} {params} [{', '.join(g['roles'])}]")
+    emit(f"  collision candidates: {s['collision_candidates']}")
     for key in ("frames", "constraints", "force_elements", "sensors"):
         if s.get(key):
-            print(f"  {key.replace('_', ' ')}: {len(s[key])}")
+            emit(f"  {key.replace('_', ' ')}: {len(s[key])}")

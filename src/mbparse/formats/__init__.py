@@ -16,8 +16,9 @@ SUFFIXES = (
     (".xml", "mjcf"),
     (".dmd.yaml", "dmd"),
     (".obj", "obj"),
+    (".xacro", "xacro"),   # .urdf.xacro too: expanded, then read as URDF
 )
-KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
+KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj, .xacro"
 
 
 def format_of(filename: str) -> str | None:
@@ -32,3 +33,19 @@ def format_of(filename: str) -> str | None:
 def reader(fmt: str):
     """The reader module for a format name (imported on first use)."""
     return importlib.import_module(f"{__name__}.{fmt}")
+
+
+def preload(paths) -> None:
+    """Imports, now, the readers the files in ``paths`` will need, and what
+    they import on first use (NumPy, the SDFormat schema, YAML), so that
+    worker processes forked afterwards share them instead of each importing
+    them again."""
+    needed = {format_of(p) for p in paths} - {None}
+    if needed - {"urdf"}:
+        needed |= {"urdf", "sdformat", "obj"}  # what scenes, includes and meshes pull in
+        import numpy  # noqa: F401  (imported lazily by the mesh code)
+    for fmt in sorted(needed):
+        reader(fmt)
+    if "sdformat" in needed:
+        from .sdformat import schema
+        schema.root()  # the specification, read once from schema.json

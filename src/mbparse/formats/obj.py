@@ -17,8 +17,8 @@ the geometry has to name a file.
 from __future__ import annotations
 
 import os
+import re
 
-from ..diagnostics import Diagnostic, ParseError
 from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
 from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
 from ..plant import ModelError
@@ -39,16 +39,17 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
               workspace: Workspace) -> int | None:
     """Adds the OBJ file's body under ``model_name`` (or the name the file
     gives, see the module docstring); returns the new instance's index."""
-    if not source.is_file():
-        raise ParseError(Diagnostic(
-            "error", "OBJ data cannot be parsed from a string: a model made from a mesh "
-                     "needs the mesh as a file; write the OBJ to a file and add that",
-            source.name()))
-    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
     diagnostic = workspace.diagnostic
+    if not source.is_file():
+        diagnostic.error("OBJ data cannot be parsed from a string: a model made from a mesh "
+                         "needs the mesh as a file; write the OBJ to a file and add that",
+                         source.name(), code="obj-invalid")
+    filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
 
-    def fail(message: str, line: int | None = None) -> None:
-        diagnostic.error(message, source.name(), line, code="obj-invalid")
+    def fail(message: str, line: int = 1, code: str = "obj-invalid") -> None:
+        # A problem of the file as a whole (its volume, its name) is given
+        # line 1, so that every OBJ error has a line to go to.
+        diagnostic.error(message, source.name(), line, code=code)
 
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
@@ -57,10 +58,11 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     except OSError as e:
         fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
     except ObjError as e:
-        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
+        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line or 1)
     for warning in mesh.warnings:
-        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(),
-                           code="obj-warning")
+        m = re.match(r"line (\d+): ", warning)
+        diagnostic.warning(f"while reading the OBJ mesh: {warning[m.end():] if m else warning}",
+                           source.name(), int(m.group(1)) if m else 1, code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(

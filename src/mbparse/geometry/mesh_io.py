@@ -20,6 +20,10 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import Any
+
+from ..files import read_regular_file
+from ..numbers import all_finite, partial_number_problem, quote, why_not_finite
 
 Vec3 = tuple[float, float, float]
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -41,10 +45,11 @@ class ObjError(ValueError):
 
 @dataclass
 class ObjMesh:
-    """Vertices, triangles (indices into ``vertices``) and object names."""
+    """Vertices (an n×3 float array), triangles (an m×3 integer array of
+    indices into ``vertices``) and object names."""
 
-    vertices: list[Vec3] = field(default_factory=list)
-    faces: list[tuple[int, int, int]] = field(default_factory=list)
+    vertices: Any = None
+    faces: Any = None
     object_names: list[str] = field(default_factory=list)
     # Problems that did not stop the reading (degenerate faces, ...).
     warnings: list[str] = field(default_factory=list)
@@ -69,6 +74,40 @@ def _real(token: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _vertex(parts: list[str], line: int, warnings: list[str]) -> Vec3:
+    """A vertex whose coordinates are not three plain numbers: read as
+    tinyobjloader reads it (a numeric prefix counts, a missing or non-number
+    coordinate is 0) with a warning; a coordinate that is not finite (NaN,
+    ``inf``, ``1e400``) is an error."""
+    xyz = []
+    for k in range(3):
+        token = parts[k] if k < len(parts) else None
+        if token is not None:
+            try:
+                value = float(token)
+            except ValueError:
+                value = None
+            if value is not None and not math.isfinite(value):
+                raise ObjError(f"vertex coordinate '{quote(token)}' is not a finite number: "
+                               f"{why_not_finite(token, value)}", line)
+        value = _real(token) if token is not None else None
+        if value is None and token is not None:
+            m = _NUMBER_PREFIX.match(token)
+            if m is not None:  # a prefix that overflows
+                raise ObjError(f"vertex coordinate '{quote(token)}' is not a finite number: "
+                               "it is too large for a double", line)
+        if value is None:
+            warnings.append(f"line {line}: vertex coordinate {'xyz'[k]} "
+                            f"{'is missing' if token is None else repr(quote(token)) + ' is not a number'}"
+                            "; it is read as 0 (as Drake reads it)")
+            value = 0.0
+        elif partial_number_problem(token):
+            warnings.append(f"line {line}: vertex coordinate {'xyz'[k]}: "
+                            f"{partial_number_problem(token)} (as Drake reads it)")
+        xyz.append(value)
+    return (xyz[0], xyz[1], xyz[2])
+
+
 def _index(text: str) -> int:
     """An index as C's atoi reads it (0 when there are no digits)."""
     try:
@@ -85,30 +124,174 @@ def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     mesh of (unless ``allow_no_faces``: MuJoCo meshes the convex hull of
     such a file's vertices).
     """
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_regular_file(path)
     return parse_obj(data.decode("utf-8", errors="replace"), allow_no_faces)
 
 
 def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
-    """Parses OBJ text; see ``read_obj``."""
+    """Parses OBJ text; see ``read_obj``.
+
+    The common file (``v`` lines of three numbers, faces of three or four
+    corners with positive indices) is read over whole arrays; anything else
+    goes line by line, which decides every unusual case.
+    """
+    mesh = _parse_common_obj(text) if len(text) >= _ARRAYS_FROM else None
+    if mesh is None:
+        mesh = _parse_obj_lines(text, allow_no_faces)
+    return mesh
+
+
+# Below this many characters (some 25 vertices) the line reader is quicker
+# (NumPy's fixed cost per call outweighs a few dozen lines).
+_ARRAYS_FROM = 1400
+
+# Lines of an OBJ file that the array reader takes, by their keyword: the
+# quick patterns (a literal to search for) when no line starts with a blank.
+_V_LINE = re.compile(r"\nv[ \t]([^\n]*)")
+_F_LINE = re.compile(r"\nf[ \t]([^\n]*)")
+_O_LINE = re.compile(r"\no[ \t]([^\n]*)")
+_V_LINE_INDENTED = re.compile(r"\n[ \t]*v[ \t]([^\n]*)")
+_F_LINE_INDENTED = re.compile(r"\n[ \t]*f[ \t]([^\n]*)")
+_O_LINE_INDENTED = re.compile(r"\n[ \t]*o[ \t]([^\n]*)")
+_AFTER_SLASH = re.compile(r"/[^ \t]*")
+# Line breaks other than \n (and \r\n) that str.splitlines() also honours.
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _parse_common_obj(text: str) -> ObjMesh | None:
+    """The array reading of the common OBJ file, or None when the file has
+    anything the line-by-line reader must decide: other line breaks,
+    vertices without exactly three finite plain numbers, faces with other
+    than three or four corners, negative or zero indices, an index past the
+    last vertex, no faces."""
+    import numpy as np
+
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if any(c in text for c in _OTHER_BREAKS):
+        return None
+    text = "\n" + text
+    indented = "\n " in text or "\n\t" in text
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if not f_rows:
+        return None
+    joined = " ".join(v_rows)
+    if "_" in joined:  # float() would read 1_0 as ten
+        return None
+    V = _numbers(joined, np.float64)
+    if V is None or len(V) != 3 * len(v_rows) or not np.isfinite(V).all():
+        return None
+    V = V.reshape(-1, 3)
+    faces = "\n".join(f_rows)
+    counts = _tokens_per_row(faces, len(f_rows))
+    if ((counts != 3) & (counts != 4)).any():
+        return None
+    flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+    if flat is None or flat.min() < 1 or flat.max() > len(V):
+        return None
+    flat -= 1
+    starts = np.cumsum(counts) - counts
+    triangles = counts - 2
+    first = np.cumsum(triangles) - triangles  # each polygon's first output row
+    F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
+    tri = counts == 3
+    s = starts[tri]
+    F[first[tri]] = np.stack([flat[s], flat[s + 1], flat[s + 2]], axis=1)
+    quad = ~tri
+    if quad.any():
+        s = starts[quad]
+        c0, c1, c2, c3 = flat[s], flat[s + 1], flat[s + 2], flat[s + 3]
+        # tinyobjloader's cut along the shorter diagonal (1-3 on a tie),
+        # the squared lengths summed x, y, z in that order as it does.
+        d = V[c2] - V[c0]
+        d02 = (d[:, 0] ** 2 + d[:, 1] ** 2) + d[:, 2] ** 2
+        d = V[c3] - V[c1]
+        d13 = (d[:, 0] ** 2 + d[:, 1] ** 2) + d[:, 2] ** 2
+        short02 = (d02 < d13)[:, None]
+        F[first[quad]] = np.where(short02, np.stack([c0, c1, c2], 1), np.stack([c0, c1, c3], 1))
+        F[first[quad] + 1] = np.where(short02, np.stack([c0, c2, c3], 1),
+                                      np.stack([c1, c2, c3], 1))
+    names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+    return ObjMesh(V, F, names)
+
+
+def _numbers(text: str, dtype):
+    """The whitespace-separated numbers of ``text`` as one array, or None
+    when one of them is not a number of that type."""
+    import warnings
+
+    import numpy as np
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy warns when it stops early
+        try:
+            return np.fromstring(text, dtype=dtype, sep=" ")
+        except (ValueError, DeprecationWarning):
+            return None
+
+
+def _tokens_per_row(text: str, rows: int):
+    """How many blank-separated tokens each line of ``text`` holds."""
+    import numpy as np
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    solid = b > 32  # not a blank, a tab or a line break
+    start = solid.copy()
+    start[1:] &= ~solid[:-1]
+    row = np.searchsorted(np.flatnonzero(b == 10), np.flatnonzero(start))
+    return np.bincount(row, minlength=rows)[:rows]
+
+
+def _corner_indices(corners: str, count: int):
+    """The vertex index of each of ``count`` face corners (``i``, ``i/j``,
+    ``i//k``, ``i/j/k``), or None when they do not all read as integers."""
+    import numpy as np
+    slashes = corners.count("/")
+    doubles = corners.count("//")
+    if "_" in corners:  # int() would read 1_0 as ten
+        return None
+    if slashes == 0:
+        fields, text = 1, corners
+    elif slashes == count and doubles == 0:
+        fields, text = 2, corners.replace("/", " ")
+    elif slashes == 2 * count and doubles == count:
+        fields, text = 2, corners.replace("//", " ")
+    elif slashes == 2 * count and doubles == 0:
+        fields, text = 3, corners.replace("/", " ")
+    else:  # the corners mix their forms
+        fields, text = 1, _AFTER_SLASH.sub("", corners)
+    values = _numbers(text, np.int64)
+    if values is None or len(values) != fields * count:
+        return None
+    return values[::fields].copy() if fields > 1 else values
+
+
+def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
+    """The line-by-line reading, for any OBJ text."""
+    import numpy as np
+
     mesh = ObjMesh()
-    vertices = mesh.vertices
-    faces = mesh.faces
+    vertices: list[Vec3] = []
+    faces: list[tuple[int, int, int]] = []
     polygons: list[list[int]] = []
+    polygon_lines: list[int] = []
     greatest = -1
+    greatest_line = last_line = 1
     for line_number, raw in enumerate(text.splitlines(), start=1):
+        last_line = line_number
         line = raw.lstrip(" \t")
         if not line or line[0] == "#":
             continue
         head = line[:2]
         if head == "v " or head == "v\t":
             parts = line[2:].split(None, 3)
-            xyz = []
-            for k in range(3):
-                value = _real(parts[k]) if k < len(parts) else None
-                xyz.append(0.0 if value is None else value)
-            vertices.append((xyz[0], xyz[1], xyz[2]))
+            try:
+                vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
+            except (ValueError, IndexError):
+                vertices.append(_vertex(parts, line_number, mesh.warnings))
+            else:
+                if not all_finite(vertices[-1]):
+                    vertices.pop()
+                    _vertex(parts, line_number, mesh.warnings)
         elif head == "f " or head == "f\t":
             corners = []
             count = len(vertices)
@@ -127,24 +310,28 @@ def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
                 mesh.warnings.append(f"line {line_number}: a face with fewer than three "
                                      f"corners was skipped")
                 continue
-            greatest = max(greatest, max(corners))
+            if max(corners) > greatest:
+                greatest, greatest_line = max(corners), line_number
             polygons.append(corners)
+            polygon_lines.append(line_number)
         elif head == "o " or head == "o\t":
             mesh.object_names.append(line[2:])
     if greatest >= len(vertices):
         raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
-                       f"{len(vertices)} vertices")
+                       f"{len(vertices)} vertices", greatest_line)
     if not polygons and not allow_no_faces:
         raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
-                       "of (the data may be empty, corrupt or not OBJ)")
-    for corners in polygons:
+                       "of (the data may be empty, corrupt or not OBJ)", last_line)
+    for corners, line_number in zip(polygons, polygon_lines):
         n = len(corners)
         if n == 3:
             faces.append((corners[0], corners[1], corners[2]))
         elif n == 4:
             _split_quad(vertices, corners, faces)
         else:
-            _clip_ears(vertices, corners, faces)
+            _clip_ears(vertices, corners, faces, mesh.warnings, line_number)
+    mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+    mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
     return mesh
 
 
@@ -153,8 +340,8 @@ def _split_quad(vertices: list[Vec3], c: list[int],
     """Two triangles from a quadrilateral, cut along its shorter diagonal
     (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
     v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) ** 2 for k in range(3))
-    d13 = sum((v3[k] - v1[k]) ** 2 for k in range(3))
+    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
+    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
     if d02 < d13:
         faces.append((c[0], c[1], c[2]))
         faces.append((c[0], c[2], c[3]))
@@ -194,17 +381,57 @@ def _inside(xs: list[float], ys: list[float], tx: float, ty: float) -> bool:
     return inside
 
 
+# Polygons with more corners than this are split as a fan: ear clipping
+# costs a time quadratic (cubic, for degenerate polygons) in the corners.
+EAR_CLIPPING_MAX_CORNERS = 64
+
+
+def _is_convex(vertices: list[Vec3], corners: list[int], ax: int, ay: int) -> bool:
+    """Whether the polygon, flattened onto axes ``ax``/``ay``, turns one way only."""
+    n = len(corners)
+    sign = 0.0
+    for k in range(n):
+        a, b, c = (vertices[corners[(k + j) % n]] for j in range(3))
+        cross = (b[ax] - a[ax]) * (c[ay] - b[ay]) - (b[ay] - a[ay]) * (c[ax] - b[ax])
+        if cross * sign < 0:
+            return False
+        if cross != 0:
+            sign = cross
+    return True
+
+
 def _clip_ears(vertices: list[Vec3], corners: list[int],
-               faces: list[tuple[int, int, int]]) -> None:
+               faces: list[tuple[int, int, int]], warnings: list[str] | None = None,
+               line: int | None = None) -> None:
     """Triangles from a polygon of five or more corners by the ear clipping
     tinyobjloader (as built for Drake) does, so that non-planar polygons
-    are split the same way."""
+    are split the same way.
+
+    Time stays near-linear: a polygon of more than EAR_CLIPPING_MAX_CORNERS
+    corners is split as a fan from its first corner (which is what ear
+    clipping gives a convex polygon), with a warning when it is not convex;
+    a smaller one gets a budget of steps, past which the rest is a fan too.
+    """
     ax, ay = _projection_axes(vertices, corners)
+    n = len(corners)
+    if n > EAR_CLIPPING_MAX_CORNERS:
+        if warnings is not None and not _is_convex(vertices, corners, ax, ay):
+            warnings.append(f"line {line}: a non-convex face of {n} corners was split as a "
+                            "fan from its first corner (Drake's ear clipping may split it "
+                            "differently)")
+        faces.extend((corners[0], corners[k], corners[k + 1]) for k in range(1, n - 1))
+        return
+    budget = 4 * n * n
     remaining = list(corners)
     guess = 0
     tries = len(corners)
     previous = len(remaining)
     while len(remaining) > 3 and tries > 0:
+        budget -= len(remaining)
+        if budget < 0:
+            faces.extend((remaining[0], remaining[k], remaining[k + 1])
+                         for k in range(1, len(remaining) - 1))
+            return
         n = len(remaining)
         if guess >= n:
             guess -= n
@@ -260,21 +487,19 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    p, q, r = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    P = V[F]                                              # triangle, corner, axis
+    p, q, r = P[:, 0], P[:, 1], P[:, 2]
     six_vol = np.einsum("ij,ij->i", np.cross(p, q), r)   # 6 × signed tet volume
-    volume = float(six_vol.sum()) / 6.0
+    total = float(six_vol.sum())
+    volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
     s = p + q + r
-    com = (s * six_vol[:, None]).sum(axis=0) / (4.0 * float(six_vol.sum()))
+    com = (six_vol @ s) / (4.0 * total)
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
     # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices.
-    C = np.empty((3, 3))
-    for i in range(3):
-        for j in range(i, 3):
-            moment = p[:, i] * p[:, j] + q[:, i] * q[:, j] + r[:, i] * r[:, j] \
-                + s[:, i] * s[:, j]
-            C[i, j] = C[j, i] = float(six_vol @ moment) / 120.0
+    C = (np.einsum("t,tki,tkj->ij", six_vol, P, P)
+         + np.einsum("t,ti,tj->ij", six_vol, s, s)) / 120.0
     C = C / volume                                        # per unit mass
     trace = C[0, 0] + C[1, 1] + C[2, 2]
     # Unit inertia about the origin, then scaled by the mass.

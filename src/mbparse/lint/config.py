@@ -12,7 +12,7 @@ from .. import formats
 from ..diagnostics import ParseError
 from .findings import Finding
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "jsonl", "sarif", "github")
 # Keys of [tool.mbparse.check] → their type.
 KEYS = {"select": list, "ignore": list, "show-notes": bool, "warnings-as-errors": bool,
         "format": str}

@@ -75,6 +75,12 @@ def as_json(findings: list[Finding], files: list[str]) -> str:
                        "counts": counts(findings)}, indent=2) + "\n"
 
 
+def as_json_line(file: str, findings: list[Finding]) -> str:
+    """One line of ``check --format jsonl``: a file's findings and counts."""
+    return json.dumps({"file": file, "findings": [f.to_dict() for f in findings],
+                       "counts": counts(findings)}) + "\n"
+
+
 def _artifact(file: str | None, root: str) -> dict:
     if not file:
         return {"uri": "unknown"}

@@ -1,5 +1,6 @@
-"""Meaning shared by the URDF and SDFormat readers: Drake's extension tags
-(proximity properties) and the rules both formats use for inertia and
+"""Meaning shared by the URDF and SDFormat readers (Drake's ``detail_common``):
+Drake's extension tags (proximity properties; bushings, spring-dampers, ball
+and distance constraints) and the rules both formats use for inertia and
 collision meshes. The readers find the values; this module decides what they
 mean, so the two formats agree."""
 from __future__ import annotations
@@ -7,10 +8,16 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
+from ...files import read_regular_file
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
+from ...plant import LinearBushingRollPitchYaw, LinearSpringDamper
 from ...spatial import RigidTransform, SpatialInertia, inertia_problem, reexpress_inertia
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...plant import Frame, MultibodyPlant, RigidBody
+    from .xml import XmlDiagnostic
 
 ReadDouble = Callable[[str], "float | None"]
 Report = Callable[[str], None]
@@ -115,44 +122,150 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
 
 
 CONVEX_HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")
+Refuse = Callable[[str, str], None]
+KEPT = ("mbparse keeps the mesh; its convex hull is computed from the file when a result "
+        "needs it")
+LEFT_OUT = "mbparse leaves this geometry out and loads the rest of the model"
 
 
-def mesh_shape(path: str, scale, declare_convex: bool, for_collision: bool,
-               error: Report) -> Mesh:
+def mesh_shape(path: str | None, scale, declare_convex: bool, for_collision: bool,
+               refuse: Refuse) -> Mesh | None:
     """The Mesh (or, with ``drake:declare_convex``, Convex) shape of a mesh
-    file; a collision mesh whose convex hull Drake could not compute is an
-    error. May raise ShapeError for an invalid scale."""
+    file, or None when the geometry is left out.
+
+    ``path`` is None when the file could not be found (already reported).
+    A collision mesh whose convex hull Drake could not compute goes to
+    ``refuse(message, what_mbparse_does)``: an error in Drake's mode; in the
+    default mode the mesh is kept (a file Drake cannot make a hull of) or
+    left out (a glTF whose buffers are missing, which nothing can read).
+    May raise ShapeError for an invalid scale."""
+    if path is None:
+        return None
     shape = (Convex if declare_convex else Mesh)(path, tuple(scale))
     if for_collision:
         problem = collision_mesh_problem(shape)
         if problem:
-            error(problem)
+            readable = shape.extension() != ".gltf"  # a glTF's missing buffer: unreadable
+            refuse(problem, KEPT if readable else LEFT_OUT)
+            if not readable:
+                return None
     return shape
 
 
 def collision_mesh_problem(shape: Mesh) -> str | None:
     """Why Drake could not compute the convex hull that a mesh used for
-    contact needs, or None.
-
-    Drake reads the file only when it computes the hull; only the
-    extension and, for glTF, the presence of its buffer files are checked
-    here, which is what decides Drake's success for the files it supports.
-    """
+    contact needs (its extension, or a glTF's missing buffer), or None."""
     ext = shape.extension()
     if ext not in CONVEX_HULL_EXTENSIONS:
         return (f"mesh '{shape.filename}' is used for contact, which needs its convex hull, "
-                f"and hulls are computed only for .obj, .vtk and .gltf files, not '{ext}'")
+                f"and Drake computes hulls only for .obj, .vtk and .gltf files, not '{ext}'")
     if ext == ".gltf":
-        try:
-            with open(shape.filename, "rb") as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            return f"glTF '{shape.filename}' could not be read: {e}"
-        folder = os.path.dirname(shape.filename)
-        for buffer in doc.get("buffers", []) if isinstance(doc, dict) else []:
-            uri = buffer.get("uri") if isinstance(buffer, dict) else None
-            if uri and not uri.startswith("data:") and not os.path.exists(
-                    os.path.join(folder, uri)):
-                return (f"glTF '{shape.filename}' refers to buffer '{uri}', which does not exist; "
-                        "its convex hull (needed for contact) cannot be computed")
+        return gltf_buffer_problem(shape.filename)
     return None
+
+
+def gltf_buffer_problem(filename: str) -> str | None:
+    """Why a glTF file's triangles cannot be had (it cannot be read, or a
+    buffer file it names is missing), or None.
+
+    Drake reads the file only when it computes the hull; only the presence
+    of the buffer files is checked here, which is what decides Drake's
+    success for the files it supports.
+    """
+    try:
+        doc = json.loads(read_regular_file(filename))
+    except (OSError, ValueError, RecursionError) as e:
+        return f"glTF '{filename}' could not be read: {e}"
+    folder = os.path.dirname(filename)
+    buffers = doc.get("buffers", []) if isinstance(doc, dict) else []
+    if not isinstance(buffers, list):
+        return (f"glTF '{filename}' is malformed: its 'buffers' is not a list; its convex hull "
+                "(needed for contact) cannot be computed")
+    for buffer in buffers:
+        uri = buffer.get("uri") if isinstance(buffer, dict) else None
+        if uri is not None and not isinstance(uri, str):
+            return (f"glTF '{filename}' is malformed: a buffer's 'uri' is not a string; its "
+                    "convex hull (needed for contact) cannot be computed")
+        if uri and not uri.startswith("data:") and not os.path.exists(os.path.join(folder, uri)):
+            return (f"glTF '{filename}' refers to buffer '{uri}', which does not exist; "
+                    "its convex hull (needed for contact) cannot be computed")
+    return None
+
+
+# ---------------------------------------------------------------- two-body elements
+class DrakeElementSource(Protocol):
+    """How a format finds the parts of a ``drake:`` bushing, spring-damper or
+    constraint element: each format supplies these, the meaning is shared."""
+
+    plant: "MultibodyPlant"
+    diag: "XmlDiagnostic"
+
+    def body(self, el, tag: str) -> "RigidBody":
+        """The body named by child ``tag`` of ``el`` (an error when unknown)."""
+
+    def frame(self, el, tag: str) -> "Frame":
+        """The frame named by child ``tag`` of ``el`` (an error when unknown)."""
+
+    def vector(self, el, tag: str) -> tuple[float, float, float]:
+        """The three numbers of child ``tag`` of ``el``."""
+
+    def scalar(self, el, tag: str) -> tuple[float, object]:
+        """The number of child ``tag`` of ``el``, and the child (for locating)."""
+
+
+def _checked_scalar(src: DrakeElementSource, el, tag: str, positive: bool) -> float:
+    """A value that must be positive (``positive``) or at least not negative."""
+    value, node = src.scalar(el, tag)
+    if positive and not value > 0:
+        src.diag.error(node, f"<{tag}> must be positive; it is {value:g}",
+                       code="value-out-of-range")
+    if not value >= 0:
+        src.diag.error(node, f"<{tag}> must not be negative; it is {value:g}",
+                       code="value-out-of-range")
+    return value
+
+
+def read_linear_bushing_rpy(src: DrakeElementSource, el) -> None:
+    """``<drake:linear_bushing_rpy>``: a bushing between frames A and C."""
+    frame_a = src.frame(el, "drake:bushing_frameA")
+    frame_c = src.frame(el, "drake:bushing_frameC")
+    vectors = [src.vector(el, f"drake:bushing_{k}") for k in
+               ("torque_stiffness", "torque_damping", "force_stiffness", "force_damping")]
+    with src.diag.located(el):
+        src.plant.add_force_element(LinearBushingRollPitchYaw(frame_a, frame_c, *vectors))
+
+
+def _two_points(src: DrakeElementSource, el, prefix: str):
+    """Body A, point P on it, body B, point Q on it, of a two-body element."""
+    body_a = src.body(el, prefix + "body_A")
+    body_b = src.body(el, prefix + "body_B")
+    return body_a, src.vector(el, prefix + "p_AP"), body_b, src.vector(el, prefix + "p_BQ")
+
+
+def read_linear_spring_damper(src: DrakeElementSource, el) -> None:
+    """``<drake:linear_spring_damper>`` between a point of body A and one of body B."""
+    prefix = "drake:linear_spring_damper_"
+    ends = _two_points(src, el, prefix)
+    numbers = [_checked_scalar(src, el, prefix + "free_length", positive=True),
+               _checked_scalar(src, el, prefix + "stiffness", positive=False),
+               _checked_scalar(src, el, prefix + "damping", positive=False)]
+    with src.diag.located(el):
+        src.plant.add_force_element(LinearSpringDamper(*ends, *numbers))
+
+
+def read_ball_constraint(src: DrakeElementSource, el) -> None:
+    """``<drake:ball_constraint>``: point P of body A stays on point Q of body B."""
+    ends = _two_points(src, el, "drake:ball_constraint_")
+    with src.diag.located(el):
+        src.plant.add_ball_constraint(*ends)
+
+
+def read_distance_constraint(src: DrakeElementSource, el) -> None:
+    """``<drake:distance_constraint>``: P (on A) and Q (on B) stay a distance apart."""
+    prefix = "drake:distance_constraint_"
+    ends = _two_points(src, el, prefix)
+    numbers = [_checked_scalar(src, el, prefix + "distance", positive=True),
+               _checked_scalar(src, el, prefix + "stiffness", positive=True),
+               _checked_scalar(src, el, prefix + "damping", positive=False)]
+    with src.diag.located(el):
+        src.plant.add_distance_constraint(*ends, *numbers)

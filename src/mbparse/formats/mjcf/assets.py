@@ -188,7 +188,7 @@ class Assets:
         in the mesh file's frame after scaling. A mesh without faces, and
         any mesh with inertia='convex', is measured by its convex hull."""
         if mesh._props is None:
-            from .hull import convex_hull
+            from ...geometry.meshes import MeshError, convex_hull
             from .mesh_data import MeshDataError, check_vertices
             data = self.data(mesh)
             mode, faces = mesh.inertia_mode, data.faces
@@ -201,7 +201,7 @@ class Assets:
                         mode, faces = "exact", hull
                     else:
                         faces = hull
-            except MeshDataError as e:
+            except (MeshDataError, MeshError) as e:
                 self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}",
                                code="mesh-unreadable")
             try:

@@ -7,6 +7,8 @@ import math
 import re
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
+from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
+
 if TYPE_CHECKING:
     from .document import Document
 
@@ -23,6 +25,23 @@ def parse_numbers(text: str) -> list[float] | None:
             return None
         out.append(float(tok))
     return out
+
+
+def _finite_numbers(text: str, lo: int, hi: int) -> tuple[float, ...] | None:
+    """The common case of :meth:`Attrs.numbers` in one ``float()`` per
+    token: ``lo``..``hi`` finite decimal numbers; None for anything else,
+    which the strict reading then decides (``float()`` would also take
+    ``1_0``, so texts with ``_`` or non-ASCII characters go that way)."""
+    tokens = text.split()
+    if not lo <= len(tokens) <= hi:
+        return None
+    try:
+        values = tuple(map(float, tokens))
+    except ValueError:
+        return None
+    if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
+        return values
+    return None
 
 
 class Attrs:
@@ -62,19 +81,22 @@ class Attrs:
         v = self.values.get(name)
         if v is None:
             return tuple(default) if default is not None else None
-        vals = parse_numbers(v[0])
         lo, hi = (count, count) if isinstance(count, int) else count
+        fast = _finite_numbers(v[0], lo, hi)
+        if fast is not None:
+            return fast
+        vals = parse_numbers(v[0])
         tag = self.el.tag
         if vals is None:
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> is not a list of numbers: "
-                                 f"'{v[0]}'", code="mjcf-value-invalid")
+                                 f"'{quote(v[0])}'", code="mjcf-value-invalid")
         if not lo <= len(vals) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> needs {want} number(s); "
-                                 f"it has {len(vals)}: '{v[0]}'", code="mjcf-attribute-missing")
-        if any(math.isnan(x) for x in vals):
-            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'",
-                           code="number-nan")
+                                 f"it has {len(vals)}: '{quote(v[0])}'", code="mjcf-value-invalid")
+        if not all_finite(vals):
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}>: "
+                                 f"{non_finite_problem(v[0], vals)}", code=non_finite_code(vals))
         return tuple(vals)
 
     def number_list(self, name: str) -> tuple[float, ...] | None:

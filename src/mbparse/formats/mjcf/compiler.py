@@ -31,7 +31,7 @@ class Compiler:
 
     def angle(self, value: float) -> float:
         """An angle as written, in radians."""
-        return value * math.pi / 180.0 if self.degree else value
+        return value * (math.pi / 180.0) if self.degree else value  # no overflow for 1e308
 
 
 # Attributes that change nothing in the compiled model (or are solver-only).
@@ -42,7 +42,7 @@ _COMPILER_UNSUPPORTED = ("strippath", "fitaabb", "texturedir", "discardvisual", 
 
 def read_compiler(doc: Document, el, c: Compiler) -> None:
     """Applies one ``<compiler>`` element to ``c``."""
-    a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+    a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
     c.autolimits = a.boolean("autolimits", c.autolimits)
     if a.has("coordinate") and a.text("coordinate") != "local":
         doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "

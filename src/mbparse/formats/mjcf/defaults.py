@@ -50,7 +50,7 @@ class DefaultClasses:
                             code="mjcf-unknown-element")
                 continue
             slot = values.setdefault(kind_of(t), {})
-            own = {k: (v, child) for k, v in child.attrib.items() if isinstance(k, str)}
+            own = {k: (v, child) for k, v in child.items()}
             if any(k in own for k in ORIENTATION):
                 for k in ORIENTATION:
                     slot.pop(k, None)
@@ -78,7 +78,7 @@ class DefaultClasses:
         """The element's attributes with its class's defaults filled in."""
         cls = self.class_of(el, childclass)
         slot = self.classes[cls].get(kind or kind_of(tag(el)), {})
-        own = {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str) and k != "class"}
+        own = {k: (v, el) for k, v in el.items() if k != "class"}
         if slot:
             values = dict(slot)
             values.pop("name", None)

@@ -6,11 +6,15 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
+from lxml import etree
+
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import DataSource
 from ..common.xml import XmlDiagnostic, load_xml
 
-# Nesting deeper than this is taken for an include cycle.
+# The root elements an included file usually has (MuJoCo accepts any).
+INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
+# Includes nested deeper than this are refused (MuJoCo's limit).
 MAX_INCLUDE_DEPTH = 32
 
 
@@ -59,10 +63,8 @@ class Document:
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
         """Child elements (named ``name``, or all), includes expanded."""
-        for c in el:
-            t = tag(c)
-            if not t:
-                continue
+        for c in el.iterchildren(etree.Element):  # elements only, filtered in lxml
+            t = c.tag
             if t == "include":
                 for k in self._expand(c):
                     if name is None or tag(k) == name:
@@ -92,19 +94,26 @@ class Document:
                        code="mjcf-attribute-missing")
         # MuJoCo resolves every include against the main file's folder.
         path = os.path.abspath(os.path.join(self.base_dir, file))
-        if path in self._include_stack or len(self._include_stack) > MAX_INCLUDE_DEPTH:
+        if path in self._include_stack:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
                                    "being included", code="include-cycle")
+        if len(self._include_stack) > MAX_INCLUDE_DEPTH:
+            self.error(include_el, f"<include> of '{file}' nests includes more than "
+                                   f"{MAX_INCLUDE_DEPTH} files deep, MuJoCo's limit",
+                       code="depth-limit")
         root = self._included.get(path)
         if root is None:
             if not os.path.isfile(path):
                 self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
-                                       "does not exist", code="file-missing")
+                                       "does not exist or is not a regular file",
+                           code="file-missing")
             diag = XmlDiagnostic(self.policy, path)
             root = load_xml(DataSource(filename=path), diag, kind="<include> file")
-            if tag(root) != "mujoco":
-                diag.error(root, f"an included MJCF file must have a <mujoco> root element; "
-                                 f"'{path}' has <{tag(root)}>", code="mjcf-root")
+            if tag(root) not in INCLUDE_ROOTS:
+                # MuJoCo and Drake splice the children of any root element.
+                diag.warning(root, f"the included file '{file}' has a <{tag(root)}> root, not "
+                                   "<mujoco> or <mujocoinclude>; its children are included all "
+                                   "the same", code="mjcf-include-root")
             self._diags[root] = diag
             self._included[path] = root
         return root

@@ -1,10 +1,10 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
 gets them: OBJ files (faces or only vertices) and STL files (binary, as
 MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those).
-Meshes without faces get their convex hull's (``hull.py``).
+Meshes without faces get their convex hull (``geometry.meshes``).
 
-STL files are read with trimesh, an optional dependency (the ``mesh``
-extra) imported only when a model has an STL mesh.
+The triangles come from the project's one mesh reader
+(``geometry.meshes``); this module adds what MuJoCo does with them.
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-INSTALL_HINT = "pip install 'mbparse[mesh]'"
-MINVAL = 1e-15           # MuJoCo's mjMINVAL
+from ...files import regular_file_problem
+
 STL_MAX_FACES = 200000   # MuJoCo's STL reader refuses more
 STL_MAX_COORDINATE = 2.0 ** 30
 
@@ -33,17 +33,6 @@ class MeshData:
     note: str | None = None
 
 
-def optional(module: str, purpose: str):
-    """Imports an optional dependency, or says how to install it."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        package = module.split(".")[0]
-        raise MeshDataError(f"{purpose} needs the optional package '{package}', which is not "
-                            f"installed; install it with: {INSTALL_HINT}") from None
-
-
 def merge_bitwise(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Vertices with the same bits (as float32) made one, as MuJoCo's STL
     reader does (so 0.0 and -0.0 stay apart), keeping first-seen order."""
@@ -57,23 +46,23 @@ def merge_bitwise(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, 
 
 
 def read_stl(path: str) -> MeshData:
-    """An STL file (binary or ASCII) read with trimesh, its vertices merged
-    as MuJoCo merges them."""
+    """An STL file (binary or ASCII), its vertices merged as MuJoCo merges
+    them."""
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MeshDataError(problem)
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(84)
+    size = os.path.getsize(path)
     count = int.from_bytes(data[80:84], "little") if len(data) >= 84 else 0
     # MuJoCo's own reader takes binary files of 1 to 200000 triangles only.
-    mujoco_reads = 1 <= count <= STL_MAX_FACES and 84 + 50 * count == len(data)
-    trimesh = optional("trimesh", "reading an STL mesh")
-    import io
+    mujoco_reads = 1 <= count <= STL_MAX_FACES and 84 + 50 * count == size
+    from ...geometry.meshes import MeshReadError, read_mesh
     try:
-        loaded = trimesh.load_mesh(io.BytesIO(data), file_type="stl", process=False)
-    except Exception as e:  # trimesh raises many kinds on bad data
-        raise MeshDataError(f"it is not a readable STL file ({e})") from None
-    V = np.asarray(getattr(loaded, "vertices", ()), dtype=np.float64).reshape(-1, 3)
-    F = np.asarray(getattr(loaded, "faces", ()), dtype=np.int64).reshape(-1, 3)
-    if len(F) == 0:
-        raise MeshDataError("the STL file holds no triangle")
+        loaded = read_mesh(path)
+    except MeshReadError as e:
+        raise MeshDataError(str(e)) from None
+    V, F = np.asarray(loaded.vertices), np.asarray(loaded.faces)
     if not np.isfinite(V).all() or np.abs(V).max() > STL_MAX_COORDINATE:
         raise MeshDataError("a vertex of the STL file is not finite or is larger than 2^30")
     note = None

@@ -44,7 +44,7 @@ def _collect(doc: Document, el, found: list) -> None:
 
 
 def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
-    a = Attrs(el, doc, {k: (v, el) for k, v in el.attrib.items() if isinstance(k, str)})
+    a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
     for name in el.attrib:
         if name not in KNOWN:
             doc.warning(el, f"the attribute '{name}' of <replicate> is not supported and is "

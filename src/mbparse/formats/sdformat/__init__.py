@@ -10,6 +10,7 @@ graphs; :mod:`.model` (with :mod:`.geometry`, :mod:`.joints` and
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform
@@ -35,6 +36,16 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     return SdfReader(source, workspace).add_one(model_name, parent_model_name)
 
 
+@dataclass
+class CustomInclude:
+    """A URDF or MuJoCo file included by an SDFormat file: the scope standing
+    for it, the bodies it added and the graph vertex of its model frame."""
+
+    scope: Scope
+    bodies: list
+    model_vertex: str
+
+
 class SdfReader:
     def __init__(self, source: DataSource, workspace: Workspace):
         self.source = source
@@ -42,7 +53,7 @@ class SdfReader:
         self.plant = workspace.plant
         self.diag = SdfDiagnostic(workspace.diagnostic, source.name())
         self.graph = FrameGraph(self.diag)
-        self.custom_scopes: list[Scope] = []
+        self.custom_includes: list[CustomInclude] = []
 
     # ------------------------------------------------------------ entry points
     def load(self):
@@ -52,7 +63,7 @@ class SdfReader:
         root = loader.load(self.source)
         return root
 
-    def find_include(self, uri: str) -> str | None:
+    def find_include(self, uri: str) -> tuple[str | None, str | None]:
         """libsdformat's search for an included file, in its order: the URI
         with any scheme stripped, from the current folder and as given; then
         each folder of the SDF_PATH environment variable; last, Drake's
@@ -64,9 +75,9 @@ class SdfReader:
                           + [os.path.join(folder, filename)
                              for folder in os.environ.get("SDF_PATH", "").split(":") if folder]):
             if filename and os.path.exists(candidate):
-                return candidate
+                return candidate, None
         path, problem = resolve_uri(uri, self.ws.package_map, ".")
-        return None if problem else path
+        return (None, problem) if problem else (path, None)
 
     def root_children(self, root):
         models = root.findall("model")
@@ -98,21 +109,20 @@ class SdfReader:
             world = top.parent
         else:
             world = scopes.world(worlds[0])
-        for scope in self.custom_scopes:
-            self.reposture(scope)
+        for include in self.custom_includes:
+            self.reposture(include)
         return world
 
     def add_all(self, parent_model_name: str | None) -> list[int]:
         root = self.load()
-        reusable = range(self.first_instance, self.plant.num_model_instances() + 10**6)
         world = self.build(root)
-        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri, reusable)
+        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
+                               self.first_instance)
         builder.bodies.update(self.custom_bodies())
         return builder.add_world(world, parent_model_name)
 
     def add_one(self, model_name: str, parent_model_name: str | None) -> int | None:
         root = self.load()
-        reusable = range(self.first_instance, self.plant.num_model_instances() + 10**6)
         models = root.findall("model")
         worlds = root.findall("world")
         if not models and len(worlds) == 1 and len(worlds[0].findall("model")) == 1:
@@ -124,31 +134,54 @@ class SdfReader:
         if model_name:
             only.set("name", model_name)
         world = self.build(root)
-        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri, reusable)
+        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
+                               self.first_instance)
         builder.bodies.update(self.custom_bodies())
         builder.root = world
         scope = next(s for s in world.models if s.el is only)
         name = self.ws.make_model_name(scope.name, parent_model_name)
         return builder.add_model(scope, name)[0]
 
-    def resolve_uri(self, el, uri: str, missing: str = "file-missing") -> str:
-        """The path ``uri`` names; an error at ``el`` when it cannot be
-        resolved (code ``missing`` when the file does not exist)."""
+    def resolve_uri(self, el, uri: str, missing: str = "file-missing",
+                    instead: str | None = None) -> str | None:
+        """The file a URI names. When it cannot be found: an error at ``el``
+        (code ``missing`` when the file does not exist), unless ``instead``
+        says what is done without the file (a mesh or texture); then an error
+        only in Drake's mode, otherwise a warning and None."""
         path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
         if problem:
             code = missing if problem.code == "file-missing" else problem.code
-            self.diag.error(el, problem, code=code)
+            if instead is None or self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+            return None
         return path
 
     # ------------------------------------------------------------ URDF / MJCF includes
     def custom_include(self, parent: Scope, inc) -> Scope | None:
         """Reads an included URDF or MuJoCo file with its own reader (Drake's
         interface-model step) and describes its frames to the graph."""
-        diag = self.diag
-        plant = self.plant
         path = inc.get(RESOLVED)
         if path is None:
             return None
+        read = self.read_included_model(parent, inc, path)
+        if read is None:
+            return None
+        instance, new_bodies, model_name, frame_name = read
+        merge = inc.get("merge") in ("true", "1")
+        scope, model_vertex = self.include_vertex(parent, inc, instance, new_bodies, model_name,
+                                                  frame_name, merge)
+        self.describe_included_frames(scope, inc, instance, new_bodies, frame_name, merge)
+        scope.custom_model_vertex = model_vertex
+        self.custom_includes.append(CustomInclude(scope, new_bodies, model_vertex))
+        return None if merge else scope
+
+    def read_included_model(self, parent: Scope, inc, path: str):
+        """Adds the included file's model to the plant (merged into the
+        parent's instance with ``merge``); returns its instance, the bodies
+        it added, its name and the name of the frame standing for it."""
+        diag = self.diag
+        plant = self.plant
         static = inc.find("static")
         if static is not None and (static.text or "").strip() in ("true", "1"):
             diag.error(inc, "Drake does not yet support //include/static for custom nesting.",
@@ -185,27 +218,35 @@ class SdfReader:
         with diag.located(inc):
             plant.add_frame(frame_name, bodies[0].body_frame, RigidTransform(), instance)
         new_bodies = [b for b in bodies if b.index not in before]
-        X, relative_to, pose_el = read_pose(diag, inc)
-        placement = (inc.findtext("placement_frame") or "").strip() or None
+        return instance, new_bodies, model_name, frame_name
+
+    def include_vertex(self, parent: Scope, inc, instance: int, new_bodies, model_name: str,
+                       frame_name: str, merge: bool) -> tuple[Scope, str]:
+        """The graph vertex the include stands for: a proxy frame in the parent
+        (merged) or a scope of its own; returns that scope and the vertex id."""
+        X, relative_to, pose_el = read_pose(self.diag, inc)
         if merge:
-            scope = parent
             proxy = Vertex(parent.vertex_id(frame_name), "frame", parent, inc,
                            attached_to=new_bodies[0].name if new_bodies else None,
                            relative_to=relative_to or (MODEL_FRAME if parent.kind != "world"
                                                        else "world"),
                            X=X, pose_el=pose_el)
             self.graph.add(proxy)
-            model_vertex = proxy.id
-        else:
-            scope = Scope(parent.vertex_id(model_name), model_name, inc, parent, kind="custom")
-            scope.instance = instance
-            self.graph.add(Vertex(scope.path, "custom", parent, inc, relative_to=relative_to,
-                                  X=X, pose_el=pose_el, inner_scope=scope,
-                                  placement=placement))
-            model_vertex = scope.path
-        prefix = scope
+            return parent, proxy.id
+        placement = (inc.findtext("placement_frame") or "").strip() or None
+        scope = Scope(parent.vertex_id(model_name), model_name, inc, parent, kind="custom")
+        scope.instance = instance
+        self.graph.add(Vertex(scope.path, "custom", parent, inc, relative_to=relative_to,
+                              X=X, pose_el=pose_el, inner_scope=scope, placement=placement))
+        return scope, scope.path
+
+    def describe_included_frames(self, scope: Scope, inc, instance: int, new_bodies,
+                                 frame_name: str, merge: bool) -> None:
+        """Adds the included model's links, frames and joints to the graph, so
+        SDFormat elements can refer to them by scoped name."""
+        plant = self.plant
         for body in new_bodies:
-            v = Vertex(prefix.vertex_id(body.name), "link", prefix, inc,
+            v = Vertex(scope.vertex_id(body.name), "link", scope, inc,
                        relative_to=(frame_name if merge else None))
             self.graph.add(v)
             if merge:
@@ -219,17 +260,13 @@ class SdfReader:
             if (frame.model_instance != instance or frame.is_body_frame
                     or frame.body.index not in new_index or frame.name == frame_name):
                 continue
-            v = Vertex(prefix.vertex_id(frame.name), "frame", prefix, inc,
-                       attached_to=frame.body.name, X=frame.X_BF)
-            self.graph.add(v)
+            self.graph.add(Vertex(scope.vertex_id(frame.name), "frame", scope, inc,
+                                  attached_to=frame.body.name, X=frame.X_BF))
         for joint in plant.joints():
             if joint.model_instance == instance and joint.child_body.index in new_index:
-                self.graph.add(Vertex(prefix.vertex_id(joint.name), "joint", prefix, inc,
+                self.graph.add(Vertex(scope.vertex_id(joint.name), "joint", scope, inc,
                                       attached_to=joint.child_body.name,
                                       X=joint.frame_on_child.X_BF))
-        scope.custom_model_vertex = model_vertex
-        self.custom_scopes.append((scope, new_bodies, model_vertex))
-        return None if merge else scope
 
     def absolute_name(self, scope: Scope) -> str:
         names = []
@@ -241,16 +278,16 @@ class SdfReader:
 
     def custom_bodies(self) -> dict:
         out = {}
-        for scope, bodies, _ in self.custom_scopes:
-            for body in bodies:
-                out[scope.vertex_id(body.name)] = body
+        for include in self.custom_includes:
+            for body in include.bodies:
+                out[include.scope.vertex_id(body.name)] = body
         return out
 
-    def reposture(self, entry) -> None:
-        scope, bodies, model_vertex = entry
-        root = scope
+    def reposture(self, include: "CustomInclude") -> None:
+        """Poses the included model's bodies where the graph puts its frame."""
+        root = include.scope
         while root.parent is not None:
             root = root.parent
-        X_WM = self.graph.pose_in(root, model_vertex)
-        for body in bodies:
+        X_WM = self.graph.pose_in(root, include.model_vertex)
+        for body in include.bodies:
             self.plant.set_default_free_body_pose(body, X_WM)

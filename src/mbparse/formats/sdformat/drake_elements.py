@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import copy
 
-from ...plant import (CurvilinearJoint, LinearBushingRollPitchYaw, LinearSpringDamper,
-                      PlanarJoint)
+from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
+from ..common import drake
 from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -37,9 +37,13 @@ def _vector(diag: SdfDiagnostic, el, name: str):
 
 
 def _double(diag: SdfDiagnostic, el, name: str) -> float:
+    return _double_and_node(diag, el, name)[0]
+
+
+def _double_and_node(diag: SdfDiagnostic, el, name: str) -> tuple[float, object]:
     text, node = _text(diag, el, name)
     try:
-        return values.parse_double(text)
+        return values.parse_double(text), node
     except ValueError:
         diag.error(node, f"<{name}> needs a number; got '{text}'.", code="sdf-value-invalid")
 
@@ -76,14 +80,11 @@ def add_all(builder, scope, instance: int) -> None:
     el = scope.el
     for node in children(el, "drake:joint"):
         drake_joint(builder, node, instance)
-    for node in children(el, "drake:linear_bushing_rpy"):
-        bushing(builder, node, instance)
-    for node in children(el, "drake:linear_spring_damper"):
-        spring_damper(builder, node, instance)
-    for node in children(el, "drake:ball_constraint"):
-        ball_constraint(builder, node, instance)
-    for node in children(el, "drake:distance_constraint"):
-        distance_constraint(builder, node, instance)
+    parts = SdfDrakeParts(builder, instance)
+    for tag, read in TWO_BODY_ELEMENTS.items():
+        for node in children(el, tag):
+            check_supported(builder.diag, node, TWO_BODY_CHILDREN[tag])
+            read(parts, node)
     for node in children(el, "drake:tendon_constraint"):
         builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.",
                            code="sdf-not-supported")
@@ -185,74 +186,49 @@ def _reuse_frame(plant, joint, attr: str, frame) -> None:
     setattr(joint, attr, frame)
 
 
-def bushing(builder, el, instance: int) -> None:
-    diag = builder.diag
-    check_supported(diag, el, {"drake:bushing_frameA", "drake:bushing_frameC",
-                               "drake:bushing_force_damping", "drake:bushing_force_stiffness",
-                               "drake:bushing_torque_damping", "drake:bushing_torque_stiffness"})
-    vectors = [_vector(diag, el, f"drake:bushing_{k}") for k in
-               ("torque_stiffness", "torque_damping", "force_stiffness", "force_damping")]
-    frame_a = scoped_frame(builder, el, instance, "drake:bushing_frameA")
-    frame_c = scoped_frame(builder, el, instance, "drake:bushing_frameC")
-    with diag.located(el):
-        builder.plant.add_force_element(LinearBushingRollPitchYaw(frame_a, frame_c, *vectors))
+# The two-body elements: their reader (the meaning, shared with URDF) and the
+# children each may have (others are refused, as Drake's SDFormat parser does).
+TWO_BODY_ELEMENTS = {
+    "drake:linear_bushing_rpy": drake.read_linear_bushing_rpy,
+    "drake:linear_spring_damper": drake.read_linear_spring_damper,
+    "drake:ball_constraint": drake.read_ball_constraint,
+    "drake:distance_constraint": drake.read_distance_constraint,
+}
+_TWO_POINTS = ("body_A", "p_AP", "body_B", "p_BQ")
+TWO_BODY_CHILDREN = {
+    "drake:linear_bushing_rpy": {"drake:bushing_" + k for k in (
+        "frameA", "frameC", "force_damping", "force_stiffness", "torque_damping",
+        "torque_stiffness")},
+    "drake:linear_spring_damper": {"drake:linear_spring_damper_" + k for k in (
+        *_TWO_POINTS, "free_length", "stiffness", "damping")},
+    "drake:ball_constraint": {"drake:ball_constraint_" + k for k in _TWO_POINTS},
+    "drake:distance_constraint": {"drake:distance_constraint_" + k for k in (
+        *_TWO_POINTS, "distance", "stiffness", "damping")},
+}
 
 
-def spring_damper(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:linear_spring_damper_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
-                                                    "free_length", "stiffness", "damping")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    nums = []
-    for key in ("free_length", "stiffness", "damping"):
-        value = _double(diag, el, prefix + key)
-        if key == "free_length" and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.",
-                       code="value-out-of-range")
-        if value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.",
-                       code="value-out-of-range")
-        nums.append(value)
-    builder.plant.add_force_element(LinearSpringDamper(body_a, p_AP, body_b, p_BQ, *nums))
+class SdfDrakeParts:
+    """The parts of a ``drake:`` bushing, spring-damper or constraint as
+    SDFormat writes them: child elements whose text is a name or numbers
+    (the meaning is in :mod:`..common.drake`)."""
 
+    def __init__(self, builder, instance: int):
+        self.builder = builder
+        self.instance = instance
+        self.plant = builder.plant
+        self.diag = builder.diag
 
-def ball_constraint(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:ball_constraint_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    with diag.located(el):
-        builder.plant.add_ball_constraint(body_a, p_AP, body_b, p_BQ)
+    def body(self, el, tag: str):
+        return named_body(self.builder, el, self.instance, tag)
 
+    def frame(self, el, tag: str):
+        return scoped_frame(self.builder, el, self.instance, tag)
 
-def distance_constraint(builder, el, instance: int) -> None:
-    diag = builder.diag
-    prefix = "drake:distance_constraint_"
-    check_supported(diag, el, {prefix + k for k in ("body_A", "p_AP", "body_B", "p_BQ",
-                                                    "distance", "stiffness", "damping")})
-    body_a = named_body(builder, el, instance, prefix + "body_A")
-    body_b = named_body(builder, el, instance, prefix + "body_B")
-    p_AP = _vector(diag, el, prefix + "p_AP")
-    p_BQ = _vector(diag, el, prefix + "p_BQ")
-    nums = []
-    for key in ("distance", "stiffness", "damping"):
-        value = _double(diag, el, prefix + key)
-        if key in ("distance", "stiffness") and value <= 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be strictly positive.",
-                       code="value-out-of-range")
-        if key == "damping" and value < 0:
-            diag.error(el, f"The <{prefix + key}> child tag must be non-negative.",
-                       code="value-out-of-range")
-        nums.append(value)
-    with diag.located(el):
-        builder.plant.add_distance_constraint(body_a, p_AP, body_b, p_BQ, *nums)
+    def vector(self, el, tag: str):
+        return _vector(self.diag, el, tag)
+
+    def scalar(self, el, tag: str):
+        return _double_and_node(self.diag, el, tag)
 
 
 def collision_filter_groups(builder, scope, instance: int) -> None:

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import math
 
-from ...plant import (BallRpyJoint, CurvilinearJoint, LinearBushingRollPitchYaw,
-                     LinearSpringDamper, PlanarJoint, PrismaticJoint, RevoluteJoint, ScrewJoint,
-                     UniversalJoint, WeldJoint)
+from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
+                     ScrewJoint, UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors
 from .geometry import GeometryReader
-from ..common.xml import XmlDiagnostic, attr, children, first_child, load_xml, qname
+from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, load_xml, qname
 
 WORLD = "world"
 INF = math.inf
@@ -30,6 +29,10 @@ KNOWN_ROBOT_CHILDREN = {
     "drake:ball_constraint", "drake:distance_constraint", "drake:tendon_constraint",
     "gazebo",  # ignored silently, as the reference says
 }
+# Children of <transmission> that are warned about, in this order.
+UNSUPPORTED_TRANSMISSION_CHILDREN = (
+    "leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint", "passive_joint",
+    "use_simulated_gripper_joint")
 # Children of <link> that other URDF consumers read and Drake does not: valid
 # input, so a note rather than a warning (pybullet's contact parameters, the
 # URDF schema's self-collision flag).
@@ -88,7 +91,7 @@ class UrdfReader:
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
         found = by_tag.get
-        name = self.model_name or attr(root, "name")
+        name = self.model_name or root.get("name")
         if not name:
             diag.error(root, "<robot> has no name attribute and no model name was given; "
                              "name the robot", code="urdf-attribute-missing")
@@ -125,18 +128,14 @@ class UrdfReader:
         for el in found("frame", ()):
             with recovering():
                 self.frame(el)
-        for el in found("drake:linear_bushing_rpy", ()):
-            with recovering():
-                self.bushing(el)
-        for el in found("drake:linear_spring_damper", ()):
-            with recovering():
-                self.linear_spring_damper(el)
-        for el in found("drake:ball_constraint", ()):
-            with recovering():
-                self.ball_constraint(el)
-        for el in found("drake:distance_constraint", ()):
-            with recovering():
-                self.distance_constraint(el)
+        parts = UrdfDrakeParts(self)
+        for tag, read in (("drake:linear_bushing_rpy", drake.read_linear_bushing_rpy),
+                          ("drake:linear_spring_damper", drake.read_linear_spring_damper),
+                          ("drake:ball_constraint", drake.read_ball_constraint),
+                          ("drake:distance_constraint", drake.read_distance_constraint)):
+            for el in found(tag, ()):
+                with recovering():
+                    read(parts, el)
         for el in found("force_element", ()):
             with recovering():
                 force_elements.read_force_element(self, el)
@@ -152,10 +151,10 @@ class UrdfReader:
     # ------------------------------------------------------------ links
     def link(self, el) -> None:
         diag = self.diag
-        if attr(el, "drake_ignore") == "true":
+        if el.get("drake_ignore") == "true":
             return
         diag.warn_unsupported_attribute(el, "type")
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
@@ -219,11 +218,12 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        X = diag.origin(first_child(el, "origin"))
-        mass_el = first_child(el, "mass")
+        kids = child_map(el)
+        X = diag.origin(kids.get("origin"))
+        mass_el = kids.get("mass")
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
-        inertia_el = first_child(el, "inertia")
+        inertia_el = kids.get("inertia")
         if inertia_el is not None:
             for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                 values[i] = diag.scalar(inertia_el, key, 0.0)
@@ -242,32 +242,34 @@ class UrdfReader:
     # ------------------------------------------------------------ joints
     def joint(self, el) -> None:
         diag = self.diag
-        if attr(el, "drake_ignore") == "true":
+        if el.get("drake_ignore") == "true":
             return
-        diag.warn_unsupported_element(el, "calibration")
-        diag.warn_unsupported_element(el, "safety_controller")
-        name = attr(el, "name")
+        kids = child_map(el)
+        if "calibration" in kids or "safety_controller" in kids:
+            diag.warn_unsupported_element(el, "calibration", kids)
+            diag.warn_unsupported_element(el, "safety_controller", kids)
+        name = el.get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute", code="urdf-attribute-missing")
-        jtype = attr(el, "type")
+        jtype = el.get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
-        ends = []
+        links = {}  # side -> (link name, the <parent>/<child> element)
         for side in ("parent", "child"):
-            node = first_child(el, side)
+            node = kids.get(side)
             if node is None:
                 diag.error(el, f"joint '{name}' has no <{side}> element",
                            code="urdf-element-missing")
-            link = attr(node, "link")
+            link = node.get("link")
             if link is None:
                 diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
                            code="urdf-structure")
-            ends.append((link, node))
-        parent = self.body(name, ends[0][0], ends[0][1])
-        child = self.body(name, ends[1][0], ends[1][1])
-        X_PB = diag.origin(first_child(el, "origin"))
+            links[side] = (link, node)
+        parent = self.body(name, *links["parent"])
+        child = self.body(name, *links["child"])
+        X_PB = diag.origin(kids.get("origin"))
         axis = (1.0, 0.0, 0.0)
-        axis_el = first_child(el, "axis")
+        axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             if norm(axis) < 1e-8:
@@ -283,25 +285,33 @@ class UrdfReader:
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
-        X_PF = None if X_PB.is_exactly_identity() else X_PB
+        if jtype == "spherical" and not custom:
+            diag.drake_refuses(el, f"joint '{name}' has the unknown type '{jtype}'",
+                               "mbparse reads it as a ball joint (pybullet names ball joints "
+                               "spherical)", code="urdf-value-invalid")
+            jtype = "ball"
+        # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
+        # even at the body's origin (the names of its offset frames follow it).
+        X_PF = X_PB
         plant = self.plant
         effort = INF
         with diag.located(el):
             if jtype in ("revolute", "continuous", "prismatic"):
-                lower, upper, velocity, accel, effort = self.limits(el)
-                damping = self.dynamics(el)
+                lower, upper, velocity, accel, effort = self.limits(el, kids.get("limit"))
+                damping = self.dynamics(el, kids.get("dynamics"))
                 kind = PrismaticJoint if jtype == "prismatic" else RevoluteJoint
-                joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis, lower, upper,
-                                        damping)
+                joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis=axis,
+                                        pos_lower=lower, pos_upper=upper, damping=damping)
                 joint.set_velocity_limits([-velocity], [velocity])
                 joint.set_acceleration_limits([-accel], [accel])
             elif jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
                 diag.warning(el, f"joint '{name}' has type floating, which is not a joint here: "
-                                 f"'{ends[1][0]}' is left a free body", code="urdf-unsupported")
+                                 f"'{child.name}' is left a free body", code="urdf-unsupported")
             elif jtype == "ball":
-                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None, self.dynamics(el))
+                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None,
+                                damping=self.dynamics(el))
             elif jtype == "planar":
                 damping = (0.0, 0.0, 0.0)
                 dyn = first_child(el, "dynamics")
@@ -309,8 +319,8 @@ class UrdfReader:
                     damping = diag.vector(dyn, "damping", 3, damping)
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
-                X_PF = None if X_PM.is_exactly_identity() else X_PM
-                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping)
+                X_PF = X_PM
+                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
                 damping = self.dynamics(el)
                 pitch_el = first_child(el, "drake:screw_thread_pitch")
@@ -321,10 +331,11 @@ class UrdfReader:
                 if pitch is None:
                     diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute",
                                code="urdf-attribute-missing")
-                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis, pitch, damping)
+                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis=axis,
+                                screw_pitch=pitch, damping=damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
-                                self.dynamics(el))
+                                damping=self.dynamics(el))
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
@@ -332,19 +343,24 @@ class UrdfReader:
                            code="urdf-value-invalid")
         self.effort_limits[name] = effort
 
-    def limits(self, el):
+    def limits(self, el, node=None):
+        """lower, upper, velocity, acceleration and effort limits of a joint
+        (``node``: its <limit>, when the caller has looked it up)."""
         diag = self.diag
         values = [-INF, INF, INF, INF, INF]
-        node = first_child(el, "limit")
+        if node is None:
+            node = first_child(el, "limit")
         if node is not None:
             for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
                                      "effort")):
                 values[i] = diag.scalar(node, key, values[i])
         return values
 
-    def dynamics(self, el) -> float:
+    def dynamics(self, el, node=None) -> float:
+        """A joint's damping (``node``: its <dynamics>, when the caller has it)."""
         diag = self.diag
-        node = first_child(el, "dynamics")
+        if node is None:
+            node = first_child(el, "dynamics")
         if node is None:
             return 0.0
         damping = diag.scalar(node, "damping", 0.0)
@@ -367,10 +383,14 @@ class UrdfReader:
         node = first_child(el, "drake:plane_normal")
         if node is not None:
             normal = diag.vector(node, "xyz", 3, normal)
+        for what, v in (("drake:initial_tangent", tangent), ("drake:plane_normal", normal)):
+            if v[0] == 0 and v[1] == 0 and v[2] == 0:
+                diag.error(first_child(el, what), f"the <{what}> of curvilinear joint '{name}' "
+                           "is the zero vector; it needs a direction", code="value-out-of-range")
         periodic = False
         node = first_child(el, "drake:is_periodic")
         if node is not None:
-            periodic = attr(node, "value") == "true"
+            periodic = node.get("value") == "true"
         curves = first_child(el, "drake:curves")
         if curves is None:
             diag.error(el, "a curvilinear joint needs a <drake:curves> element; none was found",
@@ -399,6 +419,10 @@ class UrdfReader:
                 if angle is None:
                     diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
                                code="urdf-attribute-missing")
+                if angle == 0:
+                    diag.error(curve, "<drake:circular_arc> angle must not be zero (an arc "
+                                      "of no length); use a <drake:line_segment> or drop it",
+                               code="value-out-of-range")
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
@@ -408,23 +432,18 @@ class UrdfReader:
         if len(breaks) == 1:
             diag.error(curves, "<drake:curves> lists no curve; a curvilinear joint needs at least one",
                        code="urdf-structure")
-        self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks, rates,
-                             tangent, normal, periodic, damping)
+        self.plant.add_joint(CurvilinearJoint, name, parent, X_PF, child, None, breaks=breaks,
+                             turning_rates=rates, initial_tangent=tangent, plane_normal=normal,
+                             is_periodic=periodic, damping=damping)
 
     def mimic(self, el) -> None:
         diag = self.diag
         node = first_child(el, "mimic")
         if node is None:
             return
-        name = attr(el, "name")
+        name = el.get("name")
         plant = self.plant
-        if not plant.supports_constraints():
-            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
-                               "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)",
-                         code="urdf-unsupported")
-            return
-        target = attr(node, "joint")
+        target = node.get("joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
                        code="urdf-attribute-missing")
@@ -443,19 +462,28 @@ class UrdfReader:
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
-            diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
-                             f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
+            diag.drake_refuses(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
+                                     f"'{target}' ({joint1.nv} dofs)",
+                               "mbparse ignores this <mimic>", code="urdf-mimic-invalid")
+            return
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
                                f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
+                         code="urdf-unsupported")
+            return
+        # Drake checks the tag whole (above) even on a plant that then ignores it.
+        if not plant.supports_constraints():
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
+                               "the TAMSI contact approximation holds no coupler constraints (use "
+                               "a continuous plant or the sap/similar/lagged approximation)",
                          code="urdf-unsupported")
             return
         with diag.located(node):
             plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
 
     # ------------------------------------------------------------ transmissions
-    def mechanical_reduction(self, el) -> None:
-        child = first_child(el, "mechanicalReduction")
+    def mechanical_reduction(self, el, kids: dict | None = None) -> None:
+        child = first_child(el, "mechanicalReduction") if kids is None else kids.get("mechanicalReduction")
         if child is None or child.text is None:
             return
         text = child.text
@@ -469,16 +497,17 @@ class UrdfReader:
 
     def transmission(self, el) -> None:
         diag = self.diag
-        for tag in ("leftActuator", "rightActuator", "flexJoint", "rollJoint", "gap_joint",
-                    "passive_joint", "use_simulated_gripper_joint"):
-            diag.warn_unsupported_element(el, tag)
+        kids = child_map(el)
+        if not kids.keys().isdisjoint(UNSUPPORTED_TRANSMISSION_CHILDREN):
+            for tag in UNSUPPORTED_TRANSMISSION_CHILDREN:
+                diag.warn_unsupported_element(el, tag, kids)
         diag.warn_unsupported_attribute(el, "name")
-        self.mechanical_reduction(el)
-        type_el = first_child(el, "type")
+        self.mechanical_reduction(el, kids)
+        type_el = kids.get("type")
         if type_el is not None:
             ttype = type_el.text or ""
         else:
-            ttype = attr(el, "type")
+            ttype = el.get("type")
             if ttype is None:
                 diag.error(el, "<transmission> has no type (neither a <type> element nor a type attribute)",
                            code="urdf-element-missing")
@@ -487,25 +516,28 @@ class UrdfReader:
                              "the transmission is ignored (no actuator is made)",
                          code="urdf-unsupported")
             return
-        actuator_el = first_child(el, "actuator")
+        actuator_el = kids.get("actuator")
         if actuator_el is None:
             diag.error(el, "<transmission> has no <actuator>", code="urdf-element-missing")
-        self.mechanical_reduction(actuator_el)
-        actuator_name = attr(actuator_el, "name")
+        actuator_kids = child_map(actuator_el)
+        self.mechanical_reduction(actuator_el, actuator_kids)
+        actuator_name = actuator_el.get("name")
         if actuator_name is None:
             diag.error(actuator_el, "<actuator> of a transmission has no name attribute",
                        code="urdf-attribute-missing")
-        joint_el = first_child(el, "joint")
+        joint_el = kids.get("joint")
         if joint_el is None:
             diag.error(el, "<transmission> has no <joint>", code="urdf-element-missing")
-        joint_name = attr(joint_el, "name")
+        joint_name = joint_el.get("name")
         if joint_name is None:
             diag.error(joint_el, "<joint> of a transmission has no name attribute",
                        code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
-            diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
-                                 "not have", code="urdf-unknown-joint")
+            diag.drake_refuses(joint_el, f"transmission names joint '{joint_name}', which this "
+                                         "model does not have",
+                               "mbparse ignores this transmission", code="urdf-unknown-joint")
+            return
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
@@ -520,18 +552,27 @@ class UrdfReader:
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
             return
+        if plant.has_joint_actuator_named(actuator_name, self.instance):
+            # Drake names each actuator after its <actuator>; a second one of the
+            # same name ends Drake's parse. The first one already acts.
+            model = plant.get_model_instance_name(self.instance)
+            diag.drake_refuses(actuator_el, f"model instance '{model}' already has an actuator "
+                                            f"named '{actuator_name}'",
+                               "mbparse keeps the first actuator of that name and skips this one",
+                               code="name-duplicate")
+            return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
         for tag, field_name in (("drake:rotor_inertia", "rotor_inertia"),
                                 ("drake:gear_ratio", "gear_ratio")):
-            node = first_child(actuator_el, tag)
+            node = actuator_kids.get(tag)
             if node is not None:
                 value = diag.scalar(node, "value")
                 if value is None:
                     diag.error(node, f"<{tag}> of actuator '{actuator_name}' has no value attribute",
                                code="urdf-attribute-missing")
                 setattr(actuator, field_name, value)
-        gains = first_child(actuator_el, "drake:controller_gains")
+        gains = actuator_kids.get("drake:controller_gains")
         if gains is not None:
             p, d = diag.scalar(gains, "p"), diag.scalar(gains, "d")
             for key, value in (("p", p), ("d", d)):
@@ -544,10 +585,10 @@ class UrdfReader:
     # ------------------------------------------------------------ Drake extensions
     def frame(self, el) -> None:
         diag = self.diag
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, "<frame> has no name attribute", code="urdf-attribute-missing")
-        link = attr(el, "link")
+        link = el.get("link")
         if link is None:
             diag.error(el, f"<frame> '{name}' has no link attribute", code="urdf-structure")
         body = self.body(name, link, el)
@@ -579,72 +620,11 @@ class UrdfReader:
                             code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
-    def bushing(self, el) -> None:
-        frames = []
-        for tag in ("drake:bushing_frameA", "drake:bushing_frameC"):
-            name, node = self._child_value(el, tag, "name")
-            if not self.plant.has_frame_named(name, self.instance):
-                self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
-                                code="urdf-unknown-frame")
-            frames.append(self.plant.get_frame_by_name(name, self.instance))
-        vectors = [self._child_value(el, f"drake:bushing_{k}", "vector")[0]
-                   for k in ("torque_stiffness", "torque_damping", "force_stiffness",
-                             "force_damping")]
-        with self.diag.located(el):
-            self.plant.add_force_element(LinearBushingRollPitchYaw(frames[0], frames[1], *vectors))
-
-    def linear_spring_damper(self, el) -> None:
-        diag = self.diag
-        body_A = self._named_body(el, "drake:linear_spring_damper_body_A")
-        body_B = self._named_body(el, "drake:linear_spring_damper_body_B")
-        p_AP = self._child_value(el, "drake:linear_spring_damper_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:linear_spring_damper_p_BQ", "vector")[0]
-        values = []
-        for key in ("free_length", "stiffness", "damping"):
-            tag = f"drake:linear_spring_damper_{key}"
-            value, node = self._child_value(el, tag, "scalar")
-            if key == "free_length" and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
-                           code="value-out-of-range")
-            if value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
-                           code="value-out-of-range")
-            values.append(value)
-        self.plant.add_force_element(LinearSpringDamper(body_A, p_AP, body_B, p_BQ, *values))
-
-    def ball_constraint(self, el) -> None:
-        body_A = self._named_body(el, "drake:ball_constraint_body_A")
-        body_B = self._named_body(el, "drake:ball_constraint_body_B")
-        p_AP = self._child_value(el, "drake:ball_constraint_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:ball_constraint_p_BQ", "vector")[0]
-        with self.diag.located(el):
-            self.plant.add_ball_constraint(body_A, p_AP, body_B, p_BQ)
-
-    def distance_constraint(self, el) -> None:
-        diag = self.diag
-        body_A = self._named_body(el, "drake:distance_constraint_body_A")
-        body_B = self._named_body(el, "drake:distance_constraint_body_B")
-        p_AP = self._child_value(el, "drake:distance_constraint_p_AP", "vector")[0]
-        p_BQ = self._child_value(el, "drake:distance_constraint_p_BQ", "vector")[0]
-        values = []
-        for key in ("distance", "stiffness", "damping"):
-            tag = f"drake:distance_constraint_{key}"
-            value, node = self._child_value(el, tag, "scalar")
-            if key in ("distance", "stiffness") and value <= 0:
-                diag.error(node, f"<{tag}> value must be positive; it is {value:g}",
-                           code="value-out-of-range")
-            if key == "damping" and value < 0:
-                diag.error(node, f"<{tag}> value must not be negative; it is {value:g}",
-                           code="value-out-of-range")
-            values.append(value)
-        with diag.located(el):
-            self.plant.add_distance_constraint(body_A, p_AP, body_B, p_BQ, *values)
-
     def collision_filter_group(self, el) -> None:
         diag = self.diag
-        if attr(el, "ignore") is not None and attr(el, "ignore") == "true":
+        if el.get("ignore") is not None and el.get("ignore") == "true":
             return
-        name = attr(el, "name")
+        name = el.get("name")
         if name is None:
             diag.error(el, f"<{qname(el)}> has no name attribute", code="urdf-attribute-missing")
         if not name:
@@ -663,7 +643,7 @@ class UrdfReader:
         resolver.add_group(lambda m: diag.error(el, m, code="collision-filter-group"), name,
                            members, groups, self.instance)
         for node in children(el, "drake:ignored_collision_filter_group"):
-            target = attr(node, "name")
+            target = node.get("name")
             if target is None:
                 diag.error(node, "<drake:ignored_collision_filter_group> has no name attribute",
                            code="urdf-attribute-missing")
@@ -671,3 +651,31 @@ class UrdfReader:
                 resolver.add_pair(
                     lambda m, n=node: diag.error(n, m, code="collision-filter-group"), name,
                     target, self.instance)
+
+
+class UrdfDrakeParts:
+    """The parts of a ``drake:`` bushing, spring-damper or constraint as URDF
+    writes them: child elements with a ``name`` or ``value`` attribute
+    (the meaning is in :mod:`..common.drake`)."""
+
+    def __init__(self, reader: UrdfReader):
+        self.reader = reader
+        self.plant = reader.plant
+        self.diag = reader.diag
+
+    def body(self, el, tag: str):
+        return self.reader._named_body(el, tag)
+
+    def frame(self, el, tag: str):
+        name, node = self.reader._child_value(el, tag, "name")
+        instance = self.reader.instance
+        if not self.plant.has_frame_named(name, instance):
+            self.diag.error(node, f"<{tag}> names frame '{name}', which this model does not have",
+                            code="urdf-unknown-frame")
+        return self.plant.get_frame_by_name(name, instance)
+
+    def vector(self, el, tag: str):
+        return self.reader._child_value(el, tag, "vector")[0]
+
+    def scalar(self, el, tag: str):
+        return self.reader._child_value(el, tag, "scalar")

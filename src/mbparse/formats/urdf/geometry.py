@@ -1,12 +1,14 @@
 """URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
 from __future__ import annotations
 
+import math
+
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...package_map import resolve_uri
 from ..common import drake
-from ..common.xml import XmlDiagnostic, attr, children, first_child, qname
+from ..common.xml import XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -28,41 +30,53 @@ class GeometryReader:
         self.root_dir = root_dir
         self.materials: dict[str, UrdfMaterial] = {}
 
-    def resolve(self, el, uri: str, missing: str = "file-missing") -> str:
-        """The path ``uri`` names; an error at ``el`` when it cannot be
-        resolved (code ``missing`` when the file does not exist)."""
+    def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
+        """The file a mesh or texture URI names. When it cannot be found: an
+        error in Drake's mode (code ``missing`` when the file does not
+        exist); otherwise a warning saying ``instead`` (what is done without
+        it), and None."""
         path, problem = resolve_uri(uri, self.package_map, self.root_dir)
         if problem:
             code = missing if problem.code == "file-missing" else problem.code
-            self.diag.error(el, problem, code=code)
+            if self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+            return None
         return path
 
     # ------------------------------------------------------------ materials
     def material(self, el, name_required: bool) -> UrdfMaterial:
         diag = self.diag
-        name = attr(el, "name") or ""
+        name = el.get("name") or ""
         if not name and name_required:
             diag.error(el, "a <material> directly under <robot> needs a name",
                        code="urdf-attribute-missing")
-        if first_child(el, "drake:diffuse_map") is not None:
+        kids = child_map(el)
+        if "drake:diffuse_map" in kids:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
                        code="urdf-value-invalid")
         texture = None
-        tex = first_child(el, "texture")
+        texture_given = False
+        tex = kids.get("texture")
         if tex is not None:
-            filename = attr(tex, "filename")
+            filename = tex.get("filename")
             if filename:
-                texture = self.resolve(tex, filename)
+                texture_given = True
+                texture = self.resolve(tex, filename, "mbparse draws the material without it")
         rgba = None
-        color = first_child(el, "color")
+        color = kids.get("color")
         if color is not None:
             rgba = diag.vector(color, "rgba", 4)
             if rgba is None:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
-        if rgba is None and texture is None and name and name not in self.materials:
-            diag.error(el, f"material '{name}' has no color or texture and no earlier "
-                           "definition to refer to", code="urdf-unknown-material")
+        if rgba is None and not texture_given and name and name not in self.materials:
+            # urdfdom, pybullet and yourdfpy read such a reference; Drake refuses it.
+            diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
+                                   "definition to refer to",
+                               "mbparse gives the visual no colour (the default one)",
+                               code="urdf-unknown-material")
+            return UrdfMaterial(None, None)
         material = UrdfMaterial(rgba, texture)
         if name:
             material = self._remember(el, name, material, error_if_name_clash=name_required)
@@ -82,22 +96,29 @@ class GeometryReader:
                      and not (cached.diffuse_map is not None and material.diffuse_map is None))
         if not error:
             if cached.rgba is not None and material.rgba is not None:
-                error = sum((a - b) ** 2 for a, b in zip(cached.rgba, material.rgba)) ** 0.5 > 1e-10
+                # math.dist scales, so colours of 1e200 do not overflow.
+                error = math.dist(cached.rgba, material.rgba) > 1e-10
             else:
                 error = cached.rgba is None and material.rgba is not None
         if error:
             def describe(m):
                 return (f"RGBA: {' '.join(f'{v:g}' for v in m.rgba) if m.rgba else 'None'}, "
                         f"Diffuse map: {m.diffuse_map or 'None'}")
-            self.diag.error(el, f"material '{name}' is defined twice, differently:\n"
-                                f"  first:  {describe(cached)}\n"
-                                f"  here:   {describe(material)}", code="urdf-conflict")
+            what = ("mbparse keeps the first definition" if error_if_name_clash else
+                    "mbparse uses this definition here and the first one elsewhere")
+            self.diag.drake_refuses(el, f"material '{name}' is defined twice, differently:\n"
+                                        f"  first:  {describe(cached)}\n"
+                                        f"  here:   {describe(material)}", what,
+                                    code="urdf-conflict")
+            if not error_if_name_clash:
+                return material
         return cached
 
     # ------------------------------------------------------------ shapes
     def shape(self, geometry_el, for_collision: bool):
         diag = self.diag
-        el = first_child(geometry_el, "box")
+        kids = child_map(geometry_el)
+        el = kids.get("box")
         if el is not None:
             size = diag.vector(el, "size", 3)
             if size is None:
@@ -106,7 +127,7 @@ class GeometryReader:
                 return Box(*size)
         for tag, kind in (("sphere", "sphere"), ("cylinder", "cylinder"), ("capsule", "capsule"),
                           ("drake:capsule", "capsule")):
-            el = first_child(geometry_el, tag)
+            el = kids.get(tag)
             if el is None:
                 continue
             radius = diag.scalar(el, "radius")
@@ -120,14 +141,14 @@ class GeometryReader:
                 diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
             with diag.located(el):
                 return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
-        el = first_child(geometry_el, "mesh")
+        el = kids.get("mesh")
         if el is not None:
-            filename = attr(el, "filename")
+            filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
-            path = self.resolve(el, filename, missing="mesh-missing")
+            path = self.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
-            text = attr(el, "scale")
+            text = el.get("scale")
             if text is not None:
                 if " " in text:
                     scale = diag.vector(el, "scale", 3)
@@ -137,8 +158,9 @@ class GeometryReader:
             with diag.located(el):
                 return drake.mesh_shape(
                     path, scale, first_child(el, "drake:declare_convex") is not None,
-                    for_collision, lambda m: diag.error(el, m, code="mesh-collision-hull"))
-        el = first_child(geometry_el, "drake:ellipsoid")
+                    for_collision, lambda m, instead: diag.drake_refuses(
+                        el, m, instead, code="mesh-collision-hull"))
+        el = kids.get("drake:ellipsoid")
         if el is not None:
             axes = []
             for name in ("a", "b", "c"):
@@ -154,7 +176,7 @@ class GeometryReader:
                    code="urdf-element-missing")
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
-        name = attr(el, "name")
+        name = el.get("name")
         explicit = name is not None
         if not explicit:
             name = shape.type_name
@@ -176,19 +198,20 @@ class GeometryReader:
     # ------------------------------------------------------------ visual
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        geometry_el = first_child(el, "geometry")
+        kids = child_map(el)
+        geometry_el = kids.get("geometry")
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(first_child(el, "origin"))
+        X_BG = diag.origin(kids.get("origin"))
         shape = self.shape(geometry_el, for_collision=False)
         enabled = {}
         for role, tag in ((ILLUSTRATION, "drake:illustration_properties"),
                           (PERCEPTION, "drake:perception_properties")):
             enabled[role] = True
-            node = first_child(el, tag)
+            node = kids.get(tag)
             if node is not None:
-                value = attr(node, "enabled")
+                value = node.get("enabled")
                 if value is not None:
                     if value not in ("true", "false"):
                         diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
@@ -200,7 +223,7 @@ class GeometryReader:
                          code="urdf-unsupported")
             return None
         props = GeometryProperties()
-        material_el = first_child(el, "material")
+        material_el = kids.get("material")
         if material_el is not None:
             material = self.material(material_el, name_required=False)
             if material.rgba is not None:
@@ -208,8 +231,9 @@ class GeometryReader:
             if material.diffuse_map is not None:
                 props.add_property("phong", "diffuse_map", material.diffuse_map)
         accepting = None
-        for node in children(el, "drake:accepting_renderer"):
-            name = attr(node, "name")
+        for node in (children(el, "drake:accepting_renderer")
+                     if "drake:accepting_renderer" in kids else ()):
+            name = node.get("name")
             if not name:
                 # The reference calls an empty name a parsing error (Drake's
                 # SDFormat reader agrees; its URDF reader lets "" through).
@@ -218,6 +242,8 @@ class GeometryReader:
             if accepting is None:
                 accepting = set()
             accepting.add(name)
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
         if enabled[ILLUSTRATION]:
@@ -227,33 +253,36 @@ class GeometryReader:
             if accepting is not None:
                 perception.add_property("renderer", "accepting", frozenset(accepting))
             roles[PERCEPTION] = perception
-        return GeometryInstance(X_BG, shape, name, roles, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, roles, diag.where(el))
 
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        diag.warn_unsupported_element(el, "verbose")
-        geometry_el = first_child(el, "geometry")
+        kids = child_map(el)
+        diag.warn_unsupported_element(el, "verbose", kids)
+        geometry_el = kids.get("geometry")
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(first_child(el, "origin"))
-        if attr(el, "group") is not None:
+        X_BG = diag.origin(kids.get("origin"))
+        if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
         shape = self.shape(geometry_el, for_collision=True)
         props = GeometryProperties()
-        drake_el = first_child(el, "drake:proximity_properties")
+        drake_el = kids.get("drake:proximity_properties")
         if drake_el is not None:
             props = self._proximity(drake_el)
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
-        elif first_child(el, "drake_compliance") is not None:
+        elif "drake_compliance" in kids:
             diag.warning(el, "<drake_compliance> is ignored because "
                              "<drake:proximity_properties> gives the friction",
                          code="urdf-unsupported")
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
-        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, diag.where(el))
 
     def _proximity(self, drake_el) -> GeometryProperties:
         diag = self.diag

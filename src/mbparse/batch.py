@@ -1,0 +1,146 @@
+"""Running one piece of work per file over many files, on several cores.
+
+The commands that take many files (``inspect``, ``check``, ``convert``) hand
+:func:`run_batch` a picklable function of one file and get its results back
+**in the order of the files**, each as soon as it and every file before it
+are done, so a command can stream one output line per file while a 100,000
+file dataset keeps every core busy.
+
+A failure stays with its file: an exception the work raises becomes that
+file's :class:`Failed` result, and a worker process that dies (a crash, the
+out-of-memory killer) fails the files it held, after which the remaining
+files run on a fresh pool.
+"""
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+# concurrent.futures and multiprocessing are imported when a pool is made:
+# a command on one file does not pay for them at start-up.
+
+# Files queued per worker ahead of the one being written out: enough to keep
+# the workers busy while results are streamed, without queueing a whole
+# dataset at once.
+_AHEAD_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The result of a file whose work raised (or whose worker died)."""
+
+    item: Any
+    error: str
+
+
+def default_jobs() -> int:
+    """The number of worker processes ``-j`` means when not given: every
+    core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def add_jobs_argument(parser) -> None:
+    """Adds ``-j/--jobs N`` to an argparse parser."""
+    parser.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                        help="files worked on at once, each in its own process (default: "
+                             "every core); results still come out in the order of the files")
+
+
+def _jobs(text: str) -> int:
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"-j wants a whole number of processes, not '{text}'")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"-j wants at least 1 process, not {n}")
+    return n
+
+
+def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
+              jobs: int | None = None,
+              warm_up: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
+    """Yields ``(item, work(item))`` for every item, in the items' order.
+
+    ``work`` runs in ``jobs`` worker processes (default :func:`default_jobs`);
+    with one job, or one item, it runs here, with no process started. An
+    exception from ``work`` gives that item a :class:`Failed` result instead.
+    ``work`` and the items must be picklable when more than one job runs.
+    ``warm_up`` runs here before the workers start (imports they would
+    otherwise each repeat, see :func:`mbparse.formats.preload`).
+    """
+    items = list(items)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs <= 1 or len(items) <= 1:
+        for item in items:
+            yield item, _guarded(work, item)
+        return
+    if warm_up is not None:
+        warm_up()
+    yield from _in_pool(work, items, min(jobs, len(items)))
+
+
+def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
+    try:
+        return work(item)
+    except Exception as e:  # kept with its file; the batch goes on
+        return Failed(item, f"{type(e).__name__}: {e}")
+
+
+def _context():
+    import multiprocessing
+    # fork starts a worker without importing mbparse again (the parent has);
+    # where there is no fork, the platform's default is used.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    suspects: list = []
+    while items:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
+        pending: deque = deque()  # (item, its future)
+        next_index = 0
+        try:
+            while next_index < len(items) or pending:
+                while next_index < len(items) and len(pending) < jobs * _AHEAD_PER_WORKER:
+                    item = items[next_index]
+                    pending.append((item, pool.submit(_guarded, work, item)))
+                    next_index += 1
+                item, future = pending[0]
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    # Some file in flight killed its worker; which one is
+                    # not known, so each of them runs again on its own.
+                    suspects = [queued for queued, _ in pending]
+                    break
+                pending.popleft()
+                yield item, result
+        finally:
+            pool.shutdown(wait=not suspects, cancel_futures=True)
+        rest = items[next_index:]
+        for item in suspects:
+            yield item, _alone(work, item)
+        suspects = []
+        items = rest
+
+
+def _alone(work, item) -> Any:
+    """``work(item)`` in a process of its own: the file that kills its
+    worker is the only one to fail."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
+        try:
+            return pool.submit(_guarded, work, item).result()
+        except BrokenProcessPool:
+            return Failed(item, "the worker process working on this file died (a crash, or "
+                                "killed for lack of memory)")

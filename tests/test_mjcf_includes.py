@@ -1,0 +1,43 @@
+"""MJCF <include>: the included file's root element is dropped and its
+children spliced in place, whatever the root is called (MuJoCo and Drake
+both accept <mujocoinclude> fragments, and any other root)."""
+from __future__ import annotations
+
+from conftest import new_parser
+
+MAIN = """<mujoco model="m">
+  <include file="frag.xml"/>
+  <worldbody><body name="b"><joint type="hinge"/><geom type="sphere" size="0.1"/></body>
+  </worldbody>
+</mujoco>
+"""
+FRAGMENT = '<{root}>\n  <default><geom density="2000"/></default>\n</{root}>\n'
+
+
+def _load(write, root: str):
+    write("frag.xml", FRAGMENT.format(root=root))
+    parser = new_parser()
+    parser.add_models(str(write("main.xml", MAIN)))
+    body = parser.plant().get_body_by_name("b")
+    return body.default_spatial_inertia.mass, parser.diagnostic_policy().warnings_seen
+
+
+def test_a_mujocoinclude_fragment_is_spliced_in_silently(write):
+    mass, seen = _load(write, "mujocoinclude")
+    assert abs(mass - 2000 * 4 / 3 * 3.141592653589793 * 0.1 ** 3) < 1e-9
+    assert [d for d in seen if d.code == "mjcf-include-root"] == []
+
+
+def test_another_root_is_spliced_in_with_a_located_warning(write):
+    mass, seen = _load(write, "fragment")
+    assert abs(mass - 2000 * 4 / 3 * 3.141592653589793 * 0.1 ** 3) < 1e-9
+    (d,) = [d for d in seen if d.code == "mjcf-include-root"]
+    assert d.file.endswith("frag.xml") and d.line == 1 and "<fragment>" in d.message
+
+
+def test_the_same_in_drakes_mode_because_drake_accepts_them_too(write):
+    write("frag.xml", FRAGMENT.format(root="mujocoinclude"))
+    parser = new_parser()
+    parser.set_like_drake()
+    parser.add_models(str(write("main.xml", MAIN)))
+    assert parser.plant().has_body_named("b")
