@@ -44,3 +44,11 @@ def test_sdformat_unknown_element_suggests_the_schema_child():
 
 def test_sdformat_unknown_attribute_suggests_the_schema_attribute():
     assert "Did you mean 'name'?" in sdf_error('<link nmae="a"/>')
+
+
+def test_urdf_joint_to_a_misspelled_link_suggests_the_link():
+    text = ('<robot name="r"><link name="base"/><link name="arm"/>'
+            '<joint name="j" type="fixed"><parent link="bsae"/><child link="arm"/></joint></robot>')
+    with pytest.raises(ParseError) as raised:
+        new_parser().add_models_from_string(text, "urdf")
+    assert "Did you mean 'base'?" in str(raised.value)
