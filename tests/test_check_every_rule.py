@@ -127,6 +127,7 @@ EXAMPLES = {
             f'<drake:bushing_{k} value="1 1 1"/>' for k in (
                 "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
         + "</drake:linear_bushing_rpy>"), {}),
+    "urdf-unknown-attribute": ("r.urdf", robot('<link name="a"><inertial><mass valeu="1"/></inertial></link>'), {}),
     "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LIKE_DRAKE),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),

@@ -183,6 +183,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "remove the property, or the setting that makes it meaningless"),
     # -- per format
     *_family("urdf"), *_unknown("urdf", "link joint frame material"),
+    Rule("urdf-unknown-attribute", "warning", "an attribute the URDF specification does not give "
+         "its element (often a typo, such as lowr for lower); it is ignored",
+         "check the spelling: the message suggests the closest known name"),
     Rule("urdf-unknown-element", "warning", "an element that is neither URDF nor one of its "
          "known extensions; it is ignored", "check the spelling, or remove it"),
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",

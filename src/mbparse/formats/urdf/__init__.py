@@ -14,7 +14,7 @@ from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoin
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ...workspace import DataSource, Workspace
 from ..common import drake
-from . import force_elements, loop_joints, sensors
+from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader
 from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, load_xml, qname
 from ..common.suggest import did_you_mean
@@ -80,6 +80,7 @@ class UrdfReader:
             diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
                        code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
+        spec.check_attributes(diag, root)
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
@@ -174,7 +175,9 @@ class UrdfReader:
                 diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
                                     "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored",
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored."
+                                    + did_you_mean(tag, ("visual", "collision", "inertial"),
+                                                   element=True),
                              code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
