@@ -80,3 +80,15 @@ def test_msh_face_index_out_of_range_is_a_located_error(tmp_path):
     d = e.value.diagnostic
     assert d.file.endswith("m.xml") and d.line == 1
     assert "face 3" in d.message and "cube.msh" not in (d.element or "") and d.code == "mesh-unreadable"
+
+
+def test_msh_is_refused_in_drake_mode_and_read_otherwise(tmp_path):
+    write_msh(tmp_path / "cube.msh")
+    xml = tmp_path / "m.xml"
+    load(tmp_path)      # writes m.xml; default mode reads the .msh
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant, SceneGraph())
+    parser.set_like_drake()
+    with pytest.raises(ParseError, match="reads .obj mesh files only") as e:
+        parser.add_models(str(xml))
+    assert e.value.diagnostic.line == 1

@@ -116,6 +116,11 @@ class Assets:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
                               "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")
+            if path.lower().endswith(".msh"):
+                doc.diag(el).drake_refuses(
+                    el, f"the mesh file '{file}' of mesh '{name}' is a MuJoCo .msh file; Drake's "
+                        "MuJoCo parser reads .obj mesh files only (convert it to OBJ)",
+                    "the .msh file is read as MuJoCo reads it", code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
