@@ -99,11 +99,11 @@ def test_mjcf_unreadable_stl_is_a_located_error(write):
     assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
 
 
-def test_mjcf_mesh_files_other_than_obj_and_stl_are_an_error(write):
+def test_mjcf_mesh_files_other_than_obj_stl_and_msh_are_an_error(write):
     write("m.ply", "ply\n")
     text = one_mesh_model("m.ply")
     path = write("ply.xml", text)
-    with pytest.raises(ParseError, match="OBJ nor an STL"):
+    with pytest.raises(ParseError, match="not an OBJ, STL or MSH"):
         new_parser().add_models(path)
 
 

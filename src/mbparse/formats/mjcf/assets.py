@@ -16,7 +16,7 @@ from .document import Document, tag
 from .inertia import MeshInertiaError, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
-MESH_FILE_TYPES = (".obj", ".stl")
+MESH_FILE_TYPES = (".obj", ".stl", ".msh")
 
 
 @dataclass
@@ -113,9 +113,14 @@ class Assets:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
             if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
-                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
-                              "an STL file; only those meshes can be read",
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
+                              "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")
+            if path.lower().endswith(".msh"):
+                doc.diag(el).drake_refuses(
+                    el, f"the mesh file '{file}' of mesh '{name}' is a MuJoCo .msh file; Drake's "
+                        "MuJoCo parser reads .obj mesh files only (convert it to OBJ)",
+                    "the .msh file is read as MuJoCo reads it", code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:

@@ -1,6 +1,7 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
-gets them: OBJ files (faces or only vertices) and STL files (binary, as
-MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those).
+gets them: OBJ files (faces or only vertices), STL files (binary, as
+MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those) and
+MuJoCo's own binary MSH files.
 Meshes without faces get their convex hull (``geometry.meshes``).
 
 The triangles come from the project's one mesh reader
@@ -84,14 +85,50 @@ def read_obj_data(path: str) -> MeshData:
     return MeshData(V, F)
 
 
+MSH_HEADER_BYTES = 16   # four int32 counts: vertices, normals, texcoords, faces
+
+
+def read_msh(path: str) -> MeshData:
+    """MuJoCo's own binary mesh file: four little-endian int32 counts
+    (vertices, normals, texture coordinates, faces), then the float32
+    vertices (3 each), normals (3), texture coordinates (2) and the int32
+    faces (3 vertex indices each). The file must be exactly that long."""
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MeshDataError(problem)
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < MSH_HEADER_BYTES:
+        raise MeshDataError(f"the MSH file has {len(data)} bytes, fewer than its 16-byte header "
+                            "(four int32 counts)")
+    nv, nn, nt, nf = (int(c) for c in np.frombuffer(data[:MSH_HEADER_BYTES], dtype="<i4"))
+    if min(nv, nn, nt, nf) < 0:
+        raise MeshDataError(f"the MSH header has a negative count (vertices {nv}, normals {nn}, "
+                            f"texcoords {nt}, faces {nf})")
+    expected = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if expected != len(data):
+        raise MeshDataError(f"the MSH file has {len(data)} bytes but its header (vertices {nv}, "
+                            f"normals {nn}, texcoords {nt}, faces {nf}) needs {expected}")
+    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=MSH_HEADER_BYTES).reshape(-1, 3)
+    face_offset = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt)
+    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=face_offset).reshape(-1, 3)
+    if len(F) and (F.min() < 0 or F.max() >= nv):
+        bad = int(np.argmax((F < 0).any(axis=1) | (F >= nv).any(axis=1)))
+        raise MeshDataError(f"face {bad} of the MSH file uses vertex index {F[bad].tolist()}, "
+                            f"outside 0..{nv - 1}")
+    return MeshData(V.astype(np.float32), F.astype(np.int64))
+
+
 def read_file(path: str) -> MeshData:
-    """The mesh in an OBJ or STL file; raises MeshDataError (or ObjError)."""
+    """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError)."""
     ext = os.path.splitext(path)[1].lower()
+    if ext == ".msh":
+        return read_msh(path)
     if ext == ".stl":
         return read_stl(path)
     if ext == ".obj":
         return read_obj_data(path)
-    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ or STL")
+    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ, STL or MSH")
 
 
 def check_vertices(V: np.ndarray) -> None:
