@@ -8,6 +8,7 @@ lists them.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
@@ -21,6 +22,14 @@ from ..common.suggest import did_you_mean
 
 WORLD = "world"
 INF = math.inf
+
+
+class LinkEnd(NamedTuple):
+    """One end of a two-link element: the body its ``link`` attribute names,
+    and the end element (for its pose and for locating problems)."""
+
+    body: object
+    node: object
 
 # Children of <robot> this reader understands, or ignores on purpose.
 KNOWN_ROBOT_CHILDREN = {
@@ -239,7 +248,22 @@ class UrdfReader:
         names = [b.name for b in self.plant.get_bodies_in_model_instance(self.instance)]
         return did_you_mean(name, names)
 
+    def link_end(self, el, tag: str, name: str, what: str) -> LinkEnd:
+        """The end ``<tag link="..."/>`` of the two-link element ``name`` (a
+        loop joint, a spring-damper, a wing's parent), called ``what`` in
+        messages: the body it names and the end element itself."""
+        node = first_child(el, tag)
+        if node is None:
+            self.diag.error(el, f"{what} has no <{tag}> element", code="urdf-element-missing")
+        link = node.get("link")
+        if not link:
+            self.diag.error(node, f"<{tag}> of {what} needs a 'link' attribute",
+                            code="urdf-attribute-missing")
+        return LinkEnd(self.body(name, link, node), node)
+
     def body(self, element_name: str, link_name: str, el):
+        """The link ``link_name`` of this model (or the world) that element
+        ``element_name`` refers to at ``el``; an unknown link is an error."""
         if link_name == WORLD:
             return self.plant.world_body()
         if not self.plant.has_body_named(link_name, self.instance):

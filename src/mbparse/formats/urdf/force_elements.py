@@ -115,19 +115,6 @@ def _value(reader: "UrdfReader", spec, nested: bool, key: str, nested_key: str |
     return value
 
 
-def _parent_body(reader: "UrdfReader", spec, name: str, what: str):
-    diag = reader.diag
-    node = first_child(spec, "parent")
-    if node is None:
-        diag.error(spec, f"{what} needs a <parent link=\"...\"/> element",
-                   code="urdf-element-missing")
-    link = attr(node, "link")
-    if not link:
-        diag.error(node, f"<parent> of {what} needs a 'link' attribute",
-                   code="urdf-attribute-missing")
-    return reader.body(name, link, node)
-
-
 def _point(reader: "UrdfReader", spec, nested: bool, what: str):
     """The ``<origin>`` point of a wing or a thruster, and its rotation."""
     diag = reader.diag
@@ -147,14 +134,8 @@ def _spring_damper(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
     what = f"linear spring-damper '{name}'"
     ends = []
     for tag in ("link1", "link2"):
-        node = first_child(spec, tag)
-        if node is None:
-            diag.error(spec, f"{what} has no <{tag}> element", code="urdf-element-missing")
-        link = attr(node, "link")
-        if not link:
-            diag.error(node, f"<{tag}> of {what} needs a 'link' attribute",
-                       code="urdf-attribute-missing")
-        ends.append((reader.body(name, link, node), diag.vector(node, "xyz", 3, (0.0, 0.0, 0.0))))
+        end = reader.link_end(spec, tag, name, what)
+        ends.append((end.body, diag.vector(end.node, "xyz", 3, (0.0, 0.0, 0.0))))
     values = []
     for key in ("rest_length", "stiffness", "damping"):
         value = _value(reader, spec, nested, key, default=0.0, what=what)
@@ -177,7 +158,7 @@ def _spring_damper(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
 def _wing(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
     diag = reader.diag
     what = f"wing '{name}'"
-    body = _parent_body(reader, spec, name, what)
+    body = reader.link_end(spec, "parent", name, what).body
     xyz, rpy, origin = _point(reader, spec, nested, what)
     if rpy is not None:
         diag.warning(origin, f"the rpy of {what}'s <origin> is ignored: a wing's axes are those "
@@ -261,7 +242,7 @@ def _looks_like_xfoil(path: str) -> bool:
 def _thrust(reader: "UrdfReader", name: str, spec, nested: bool) -> None:
     diag = reader.diag
     what = f"thruster '{name}'"
-    body = _parent_body(reader, spec, name, what)
+    body = reader.link_end(spec, "parent", name, what).body
     xyz, rpy, origin = _point(reader, spec, nested, what)
     if nested:
         # The older tools normalize the axis, given in the origin's frame.

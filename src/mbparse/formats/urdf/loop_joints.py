@@ -41,16 +41,9 @@ def read_loop_joint(reader: "UrdfReader", el) -> None:
     _warn_unknown_children(reader, el, ("link1", "link2", "axis"), f"loop joint '{name}'")
     ends = []
     for tag in ("link1", "link2"):
-        node = first_child(el, tag)
-        if node is None:
-            diag.error(el, f"loop joint '{name}' has no <{tag}> element",
-                       code="urdf-element-missing")
-        link = attr(node, "link")
-        if not link:
-            diag.error(node, f"<{tag}> of loop joint '{name}' needs a 'link' attribute",
-                       code="urdf-attribute-missing")
-        _warn_unknown_children(reader, node, ("origin",), f"<{tag}> of loop joint '{name}'")
-        ends.append((reader.body(name, link, node), _end_pose(reader, node, tag, name)))
+        end = reader.link_end(el, tag, name, f"loop joint '{name}'")
+        _warn_unknown_children(reader, end.node, ("origin",), f"<{tag}> of loop joint '{name}'")
+        ends.append((end.body, _end_pose(reader, end.node, tag, name)))
     (body_A, X_AF), (body_B, X_BM) = ends
     if body_A is body_B:
         diag.error(el, f"loop joint '{name}' joins link '{body_A.name}' to itself",
