@@ -37,6 +37,18 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
 
 
 @dataclass
+class IncludedModel:
+    """What an included URDF or MuJoCo file's own reader added: its model
+    instance, the bodies new to it, its name, and the name of the frame
+    that stands for its model frame in the SDFormat graph."""
+
+    instance: int
+    new_bodies: list
+    model_name: str
+    frame_name: str
+
+
+@dataclass
 class CustomInclude:
     """A URDF or MuJoCo file included by an SDFormat file: the scope standing
     for it, the bodies it added and the graph vertex of its model frame."""
@@ -47,6 +59,10 @@ class CustomInclude:
 
 
 class SdfReader:
+    """Reads one SDFormat file: loads the document, builds its scopes and
+    frame graph (reading included URDF and MuJoCo files with their own
+    readers), then puts its models into the plant."""
+
     def __init__(self, source: DataSource, workspace: Workspace):
         self.source = source
         self.ws = workspace
@@ -99,7 +115,6 @@ class SdfReader:
     def build(self, root):
         models, worlds = self.root_children(root)
         scopes = ScopeBuilder(self.diag, self.graph, self.custom_include)
-        self.scope_builder = scopes
         if len(models) + len(worlds) != 1:
             self.diag.error(root, f"File must have exactly one <model> or exactly one <world>, "
                                   f"but instead has {len(models)} models and {len(worlds)} "
@@ -164,22 +179,18 @@ class SdfReader:
         path = inc.get(RESOLVED)
         if path is None:
             return None
-        read = self.read_included_model(parent, inc, path)
-        if read is None:
+        added = self.read_included_model(parent, inc, path)
+        if added is None:
             return None
-        instance, new_bodies, model_name, frame_name = read
         merge = inc.get("merge") in ("true", "1")
-        scope, model_vertex = self.include_vertex(parent, inc, instance, new_bodies, model_name,
-                                                  frame_name, merge)
-        self.describe_included_frames(scope, inc, instance, new_bodies, frame_name, merge)
-        scope.custom_model_vertex = model_vertex
-        self.custom_includes.append(CustomInclude(scope, new_bodies, model_vertex))
+        scope, model_vertex = self.include_vertex(parent, inc, added, merge)
+        self.describe_included_frames(scope, inc, added, merge)
+        self.custom_includes.append(CustomInclude(scope, added.new_bodies, model_vertex))
         return None if merge else scope
 
-    def read_included_model(self, parent: Scope, inc, path: str):
+    def read_included_model(self, parent: Scope, inc, path: str) -> IncludedModel | None:
         """Adds the included file's model to the plant (merged into the
-        parent's instance with ``merge``); returns its instance, the bodies
-        it added, its name and the name of the frame standing for it."""
+        parent's instance with ``merge``); None when its reader added none."""
         diag = self.diag
         plant = self.plant
         static = inc.find("static")
@@ -218,34 +229,36 @@ class SdfReader:
         with diag.located(inc):
             plant.add_frame(frame_name, bodies[0].body_frame, RigidTransform(), instance)
         new_bodies = [b for b in bodies if b.index not in before]
-        return instance, new_bodies, model_name, frame_name
+        return IncludedModel(instance, new_bodies, model_name, frame_name)
 
-    def include_vertex(self, parent: Scope, inc, instance: int, new_bodies, model_name: str,
-                       frame_name: str, merge: bool) -> tuple[Scope, str]:
+    def include_vertex(self, parent: Scope, inc, added: IncludedModel,
+                       merge: bool) -> tuple[Scope, str]:
         """The graph vertex the include stands for: a proxy frame in the parent
         (merged) or a scope of its own; returns that scope and the vertex id."""
         X, relative_to, pose_el = read_pose(self.diag, inc)
         if merge:
-            proxy = Vertex(parent.vertex_id(frame_name), "frame", parent, inc,
-                           attached_to=new_bodies[0].name if new_bodies else None,
+            proxy = Vertex(parent.vertex_id(added.frame_name), "frame", parent, inc,
+                           attached_to=added.new_bodies[0].name if added.new_bodies else None,
                            relative_to=relative_to or (MODEL_FRAME if parent.kind != "world"
                                                        else "world"),
                            X=X, pose_el=pose_el)
             self.graph.add(proxy)
             return parent, proxy.id
         placement = (inc.findtext("placement_frame") or "").strip() or None
-        scope = Scope(parent.vertex_id(model_name), model_name, inc, parent, kind="custom")
-        scope.instance = instance
+        scope = Scope(parent.vertex_id(added.model_name), added.model_name, inc, parent,
+                      kind="custom")
+        scope.instance = added.instance
         self.graph.add(Vertex(scope.path, "custom", parent, inc, relative_to=relative_to,
                               X=X, pose_el=pose_el, inner_scope=scope, placement=placement))
         return scope, scope.path
 
-    def describe_included_frames(self, scope: Scope, inc, instance: int, new_bodies,
-                                 frame_name: str, merge: bool) -> None:
+    def describe_included_frames(self, scope: Scope, inc, added: IncludedModel,
+                                 merge: bool) -> None:
         """Adds the included model's links, frames and joints to the graph, so
         SDFormat elements can refer to them by scoped name."""
         plant = self.plant
-        for body in new_bodies:
+        instance, frame_name = added.instance, added.frame_name
+        for body in added.new_bodies:
             v = Vertex(scope.vertex_id(body.name), "link", scope, inc,
                        relative_to=(frame_name if merge else None))
             self.graph.add(v)
@@ -255,7 +268,7 @@ class SdfReader:
                 scope.links.append(v)
         if not merge:
             scope.canonical = scope.links[0].id if scope.links else None
-        new_index = {b.index for b in new_bodies}
+        new_index = {b.index for b in added.new_bodies}
         for frame in plant.frames():
             if (frame.model_instance != instance or frame.is_body_frame
                     or frame.body.index not in new_index or frame.name == frame_name):
@@ -269,6 +282,7 @@ class SdfReader:
                                       X=joint.frame_on_child.X_BF))
 
     def absolute_name(self, scope: Scope) -> str:
+        """The scoped name of the model ``scope`` ('' for the world)."""
         names = []
         node = scope
         while node is not None and node.kind != "world":
@@ -277,6 +291,7 @@ class SdfReader:
         return "::".join(reversed(names))
 
     def custom_bodies(self) -> dict:
+        """The included URDF/MuJoCo models' bodies by their link vertex id."""
         out = {}
         for include in self.custom_includes:
             for body in include.bodies:
