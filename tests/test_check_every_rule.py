@@ -169,6 +169,7 @@ EXAMPLES = {
     "mjcf-unknown-material": ("m.xml", mjcf('<geom type="sphere" size="1" material="nowhere"/>'), {}),
     "mjcf-unknown-class": ("m.xml", mjcf('<geom class="nowhere" type="sphere" size="1"/>'), {}),
     "mjcf-unknown-element": ("m.xml", mjcf("", "<bogus/>"), {}),
+    "mjcf-unknown-attribute": ("m.xml", mjcf('<geom type="sphere" size="0.1" desnity="5"/>'), {}),
     "dmd-value-invalid": ("d.dmd.yaml", dmd("- add_model:\n    name: ''\n    file: file://{dir}/r.urdf"), {"r.urdf": BASE}),
     "dmd-structure": ("d.dmd.yaml", dmd("- add_collision_filter_group:\n    name: g\n    model_namespace: ''\n    members: []"), {}),
     "dmd-conflict": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n      base_frame: world\n- add_weld:\n    parent: world\n    child: f\n    X_PC:\n      base_frame: world"), {}),

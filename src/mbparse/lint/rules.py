@@ -203,8 +203,12 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("sdf-mimic-invalid", "error", "a <drake:mimic> that cannot be honoured",
          "mimic another single-dof joint"),
     *_family("mjcf"), *_unknown("mjcf", "body joint site geom mesh material class"),
-    Rule("mjcf-unknown-element", "warning", "an element that is not MJCF; it is ignored",
-         "check the spelling, or remove it"),
+    Rule("mjcf-unknown-element", "warning", "an element MuJoCo's schema does not allow where "
+         "it is (MuJoCo refuses the file); it is ignored",
+         "check the spelling: the message suggests the closest known name"),
+    Rule("mjcf-unknown-attribute", "warning", "an attribute MuJoCo's schema does not give its "
+         "element (often a typo, such as rnage for range; MuJoCo refuses the file); it is ignored",
+         "check the spelling: the message suggests the closest known name"),
     Rule("mjcf-include-root", "warning", "an included MJCF file's root is neither <mujoco> nor "
          "<mujocoinclude>; its children are spliced in all the same, as MuJoCo and Drake do",
          "check that the <include> names the file you meant"),

@@ -25,6 +25,7 @@ from .document import Document, tag
 from .geoms import GeomReader
 from .plant_builder import PlantBuilder
 from .replicate import expand_replicates
+from .schema import SchemaChecker
 
 # Top-level elements: read in this order, whatever their order in the file.
 TOP_LEVEL = ("compiler", "option", "size", "statistic", "visual", "default", "extension",
@@ -65,14 +66,12 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     if tag(root) != "mujoco":
         doc.error(root, f"an MJCF file's root element must be <mujoco>; this one is "
                         f"<{tag(root)}>", code="mjcf-root")
+    SchemaChecker(doc).check(root)
     sections = {name: [] for name in TOP_LEVEL}
     for el in doc.kids(root):
         t = tag(el)
         if t in sections:
             sections[t].append(el)
-        else:
-            doc.warning(el, f"<{t}> is not an MJCF element; it is ignored",
-                        code="mjcf-unknown-element")
     name = model_name or root.get("model")
     if not name:
         # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.
@@ -130,15 +129,12 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
 
 
 def _option(doc: Document, el) -> None:
+    # <flag>, its one child, holds solver switches: ignored without a word.
     for name in el.attrib:
-        if name in OPTION_SILENT:
+        if name in OPTION_SILENT or (el, name) in doc.unknown:
             continue
         doc.warning(el, f"the attribute '{name}' of <option> is not supported and is ignored",
                     code="mjcf-unsupported")
-    for child in doc.kids(el):
-        if tag(child) != "flag":  # solver switches: ignored without a word
-            doc.warning(child, f"<{tag(child)}> inside <option> is not supported and is "
-                               "ignored", code="mjcf-unsupported")
 
 
 def _apply_mass_bounds(doc: Document, bodies, compiler: Compiler) -> None:

@@ -12,8 +12,6 @@ from .document import Document, tag
 from .plant_builder import PlantBuilder
 
 SUPPORTED = ("motor", "position", "velocity", "general")
-UNSUPPORTED_KINDS = ("intvelocity", "damper", "cylinder", "muscle", "adhesion", "plugin",
-                     "orientation", "pid", "dcmotor")
 TRANSMISSIONS = ("tendon", "site", "jointinparent", "cranksite", "slidersite", "refsite",
                  "body")
 UNSUPPORTED = ("group", "lengthrange", "cranklength", "user", "dyntype", "dynprm",
@@ -34,12 +32,9 @@ class ActuatorReader:
                 t = tag(el)
                 if t in SUPPORTED:
                     self._actuator(el, t)
-                elif t in UNSUPPORTED_KINDS:
+                elif el not in self.doc.unknown:  # else the schema check reported it
                     self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
                                      code="mjcf-unsupported")
-                else:
-                    self.doc.warning(el, f"<{t}> is not an actuator; it is ignored",
-                                     code="mjcf-unknown-element")
 
     def _range(self, a: Attrs, name: str, limited_name: str) -> tuple[float, float] | None:
         limited = a.choice(limited_name, ("true", "false", "auto"), "auto")

@@ -70,12 +70,9 @@ class Assets:
                         doc.error(child, "a <material> needs a 'name' attribute",
                                   code="mjcf-attribute-missing")
                     self.materials[name] = a
-                elif t in ("texture", "hfield", "skin"):
+                elif child not in doc.unknown:  # else the schema check reported it
                     doc.warning(child, f"<{t}> assets are not supported and are ignored",
                                 code="mjcf-unsupported")
-                else:
-                    doc.warning(child, f"<{t}> is not a supported asset; it is ignored",
-                                code="mjcf-unknown-element")
 
     def _mesh(self, el) -> None:
         doc = self.doc
@@ -86,6 +83,8 @@ class Assets:
                 doc.warning(a.where(name), f"the attribute '{name}' of <mesh> is not supported "
                                            "and is ignored", code="mjcf-unsupported")
         for child in doc.kids(el):
+            if child in doc.unknown:
+                continue
             doc.warning(child, f"<{tag(child)}> inside <mesh> is not supported and is ignored",
                         code="mjcf-unsupported")
         file = a.text("file")

@@ -14,11 +14,6 @@ from .document import Document, tag
 from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
 
-# Elements of a body that carry no meaning for the plant.
-BODY_UNSUPPORTED = ("camera", "light", "composite", "flexcomp", "plugin", "attach")
-BODY_KNOWN = ("body", "frame", "inertial", "joint", "freejoint", "geom", "site") \
-    + BODY_UNSUPPORTED
-
 
 @dataclass
 class Placed:
@@ -165,12 +160,9 @@ class BodyTreeReader:
                     if in_world or tag(el) == "frame":
                         doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>",
                                   code="mjcf-structure")
-                elif t in BODY_UNSUPPORTED:
+                elif child not in doc.unknown:  # else the schema check reported it
                     doc.warning(child, f"<{t}> inside a body is not supported and is ignored",
                                 code="mjcf-unsupported")
-                else:
-                    doc.warning(child, f"<{t}> is not an element of a body; it is ignored",
-                                code="mjcf-unknown-element")
         return bodies
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,

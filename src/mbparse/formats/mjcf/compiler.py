@@ -73,6 +73,8 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
             doc.warning(el, f"the attribute '{name}' of <compiler> is not supported and is "
                             "ignored", code="mjcf-unsupported")
     for child in doc.kids(el):
+        if child in doc.unknown:
+            continue
         doc.warning(child, f"<{child.tag}> inside <compiler> is not supported and is ignored",
                     code="mjcf-unsupported")
 

@@ -9,7 +9,6 @@ from .defaults import DefaultClasses
 from .document import Document, tag
 from .plant_builder import PlantBuilder
 
-EQUALITY_UNSUPPORTED = ("tendon", "flex", "flexvert", "flexstrain", "distance")
 
 
 class ConstraintReader:
@@ -39,12 +38,9 @@ class ConstraintReader:
                     self._weld(a)
                 elif t == "joint":
                     self._coupler(a)
-                elif t in EQUALITY_UNSUPPORTED:
+                elif el not in self.doc.unknown:  # else the schema check reported it
                     self.doc.warning(el, f"<{t}> equality constraints are not supported; this one "
                                          "is ignored", code="mjcf-unsupported")
-                else:
-                    self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored",
-                                     code="mjcf-unknown-element")
 
     def _body(self, a: Attrs, attr_name: str, default_world: bool = False):
         name = a.text(attr_name)
@@ -161,9 +157,9 @@ class ConstraintReader:
                     self.plant.exclude_collisions_between([body1.plant_body], [body2.plant_body])
                 elif t == "pair":
                     self._pair(el)
-                else:
-                    self.doc.warning(el, f"<{t}> is not a contact element; it is ignored",
-                                     code="mjcf-unknown-element")
+                elif el not in self.doc.unknown:  # else the schema check reported it
+                    self.doc.warning(el, f"<{t}> contact elements are not supported; this one is "
+                                         "ignored", code="mjcf-unsupported")
 
     def _pair(self, el) -> None:
         a = self.defaults.attrs(el)

@@ -46,8 +46,9 @@ class DefaultClasses:
             if t == "default":
                 continue
             if t not in DEFAULT_KINDS:
-                doc.warning(child, f"<{t}> has no meaning inside <default>; it is ignored",
-                            code="mjcf-unknown-element")
+                if child not in doc.unknown:  # else the schema check reported it
+                    doc.warning(child, f"<{t}> defaults are not supported and are ignored",
+                                code="mjcf-unsupported")
                 continue
             slot = values.setdefault(kind_of(t), {})
             own = {k: (v, child) for k, v in child.items()}

@@ -36,6 +36,9 @@ class Document:
         self.main_name = source.name()
         self.base_dir = source.root_dir() if source.is_file() else os.getcwd()
         self._diags: dict[object, XmlDiagnostic] = {}
+        # What the schema check reported as not MJCF (elements, and (element,
+        # attribute name) pairs): the readers skip them without a second word.
+        self.unknown: set = set()
         self._included: dict[str, object] = {}
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)

@@ -19,7 +19,6 @@ from .attrs import Attrs
 from .compiler import Compiler, euler_quat
 from .document import Document, tag
 
-KNOWN = ("count", "offset", "euler", "sep", "childclass")
 # Elements whose children may hold a <replicate>.
 CONTAINERS = ("worldbody", "body", "frame", "replicate")
 
@@ -45,10 +44,6 @@ def _collect(doc: Document, el, found: list) -> None:
 
 def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
     a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
-    for name in el.attrib:
-        if name not in KNOWN:
-            doc.warning(el, f"the attribute '{name}' of <replicate> is not supported and is "
-                            "ignored", code="mjcf-unsupported")
     if not a.has("count"):
         doc.error(el, "<replicate> needs a 'count' attribute", code="mjcf-attribute-missing")
     count = a.integer("count", 0)
