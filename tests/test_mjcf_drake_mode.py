@@ -140,3 +140,78 @@ def test_mjcf_missing_mesh_is_reported_missing_before_its_format_like_drake(writ
     with pytest.raises(ParseError) as e:
         new_parser(like_drake=True).add_models(str(path))
     assert e.value.diagnostic.code == "mesh-missing"
+
+
+# ------------------------------------------------------------ bodies with several joints
+SEVERAL_JOINTS = ('<mujoco model="m">\n<worldbody>\n<body name="b" pos="1 2 3" euler="0 0 90">\n'
+                  '<joint name="j1" pos="0.1 0 0" axis="1 0 0"/>\n'
+                  '<joint name="j2" type="slide" pos="0 0.2 0" axis="0 1 0"/>\n'
+                  '<geom size="0.1"/>\n</body>\n</worldbody>\n</mujoco>\n')
+
+
+def test_mjcf_several_joints_act_in_the_bodys_frame_by_default():
+    p = parse(SEVERAL_JOINTS, like_drake=False)
+    j1, j2 = (p.plant.get_joint_by_name(n, p.instance) for n in ("j1", "j2"))
+    assert j1.frame_on_parent.X_BF.p == pytest.approx((1.0, 2.1, 3.0))
+    assert j2.frame_on_parent.X_BF.p == pytest.approx((0.0, 0.2, 0.0))
+
+
+def test_mjcf_several_joints_take_the_bodys_pose_on_the_last_joint_like_drake():
+    p = parse(SEVERAL_JOINTS, like_drake=True)
+    j1, j2 = (p.plant.get_joint_by_name(n, p.instance) for n in ("j1", "j2"))
+    assert j1.frame_on_parent.X_BF.p == pytest.approx((0.1, 0.0, 0.0))
+    assert j2.frame_on_parent.X_BF.p == pytest.approx((0.8, 2.0, 3.0))
+
+
+# ------------------------------------------------------------ joint springs, compiler masses
+SPRING = ('<mujoco model="m">\n<compiler settotalmass="14"/>\n<worldbody>\n<body name="b">\n'
+          '<joint name="j" stiffness="5" springref="10"/>\n<geom size="0.1" mass="1"/>\n'
+          '</body>\n</worldbody>\n</mujoco>\n')
+
+
+def test_mjcf_joint_stiffness_is_a_spring_and_settotalmass_scales_by_default():
+    p = parse(SPRING, like_drake=False)
+    assert [type(f).__name__ for f in p.plant.force_elements()][-1] == "RevoluteSpring"
+    assert p.plant.get_body_by_name("b", p.instance).default_spatial_inertia.mass == \
+        pytest.approx(14.0)
+
+
+def test_mjcf_joint_stiffness_and_settotalmass_are_ignored_with_drakes_warnings_like_drake():
+    p = parse(SPRING, like_drake=True)
+    assert not [f for f in p.plant.force_elements() if type(f).__name__ == "RevoluteSpring"]
+    assert p.plant.get_body_by_name("b", p.instance).default_spatial_inertia.mass == \
+        pytest.approx(1.0)
+    for words in ("The attribute 'stiffness' found in a 'joint' tag",
+                  "The attribute 'springref' found in a 'joint' tag",
+                  "The attribute 'settotalmass' found in a 'compiler' tag"):
+        assert any(w.startswith(words) for w in p.warnings), words
+
+
+# ------------------------------------------------------------ actuators
+ACTUATORS = ('<mujoco model="m">\n<worldbody>\n'
+             '<body name="p"><joint name="j0"/><geom size="0.1"/>\n'
+             '<body name="q"><joint name="j1"/><geom size="0.1"/>\n'
+             '<body name="r"><joint name="j2"/><geom size="0.1"/>\n'
+             '</body></body></body>\n</worldbody>\n<actuator>\n'
+             '<position name="a0" joint="j0" kp="7" kv="3" ctrlrange="-2 2" forcerange="-5 5"/>\n'
+             '<velocity name="a1" joint="j1" kv="3"/>\n'
+             '<general name="a2" joint="j2"/>\n</actuator>\n</mujoco>\n')
+
+
+def test_mjcf_position_servo_keeps_its_damping_and_force_range_by_default():
+    p = parse(ACTUATORS, like_drake=False)
+    a0 = p.plant.get_joint_actuator_by_name("a0", p.instance)
+    assert a0.effort_limit == 5.0
+    assert (a0.controller_gains.p, a0.controller_gains.d) == (7.0, 3.0)
+    assert {a.name for a in p.plant.actuators()} == {"a0", "a1", "a2"}
+
+
+def test_mjcf_actuators_read_as_drake_does_like_drake():
+    p = parse(ACTUATORS, like_drake=True)
+    a0 = p.plant.get_joint_actuator_by_name("a0", p.instance)
+    assert a0.effort_limit == 2.0
+    assert (a0.controller_gains.p, a0.controller_gains.d) == (7.0, 0.0)
+    assert [a.name for a in p.plant.actuators()] == ["a0"]
+    for t in ("velocity", "general"):
+        assert f"The tag '{t}' found as a child of 'actuator' is currently unsupported and " \
+               "will be ignored" in p.warnings
