@@ -112,6 +112,11 @@ class Assets:
             if not os.path.isfile(path):
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
+            if os.path.splitext(path)[1].lower() != ".obj":
+                doc.diag(el).drake_refuses(
+                    el, "Drake's MuJoCo parser currently only supports mesh files in .obj "
+                        f"format, but the meshfile \"{path}\" was requested",
+                    "mbparse reads the mesh", code="mjcf-not-supported")
             if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
                               "MSH file; only those meshes can be read",
