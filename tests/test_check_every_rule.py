@@ -92,11 +92,20 @@ EXAMPLES = {
     "file-type-unknown": ("r.txt", "text", {}),
     "mesh-missing": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="nowhere.obj"/></geometry></visual></link>'), {}),
     "mesh-unreadable": ("m.xml", mjcf('<geom type="mesh" mesh="bad"/>', '<asset><mesh name="bad" file="bad.obj"/></asset>'), {"bad.obj": "v 0 0 0\nf 1 2 3\n"}),
-    "mesh-collision-hull": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}),
+    "mesh-collision-hull": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}, LoadOptions(like="drake")),
+    "drake-refuses": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}),
+    "xacro-error": ("r.xacro", '<robot name="r"><link name="${nowhere}"/></robot>', {}),
+    "xacro-warning": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="len" value="1"/><link name="a"/></robot>', {}),
+    "xml-leniency": ("r.urdf", '<?xml version="0.0"?>\n' + robot(LINK), {}),
     "mesh-not-rendered": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="p.stl"/></geometry></visual></link>'), {"p.stl": STL}),
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
+    "depth-limit": ("d.dmd.yaml", "directives:\n- " + "[" * 200 + "]" * 200 + "\n", {}),
+    "file-not-regular": ("d.dmd.yaml", dmd("- add_model:\n    name: z\n    file: file:///dev/zero"), {}),
+    "path-escapes-package": ("m.sdf", sdf('<link name="a"/><include><uri>package://p/../../x.sdf</uri></include>'),
+                             {"package.xml": "<package><name>p</name></package>"}),
+    "number-malformed": ("r.urdf", robot('<link name="a"><inertial><mass value="1,5"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
     "collision-filter-group": ("r.urdf", robot(LINK + '<drake:collision_filter_group name="g"><drake:member link="nowhere"/></drake:collision_filter_group>'), {}),
     "proximity-invalid": ("r.urdf", robot(collision(
         '<drake:hunt_crossley_dissipation value="-1"/>')), {}),
@@ -118,6 +127,7 @@ EXAMPLES = {
             f'<drake:bushing_{k} value="1 1 1"/>' for k in (
                 "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
         + "</drake:linear_bushing_rpy>"), {}),
+    "urdf-unknown-attribute": ("r.urdf", robot('<link name="a"><inertial><mass valeu="1"/></inertial></link>'), {}),
     "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LIKE_DRAKE),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
@@ -194,7 +204,6 @@ NOT_FEASIBLE = {
     "unclassified-error": "the fallback for a diagnostic raised without a code; a test checks there is none",
     "unclassified-warning": "the fallback for a warning raised without a code; a test checks there is none",
     "internal-error": "a bug in mbparse, not a property of any input",
-    "drake-refuses": "raised through DiagnosticPolicy.drake_refuses, which no reader calls yet",
     "package-invalid": "the package map's own refusal (conflicting folders), not a model file's",
     "uri-relative": "only for models read from a string (tested in test_check_rule_uri_relative)",
     "convert-frame-name-taken": "needs lumped links whose frame names collide (convert's own tests)",
@@ -246,6 +255,7 @@ def test_the_converter_rule_is_raised_with_its_code(tmp_path, code):
 def test_check_rule_uri_relative():
     from mbparse import MultibodyPlant, Parser, SceneGraph
     parser = Parser(MultibodyPlant(0.0), SceneGraph())
+    parser.set_like_drake()   # the default mode leaves the mesh out with a warning
     with pytest.raises(ParseError) as e:
         parser.add_models_from_string(
             robot('<link name="a"><visual><geometry><mesh filename="m.obj"/></geometry>'

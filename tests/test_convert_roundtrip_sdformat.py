@@ -27,7 +27,7 @@ URDFS = sorted(CORPUS.rglob("*.urdf"))
 def _load(path: Path, packages_of: Path | None = None):
     """Loads a file; the packages found above ``packages_of`` are added (a
     converted copy lives in a temporary folder)."""
-    options = LoadOptions()
+    options = LoadOptions(like="drake")  # the skips below name what Drake refuses
     for xml in ancestor_package_xmls(str(packages_of or path)):
         m = re.search(r"<name>\s*([^<\s]+)\s*</name>", Path(xml).read_text())
         if m:

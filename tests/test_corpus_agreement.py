@@ -39,7 +39,7 @@ def _summary(path: Path) -> dict:
     from mbparse.diagnostics import ParseError
     from mbparse.loading import LoadOptions, load
     from mbparse.summary import summarize
-    options = LoadOptions(packages=[("drake", str(CORPUS / "drake")),
+    options = LoadOptions(like="drake", packages=[("drake", str(CORPUS / "drake")),
                                     ("drake_models", str(CORPUS / "drake_models"))])
     try:
         loaded = load(str(path), options)

@@ -57,9 +57,18 @@ def test_parser_cli_package_option_maps_a_package(write, tmp_path, capsys):
     assert summary["geometries"][0]["shape"]["file"] == "base.obj"
 
 
-def test_parser_cli_without_the_package_the_model_fails(write, capsys):
+def test_parser_cli_without_the_package_the_mesh_is_left_out_with_a_warning(write, capsys):
     path = write("models/arm.urdf", MESH_ARM)
     status, (summary,) = run_json(capsys, str(path))
+    assert status == 0 and summary["geometries"] == []
+    assert main(["inspect", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}:" in err and "parts" in err and "Drake refuses this" in err
+
+
+def test_parser_cli_without_the_package_the_model_fails_like_drake(write, capsys):
+    path = write("models/arm.urdf", MESH_ARM)
+    status, (summary,) = run_json(capsys, str(path), "--like", "drake")
     assert status == 1 and "parts" in summary["error"]
 
 
@@ -92,3 +101,23 @@ def test_parser_cli_console_script_is_declared_and_installed():
     assert scripts.get("mbparse") == "mbparse.cli:main"
     beside_python = Path(sys.executable).parent / "mbparse"
     assert beside_python.exists() or shutil.which("mbparse") is not None
+
+
+def test_parser_cli_inspect_shows_warnings_and_counts_notes(write, capsys):
+    # A collision mesh Drake cannot take (a note: valid input beyond Drake),
+    # an unread <safety_controller> (a note) and an inverted-looking inertia
+    # (a warning, shown).
+    (write("m.stl", "solid s\nendsolid s\n"))
+    path = write("r.urdf", robot(
+        '<link name="a"><inertial><mass value="1"/>'
+        '<inertia ixx="0.001" iyy="0.001" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>'
+        '<collision><geometry><mesh filename="m.stl"/></geometry></collision></link>'
+        '<link name="b">' + HEAVY + '</link>'
+        '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
+        '<safety_controller k_velocity="1"/></joint>'))
+    assert main(["inspect", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].startswith(f"{path}:3: warning:") and "triangle inequality" in err[0]
+    assert err[1].startswith(f"note: {path}: 2 notes") and "1 of them things Drake" in err[1]

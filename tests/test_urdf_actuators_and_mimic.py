@@ -74,10 +74,10 @@ def test_urdf_transmission_that_is_not_simple_is_ignored_with_a_warning():
     assert any("DifferentialTransmission" in w for w in parsed.warnings)
 
 
-def test_urdf_transmission_naming_an_unknown_joint_is_an_error():
+def test_urdf_transmission_naming_an_unknown_joint_is_an_error_like_drake():
     text = model().replace('<joint name="j1"/>', '<joint name="ghost"/>')
     with pytest.raises(ParseError, match="ghost"):
-        parse_urdf(text)
+        parse_urdf(text, like_drake=True)
 
 
 def test_urdf_drake_rotor_inertia_and_gear_ratio_go_to_the_actuator():

@@ -158,9 +158,11 @@ def test_urdf_joint_origin_places_the_parent_frame():
     assert j.frame_on_child is j.child_body.body_frame
 
 
-def test_urdf_joint_at_identity_uses_the_body_frames():
+def test_urdf_joint_at_identity_still_has_its_own_parent_frame_as_in_drake():
     j = the_joint(two_links(joint("joint", "revolute")))
-    assert j.frame_on_parent is j.parent_body.body_frame
+    assert j.frame_on_parent.name == "j_parent"
+    assert j.frame_on_parent.body is j.parent_body and j.frame_on_parent.X_BF.is_exactly_identity()
+    assert j.frame_on_child is j.child_body.body_frame
 
 
 def test_urdf_joint_to_world_link():

@@ -270,3 +270,19 @@ def test_urdf_sensors_agree_with_idyntree(path):
         s = ours[name]
         assert (s.type, s.parent, s.parent_link.name) == (stype, parent, link)
         assert abs(s.X_PS.matrix() - H).max() <= 1e-9, name
+
+
+@pytest.mark.parametrize("path", sorted(IDYNTREE.rglob("*.urdf")) if IDYNTREE.is_dir() else [],
+                         ids=lambda p: str(p.relative_to(IDYNTREE)))
+def test_urdf_sensors_inspect_json_lists_idyntree_sensors_in_the_default_mode(path, capsys):
+    """``mbparse inspect --json`` loads every iDynTree model (their meshes
+    are not shipped: left out with a warning) and lists the sensors
+    iDynTree's own loader finds."""
+    import json
+    from mbparse.cli import main
+    theirs = _idyntree_sensors(path)
+    status = main(["inspect", "--json", str(path)])
+    summary = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert status == 0, summary.get("error")
+    assert {s["name"]: (s["type"], s["parent"]) for s in summary.get("sensors", [])} == \
+        {name: (stype, parent) for name, (stype, parent, _, _) in theirs.items()}

@@ -94,18 +94,19 @@ def test_urdf_drake_declare_convex_makes_a_convex_shape(write, role):
     assert type(only_geometry(parsed).shape) is Convex
 
 
-def test_urdf_missing_mesh_file_is_a_located_error(write):
+def test_urdf_missing_mesh_file_is_a_located_error_like_drake(write):
     text = link(visual('<mesh filename="absent.obj"/>'))
     path = write("m.urdf", text)
     with pytest.raises(ParseError, match="absent.obj") as info:
-        parse_file(path)
+        parse_file(path, like_drake=True)
     assert f"{path}:{line_of(text, '<mesh')}:" in str(info.value)
 
 
-def test_urdf_collision_mesh_that_cannot_give_a_convex_hull_is_an_error(write):
+def test_urdf_collision_mesh_drake_cannot_make_a_hull_of_is_an_error_like_drake(write):
     write("part.stl", "")
     with pytest.raises(ParseError, match="part.stl"):
-        parse_file(write("m.urdf", link(collision('<mesh filename="part.stl"/>'))))
+        parse_file(write("m.urdf", link(collision('<mesh filename="part.stl"/>'))),
+                   like_drake=True)
 
 
 def test_urdf_visual_mesh_of_any_format_is_accepted(write):

@@ -47,17 +47,26 @@ def test_urdf_material_same_definition_again_in_a_visual_is_fine():
     assert diffuse(parsed) == Rgba(1, 0, 0, 1)
 
 
-def test_urdf_material_conflicting_definition_is_an_error(write):
+def test_urdf_material_conflicting_definition_is_an_error_like_drake(write):
     text = robot(RED + visual('<material name="red"><color rgba="0 1 0 1"/></material>'))
     path = write("m.urdf", text)
     with pytest.raises(ParseError, match="red") as info:
-        parse_file(path)
+        parse_file(path, like_drake=True)
     assert f"{path}:{line_of(text, '<visual')}:" in str(info.value)
 
 
-def test_urdf_material_defined_twice_under_robot_is_an_error():
+def test_urdf_material_conflicting_definition_colours_its_visual_by_default(write):
+    text = robot(RED + visual('<material name="red"><color rgba="0 1 0 1"/></material>'))
+    parsed = parse_file(write("m.urdf", text))
+    (g,) = parsed.geometries()
+    assert g.properties(ILLUSTRATION).get_property("phong", "diffuse") == Rgba(0, 1, 0, 1)
+    (w,) = parsed.warnings
+    assert "defined twice" in w and "Drake refuses this" in w
+
+
+def test_urdf_material_defined_twice_under_robot_is_an_error_like_drake():
     with pytest.raises(ParseError, match="red"):
-        parse_urdf(robot(RED + "\n" + RED + '<link name="a"/>'))
+        parse_urdf(robot(RED + "\n" + RED + '<link name="a"/>'), like_drake=True)
 
 
 def test_urdf_material_undefined_name_is_an_error_in_drakes_mode(write):

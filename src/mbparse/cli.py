@@ -5,6 +5,7 @@ import argparse
 import importlib
 import sys
 
+from .diagnostics import ParseError
 from . import __version__
 
 # name → (module in mbparse.commands, one-line help)
@@ -28,22 +29,54 @@ def build_parser() -> argparse.ArgumentParser:
         mod = importlib.import_module(f"mbparse.commands.{module}")
         p = sub.add_parser(name, help=help_text, description=help_text)
         mod.add_arguments(p)
+        p.add_argument("--debug", action="store_true",
+                       help="on an internal failure, show Python's traceback")
         p.set_defaults(run=mod.run)
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Runs one command; returns the exit status: 0 done, 1 the input (or
+    mbparse) failed, 2 the command line was wrong. A failure is one line on
+    standard error; Python's traceback only with ``--debug``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv[:1]  # ``mbparse --debug COMMAND ...`` works too
+    if debug:
+        argv = argv[1:] + ["--debug"] if len(argv) > 1 else argv[1:]
     ap = build_parser()
     args = ap.parse_args(argv)
     if not getattr(args, "command", None):
         ap.print_help()
         return 2
+    debug = debug or getattr(args, "debug", False)
     try:
         return args.run(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except ParseError as e:  # a command that let a located error through
+        if debug:
+            raise
+        print(f"error: {str(e).splitlines()[0] if str(e) else e}", file=sys.stderr)
+        return 1
+    except Exception as e:  # noqa: BLE001 -- a bug in mbparse: one line, not a traceback
+        if debug:
+            raise
+        print(f"error: {_inputs(args)}: internal error in mbparse ({type(e).__name__}: "
+              f"{_short(str(e))}); please report it, with the file (--debug shows the "
+              "traceback)", file=sys.stderr)
+        return 1
+
+
+def _inputs(args: argparse.Namespace) -> str:
+    files = getattr(args, "files", None) or [getattr(args, "file", None) or "mbparse"]
+    return ", ".join(str(f) for f in files)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 if __name__ == "__main__":

@@ -7,9 +7,24 @@ parsing a warning raises too.
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Callable, NoReturn
+
+from .numbers import QUOTE_LIMIT, quote
+
+
+_MESSAGE_LIMIT = 2000
+_LONG_QUOTE = re.compile(r"'([^']{%d,})'" % (QUOTE_LIMIT + 1))
+
+
+def _shorten_quotes(message: str) -> str:
+    """``message`` with every long quoted text cut short, then capped."""
+    message = _LONG_QUOTE.sub(lambda m: f"'{quote(m.group(1))}'", message)
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT - 40] + f"... ({len(message)} characters)"
+    return message
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,9 @@ class Diagnostic:
     def __post_init__(self) -> None:
         if type(self.message) is not str:  # a str subclass (a URI problem) is kept plain
             object.__setattr__(self, "message", str(self.message))
+        # A value quoted back can be a megabyte long: keep messages readable.
+        if len(self.message) > _MESSAGE_LIMIT // 4:
+            object.__setattr__(self, "message", _shorten_quotes(self.message))
 
     def location(self) -> str:
         where = self.file or "<string>"
@@ -89,6 +107,9 @@ class DiagnosticPolicy:
     # otherwise mbparse loads it with a warning that says Drake would refuse it.
     like_drake: bool = False
     warnings_seen: list[Diagnostic] = field(default_factory=list)
+    # Where a finding in generated text (an expanded xacro file) came from:
+    # (file, line) in that text -> (file, line) in the source; None: as given.
+    locate: Callable[[str | None, int | None], tuple[str | None, int | None]] | None = None
     collect_errors: bool = False
     errors_seen: list[Diagnostic] = field(default_factory=list)
 
@@ -96,12 +117,16 @@ class DiagnosticPolicy:
               column: int | None = None, element: str | None = None,
               code: str | None = None) -> NoReturn:
         """Raises a :class:`ParseError` for the finding."""
+        if self.locate is not None:
+            file, line = self.locate(file, line)
         raise ParseError(Diagnostic("error", message, file, line, column, element, code))
 
     def warning(self, message: str, file: str | None = None, line: int | None = None,
                 column: int | None = None, element: str | None = None,
                 code: str | None = None) -> None:
         """Records (and, with ``emit``, issues) a warning; raises under strict parsing."""
+        if self.locate is not None:
+            file, line = self.locate(file, line)
         if self.strict:
             raise ParseError(Diagnostic("error", message + " [a warning, made an error by "
                                         "strict parsing]", file, line, column, element, code))

@@ -10,6 +10,7 @@ import os
 import re
 
 from .diagnostics import ParseError
+from .files import read_regular_file
 
 _URI = re.compile(r"^([a-z0-9+.-]+)://([^/]*)/+(.*)$", re.DOTALL)
 _STOP_MARKERS = ("AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE")
@@ -31,7 +32,8 @@ def read_package_xml(filename: str) -> tuple[str, str | None]:
     from lxml import etree  # here: ``import mbparse`` and the DMD/OBJ readers do without it
 
     try:
-        root = etree.parse(filename).getroot()
+        parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
+        root = etree.fromstring(read_regular_file(filename), parser)
     except (OSError, etree.XMLSyntaxError) as e:
         raise PackageMapError(f"Failed to parse XML in package manifest '{filename}': {e}") from None
     if root.tag != "package":
@@ -145,28 +147,41 @@ class PackageMap:
         """Adds the packages found under the folders of ``ROS_PACKAGE_PATH``."""
         self.populate_from_environment("ROS_PACKAGE_PATH")
 
-    def _crawl(self, path: str, stop_at_package: bool, stop_markers) -> None:
-        path = os.path.normpath(path)
-        if any(os.path.exists(os.path.join(path, m)) for m in stop_markers):
-            return
-        manifest = os.path.join(path, "package.xml")
-        if os.path.isfile(manifest):
-            name, deprecated = read_package_xml(manifest)
-            if name not in self._paths:
-                self._paths[name] = path
-                if deprecated is not None:
-                    self._deprecated[name] = deprecated
-            if stop_at_package:
-                return
-        try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except OSError:
-            return
-        for entry in entries:
-            if entry.name.startswith("."):
+    def _crawl(self, top: str, stop_at_package: bool, stop_markers) -> None:
+        """Every package under ``top``, depth first in name order (the first
+        package of a name found wins). Each real folder is visited once, so
+        a symlink loop ends, and the walk keeps a stack of its own."""
+        pending = [os.path.normpath(top)]
+        visited: set[str] = set()
+        while pending:
+            path = pending.pop()
+            real = os.path.realpath(path)
+            if real in visited:
                 continue
-            if entry.is_dir():
-                self._crawl(entry.path, stop_at_package, stop_markers)
+            visited.add(real)
+            if any(os.path.exists(os.path.join(path, m)) for m in stop_markers):
+                continue
+            manifest = os.path.join(path, "package.xml")
+            if os.path.isfile(manifest):
+                name, deprecated = read_package_xml(manifest)
+                if name not in self._paths:
+                    self._paths[name] = path
+                    if deprecated is not None:
+                        self._deprecated[name] = deprecated
+                if stop_at_package:
+                    continue
+            try:
+                entries = sorted(os.scandir(path), key=lambda e: e.name)
+            except OSError:
+                continue
+            subfolders = []
+            for entry in entries:
+                try:
+                    if not entry.name.startswith(".") and entry.is_dir():
+                        subfolders.append(entry.path)
+                except OSError:  # a symlink that cannot be followed
+                    continue
+            pending.extend(reversed(subfolders))
 
     def resolve_url(self, url: str) -> str:
         """The local path a ``package://``, ``model://`` or ``file://`` URL names.
@@ -214,7 +229,14 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             if not package_map.contains(package):
                 return "", UriProblem(f"URI '{uri}' names package '{package}', which the "
                                       "package map does not have", "package-unknown")
-            result = os.path.join(package_map.get_path(package), rest)
+            package_root = os.path.normpath(package_map.get_path(package))
+            result = os.path.normpath(os.path.join(package_root, rest))
+            if os.path.commonpath([package_root, result]) != package_root:
+                return "", UriProblem(
+                    f"URI '{uri}' leaves its package: it names '{result}', outside the folder of "
+                    f"package '{package}' ('{package_root}'); mbparse refuses paths that climb "
+                    "out of a package with '..' (Drake does not check); name the other package "
+                    "instead", "path-escapes-package")
         else:
             return "", UriProblem(f"URI '{uri}' has scheme '{scheme}://', which is not read here "
                                   "(no network access); use file://, package:// or model://",

@@ -122,6 +122,18 @@ class Parser:
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
         """Parses text whose format is ``file_type`` (a suffix without the
         dot: ``urdf``, ``sdf``, ``xml``, ``dmd.yaml``)."""
+        if not isinstance(file_contents, str) or not isinstance(file_type, str):
+            raise TypeError(f"add_models_from_string takes the text (str) and its type (str), "
+                            f"not {type(file_contents).__name__} and {type(file_type).__name__}")
+        try:
+            file_contents.encode("utf-8")
+        except UnicodeEncodeError as e:
+            line = file_contents.count("\n", 0, e.start) + 1
+            raise ParseError(Diagnostic(
+                "error", f"the text holds a lone surrogate ({file_contents[e.start]!r}) at "
+                         f"character {e.start}, which is no Unicode character; the text cannot "
+                         "be model data (was it decoded with errors='surrogateescape'?)",
+                "<string>", line, code="file-unreadable")) from None
         fmt = formats.format_of("." + file_type)
         if fmt is None:
             self._error(f"The file type '{file_type}' is not a recognized type. Known types "

@@ -303,7 +303,7 @@ class SpatialInertia:
     @classmethod
     def solid_sphere_with_density(cls, density: float, radius: float,
                                   com: Sequence[float] = ZERO3) -> "SpatialInertia":
-        mass = density * 4.0 / 3.0 * math.pi * radius ** 3
+        mass = density * 4.0 / 3.0 * math.pi * radius * radius * radius
         i = 0.4 * mass * radius * radius
         return cls(mass, com, (i, i, i, 0.0, 0.0, 0.0))
 
@@ -324,7 +324,15 @@ class SpatialInertia:
             return "number-nan", "the mass is NaN"
         if self.mass < 0:
             return "mass-negative", f"the mass {self.mass:g} is negative"
-        return inertia_problem(self.I_cm)
+        if math.isinf(self.mass):
+            return "number-not-finite", "the mass is infinite"
+        if not all(map(math.isfinite, self.com)):
+            return "number-not-finite", f"the center of mass {list(self.com)} is not finite"
+        problem = inertia_problem(self.I_cm)
+        if problem is None and not all(map(math.isfinite, self.inertia_about_origin())):
+            return ("number-not-finite", f"its inertia about the body origin overflows (the "
+                    f"center of mass {list(self.com)} is too far from it)")
+        return problem
 
     def __repr__(self) -> str:
         return f"SpatialInertia(mass={self.mass}, com={list(self.com)}, I_cm={list(self.I_cm)})"

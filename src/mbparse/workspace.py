@@ -8,13 +8,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from .collision_filter_groups import CollisionFilterGroupResolver
-from .diagnostics import DiagnosticPolicy
+from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
+from .files import NotRegularFileError, read_regular_file
 from .package_map import PackageMap
 
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 
 CONTENTS_PSEUDO_STEM = "<literal-string>"
+# Files that include files (SDFormat <include>, add_directives, ...) nest at
+# most this deep; deeper is refused with a located error rather than
+# exhausting Python's stack.
+MAX_FILE_NESTING = 100
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,9 @@ class DataSource:
     contents: str | None = None
     # How the contents should be named in diagnostics.
     display_name: str | None = None
+    # The folder relative URIs in the contents are resolved against (contents
+    # generated from a file, such as an expanded xacro file).
+    base_dir: str | None = None
 
     def is_file(self) -> bool:
         return self.filename is not None
@@ -37,7 +45,7 @@ class DataSource:
     def root_dir(self) -> str:
         """Folder that relative URIs are resolved against ('' for strings)."""
         if self.filename is None:
-            return ""
+            return self.base_dir or ""
         return os.path.dirname(os.path.abspath(self.filename))
 
     def stem(self) -> str:
@@ -48,8 +56,11 @@ class DataSource:
 
     def read_bytes(self) -> bytes:
         if self.filename is not None:
-            with open(self.filename, "rb") as f:
-                return f.read()
+            try:
+                return read_regular_file(self.filename)
+            except NotRegularFileError as e:
+                raise ParseError(Diagnostic("error", e.strerror, self.filename,
+                                            code="file-not-regular")) from None
         return (self.contents or "").encode("utf-8")
 
 

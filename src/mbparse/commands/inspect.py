@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     except ParseError as e:
         print(f"mbparse inspect: {e}", file=sys.stderr)
         return 2
-    work = functools.partial(inspect_one, options=options, as_json=args.json)
+    work = functools.partial(inspect_one, options=options, as_json=args.json,
+                             debug=getattr(args, "debug", False))
     status = 0
     for path, result in run_batch(work, args.files, args.jobs,
                                     functools.partial(preload, args.files)):
@@ -51,10 +52,11 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def inspect_one(path: str, options: LoadOptions, as_json: bool) -> tuple[int, str, str]:
+def inspect_one(path: str, options: LoadOptions, as_json: bool,
+                debug: bool = False) -> tuple[int, str, str]:
     """What ``inspect`` prints for one file: (status, standard output text,
     standard error text). Runs in a worker process when ``-j`` asks for more
-    than one."""
+    than one. With ``debug``, an internal failure raises (its traceback shows)."""
     try:
         loaded = load_with_options(path, options)
         summary = summarize(loaded.plant, loaded.parser, loaded.instances)
@@ -64,17 +66,40 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool) -> tuple[int, st
                                   "error": str(e).splitlines()[0]}) + "\n", ""
         return 1, "", f"error: {e}\n"
     except Exception as e:  # a bug in mbparse, not a problem in the file
-        message = f"{path}: internal error in mbparse: {type(e).__name__}: {e}"
+        if debug:
+            raise
+        message = (f"{path}: internal error in mbparse: {type(e).__name__}: {str(e)[:200]} "
+                   "(--debug shows the traceback)")
         if as_json:
             return 1, json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n", ""
         return 1, "", message + "\n"
     summary["file"] = path
     if as_json:
         return 0, json.dumps(summary) + "\n", ""
-    err = "".join(f"warning: {w}\n" for w in loaded.warnings)
+    err = warnings_text(path, loaded.warnings)
     out = io.StringIO()
     print_outline(summary, out)
     return 0, out.getvalue(), err
+
+
+def warnings_text(path: str, seen: list) -> str:
+    """The warnings to show for one file, as ``mbparse check`` grades them:
+    warnings are shown; notes (valid input mbparse does not read, and what
+    Drake alone would refuse) are counted in one line that says how to list
+    them."""
+    from ..lint.rules import level_of, rule_of
+
+    shown = [d for d in seen if level_of(rule_of(d.code, d.severity), d.severity) != "note"]
+    notes = len(seen) - len(shown)
+    refused = sum(1 for d in seen if d.code == "drake-refuses")
+    lines = [f"{d}\n" for d in shown]
+    if notes:
+        drake = (f", {refused} of them things Drake would refuse ('--like drake' refuses as "
+                 "Drake does)" if refused else "")
+        lines.append(f"note: {path}: {notes} note{'s' if notes > 1 else ''} on input that is "
+                     f"valid but not read or beyond Drake{drake}; "
+                     "'mbparse check --show-notes' lists them\n")
+    return "".join(lines)
 
 
 def _fmt(v) -> str:

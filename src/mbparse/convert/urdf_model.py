@@ -10,11 +10,13 @@ kept with what was read before the problem; a warning says so).
 """
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass, field
 
 from ..diagnostics import DiagnosticPolicy
+from ..numbers import quote
 from .quat import Pose, Quat
 
 _NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -28,8 +30,11 @@ def str_to_double(text: str) -> float:
     """A number as a C++ stream reads it when the whole text must be used."""
     m = _NUMBER.match(text)
     if not m or m.end() != len(text):
-        raise _Bad(f"'{text}' is not a number")
-    return float(text)
+        raise _Bad(f"'{quote(text)}' is not a number")
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: a C++ stream fails on it too
+        raise _Bad(f"'{quote(text)}' is not a finite number")
+    return value
 
 
 def parse_vector3(text: str) -> tuple[float, float, float]:

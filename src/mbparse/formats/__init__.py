@@ -16,8 +16,9 @@ SUFFIXES = (
     (".xml", "mjcf"),
     (".dmd.yaml", "dmd"),
     (".obj", "obj"),
+    (".xacro", "xacro"),   # .urdf.xacro too: expanded, then read as URDF
 )
-KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj"
+KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj, .xacro"
 
 
 def format_of(filename: str) -> str | None:

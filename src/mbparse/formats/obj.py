@@ -17,6 +17,7 @@ the geometry has to name a file.
 from __future__ import annotations
 
 import os
+import re
 
 from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
 from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
@@ -45,8 +46,10 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
                          source.name(), code="obj-invalid")
     filename = os.path.abspath(source.filename)  # type: ignore[arg-type]
 
-    def fail(message: str, line: int | None = None) -> None:
-        diagnostic.error(message, source.name(), line, code="obj-invalid")
+    def fail(message: str, line: int = 1, code: str = "obj-invalid") -> None:
+        # A problem of the file as a whole (its volume, its name) is given
+        # line 1, so that every OBJ error has a line to go to.
+        diagnostic.error(message, source.name(), line, code=code)
 
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
@@ -55,10 +58,11 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     except OSError as e:
         fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
     except ObjError as e:
-        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line)
+        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line or 1)
     for warning in mesh.warnings:
-        diagnostic.warning(f"while reading the OBJ mesh: {warning}", source.name(),
-                           code="obj-warning")
+        m = re.match(r"line (\d+): ", warning)
+        diagnostic.warning(f"while reading the OBJ mesh: {warning[m.end():] if m else warning}",
+                           source.name(), int(m.group(1)) if m else 1, code="obj-warning")
 
     if len(mesh.object_names) > 1:
         diagnostic.warning(

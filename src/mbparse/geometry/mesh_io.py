@@ -22,6 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..files import read_regular_file
+from ..numbers import all_finite, partial_number_problem, quote, why_not_finite
+
 Vec3 = tuple[float, float, float]
 Inertia6 = tuple[float, float, float, float, float, float]
 
@@ -71,6 +74,40 @@ def _real(token: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _vertex(parts: list[str], line: int, warnings: list[str]) -> Vec3:
+    """A vertex whose coordinates are not three plain numbers: read as
+    tinyobjloader reads it (a numeric prefix counts, a missing or non-number
+    coordinate is 0) with a warning; a coordinate that is not finite (NaN,
+    ``inf``, ``1e400``) is an error."""
+    xyz = []
+    for k in range(3):
+        token = parts[k] if k < len(parts) else None
+        if token is not None:
+            try:
+                value = float(token)
+            except ValueError:
+                value = None
+            if value is not None and not math.isfinite(value):
+                raise ObjError(f"vertex coordinate '{quote(token)}' is not a finite number: "
+                               f"{why_not_finite(token, value)}", line)
+        value = _real(token) if token is not None else None
+        if value is None and token is not None:
+            m = _NUMBER_PREFIX.match(token)
+            if m is not None:  # a prefix that overflows
+                raise ObjError(f"vertex coordinate '{quote(token)}' is not a finite number: "
+                               "it is too large for a double", line)
+        if value is None:
+            warnings.append(f"line {line}: vertex coordinate {'xyz'[k]} "
+                            f"{'is missing' if token is None else repr(quote(token)) + ' is not a number'}"
+                            "; it is read as 0 (as Drake reads it)")
+            value = 0.0
+        elif partial_number_problem(token):
+            warnings.append(f"line {line}: vertex coordinate {'xyz'[k]}: "
+                            f"{partial_number_problem(token)} (as Drake reads it)")
+        xyz.append(value)
+    return (xyz[0], xyz[1], xyz[2])
+
+
 def _index(text: str) -> int:
     """An index as C's atoi reads it (0 when there are no digits)."""
     try:
@@ -87,8 +124,7 @@ def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     mesh of (unless ``allow_no_faces``: MuJoCo meshes the convex hull of
     such a file's vertices).
     """
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_regular_file(path)
     return parse_obj(data.decode("utf-8", errors="replace"), allow_no_faces)
 
 
@@ -237,19 +273,25 @@ def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
     vertices: list[Vec3] = []
     faces: list[tuple[int, int, int]] = []
     polygons: list[list[int]] = []
+    polygon_lines: list[int] = []
     greatest = -1
+    greatest_line = last_line = 1
     for line_number, raw in enumerate(text.splitlines(), start=1):
+        last_line = line_number
         line = raw.lstrip(" \t")
         if not line or line[0] == "#":
             continue
         head = line[:2]
         if head == "v " or head == "v\t":
             parts = line[2:].split(None, 3)
-            xyz = []
-            for k in range(3):
-                value = _real(parts[k]) if k < len(parts) else None
-                xyz.append(0.0 if value is None else value)
-            vertices.append((xyz[0], xyz[1], xyz[2]))
+            try:
+                vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
+            except (ValueError, IndexError):
+                vertices.append(_vertex(parts, line_number, mesh.warnings))
+            else:
+                if not all_finite(vertices[-1]):
+                    vertices.pop()
+                    _vertex(parts, line_number, mesh.warnings)
         elif head == "f " or head == "f\t":
             corners = []
             count = len(vertices)
@@ -268,24 +310,26 @@ def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
                 mesh.warnings.append(f"line {line_number}: a face with fewer than three "
                                      f"corners was skipped")
                 continue
-            greatest = max(greatest, max(corners))
+            if max(corners) > greatest:
+                greatest, greatest_line = max(corners), line_number
             polygons.append(corners)
+            polygon_lines.append(line_number)
         elif head == "o " or head == "o\t":
             mesh.object_names.append(line[2:])
     if greatest >= len(vertices):
         raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
-                       f"{len(vertices)} vertices")
+                       f"{len(vertices)} vertices", greatest_line)
     if not polygons and not allow_no_faces:
         raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
-                       "of (the data may be empty, corrupt or not OBJ)")
-    for corners in polygons:
+                       "of (the data may be empty, corrupt or not OBJ)", last_line)
+    for corners, line_number in zip(polygons, polygon_lines):
         n = len(corners)
         if n == 3:
             faces.append((corners[0], corners[1], corners[2]))
         elif n == 4:
             _split_quad(vertices, corners, faces)
         else:
-            _clip_ears(vertices, corners, faces)
+            _clip_ears(vertices, corners, faces, mesh.warnings, line_number)
     mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
     mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
     return mesh
@@ -296,8 +340,8 @@ def _split_quad(vertices: list[Vec3], c: list[int],
     """Two triangles from a quadrilateral, cut along its shorter diagonal
     (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
     v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) ** 2 for k in range(3))
-    d13 = sum((v3[k] - v1[k]) ** 2 for k in range(3))
+    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
+    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
     if d02 < d13:
         faces.append((c[0], c[1], c[2]))
         faces.append((c[0], c[2], c[3]))
@@ -337,17 +381,57 @@ def _inside(xs: list[float], ys: list[float], tx: float, ty: float) -> bool:
     return inside
 
 
+# Polygons with more corners than this are split as a fan: ear clipping
+# costs a time quadratic (cubic, for degenerate polygons) in the corners.
+EAR_CLIPPING_MAX_CORNERS = 64
+
+
+def _is_convex(vertices: list[Vec3], corners: list[int], ax: int, ay: int) -> bool:
+    """Whether the polygon, flattened onto axes ``ax``/``ay``, turns one way only."""
+    n = len(corners)
+    sign = 0.0
+    for k in range(n):
+        a, b, c = (vertices[corners[(k + j) % n]] for j in range(3))
+        cross = (b[ax] - a[ax]) * (c[ay] - b[ay]) - (b[ay] - a[ay]) * (c[ax] - b[ax])
+        if cross * sign < 0:
+            return False
+        if cross != 0:
+            sign = cross
+    return True
+
+
 def _clip_ears(vertices: list[Vec3], corners: list[int],
-               faces: list[tuple[int, int, int]]) -> None:
+               faces: list[tuple[int, int, int]], warnings: list[str] | None = None,
+               line: int | None = None) -> None:
     """Triangles from a polygon of five or more corners by the ear clipping
     tinyobjloader (as built for Drake) does, so that non-planar polygons
-    are split the same way."""
+    are split the same way.
+
+    Time stays near-linear: a polygon of more than EAR_CLIPPING_MAX_CORNERS
+    corners is split as a fan from its first corner (which is what ear
+    clipping gives a convex polygon), with a warning when it is not convex;
+    a smaller one gets a budget of steps, past which the rest is a fan too.
+    """
     ax, ay = _projection_axes(vertices, corners)
+    n = len(corners)
+    if n > EAR_CLIPPING_MAX_CORNERS:
+        if warnings is not None and not _is_convex(vertices, corners, ax, ay):
+            warnings.append(f"line {line}: a non-convex face of {n} corners was split as a "
+                            "fan from its first corner (Drake's ear clipping may split it "
+                            "differently)")
+        faces.extend((corners[0], corners[k], corners[k + 1]) for k in range(1, n - 1))
+        return
+    budget = 4 * n * n
     remaining = list(corners)
     guess = 0
     tries = len(corners)
     previous = len(remaining)
     while len(remaining) > 3 and tries > 0:
+        budget -= len(remaining)
+        if budget < 0:
+            faces.extend((remaining[0], remaining[k], remaining[k + 1])
+                         for k in range(1, len(remaining) - 1))
+            return
         n = len(remaining)
         if guess >= n:
             guess -= n

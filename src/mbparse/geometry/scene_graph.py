@@ -63,7 +63,12 @@ class SceneGraph:
 
     def __init__(self) -> None:
         self._geometries: list[Geometry] = []
+        # Filtered body pairs: explicit pairs (exclude_between), and groups
+        # whose members filter each other (exclude_within), kept as groups so
+        # that a group of n bodies costs n, not n²/2 pairs.
         self._excluded: set[tuple[int, int]] = set()
+        self._groups_of: dict[int, set[int]] = {}
+        self._num_groups = 0
 
     # -- registration
     def __repr__(self) -> str:
@@ -99,20 +104,35 @@ class SceneGraph:
 
     def exclude_within(self, bodies: Iterable[int]) -> None:
         """No collisions between any two bodies of the set."""
-        bodies = sorted(set(bodies))
-        for i, a in enumerate(bodies):
-            for b in bodies[i + 1:]:
-                self._excluded.add((a, b))
+        bodies = set(bodies)
+        if len(bodies) < 2:
+            return
+        group = self._num_groups
+        self._num_groups += 1
+        for b in bodies:
+            self._groups_of.setdefault(b, set()).add(group)
 
     def excluded_pairs(self) -> set[tuple[int, int]]:
-        """Every excluded body pair (lower index first)."""
-        return set(self._excluded)
+        """Every excluded body pair (lower index first); the pairs of a group
+        are listed out here, so this costs the square of a group's size."""
+        pairs = set(self._excluded)
+        members: dict[int, list[int]] = {}
+        for body, groups in self._groups_of.items():
+            for group in groups:
+                members.setdefault(group, []).append(body)
+        for bodies in members.values():
+            bodies.sort()
+            pairs.update((a, b) for i, a in enumerate(bodies) for b in bodies[i + 1:])
+        return pairs
 
     def is_excluded(self, body_a: int, body_b: int) -> bool:
         """Whether collisions between the two bodies are filtered out."""
         if body_a == body_b:
             return True
-        return ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded
+        if ((body_a, body_b) if body_a < body_b else (body_b, body_a)) in self._excluded:
+            return True
+        ga, gb = self._groups_of.get(body_a), self._groups_of.get(body_b)
+        return bool(ga and gb and not ga.isdisjoint(gb))
 
     def _collision_key(self, g: Geometry):
         """What filters apply to: a body index, or the geometry itself for
@@ -137,16 +157,42 @@ class SceneGraph:
         return out
 
     def num_collision_candidates(self) -> int:
-        """How many geometry pairs may collide (Drake's collision candidates)."""
+        """How many pairs of proximity geometries are left unfiltered.
+
+        Counted without visiting every pair of bodies: all pairs, less those
+        of bodies sharing a filter group (bodies grouped by the set of groups
+        they belong to), less the explicit pairs no group already covers.
+        """
         counts: dict = {}
         for g in self._geometries:
             if g.has_role(PROXIMITY):
                 key = self._collision_key(g)
                 counts[key] = counts.get(key, 0) + 1
-        keys = list(counts)
-        total = 0
-        for i, a in enumerate(keys):
-            for b in keys[i + 1:]:
-                if not self._pair_filtered(a, b):
-                    total += counts[a] * counts[b]
+        total = _pairs_weight(counts.values())
+        # Bodies with the same groups form one class; two classes filter each
+        # other when their group sets meet.
+        classes: dict[frozenset, list[int]] = {}
+        for key, c in counts.items():
+            groups = self._groups_of.get(key) if not isinstance(key, tuple) else None
+            if groups:
+                classes.setdefault(frozenset(groups), []).append(c)
+        signatures = list(classes)
+        weights = [sum(classes[s]) for s in signatures]
+        for i, sig in enumerate(signatures):
+            total -= _pairs_weight(classes[sig])
+            for j in range(i + 1, len(signatures)):
+                if not sig.isdisjoint(signatures[j]):
+                    total -= weights[i] * weights[j]
+        for a, b in self._excluded:
+            if a in counts and b in counts:
+                ga, gb = self._groups_of.get(a), self._groups_of.get(b)
+                if not (ga and gb and not ga.isdisjoint(gb)):
+                    total -= counts[a] * counts[b]
         return total
+
+
+def _pairs_weight(counts) -> int:
+    """Σ c_a·c_b over the unordered pairs a ≠ b of ``counts``."""
+    counts = list(counts)
+    s = sum(counts)
+    return (s * s - sum(c * c for c in counts)) // 2

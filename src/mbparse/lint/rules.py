@@ -96,6 +96,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("number-nan", "error", "a number is NaN", "write a finite number"),
     Rule("number-not-finite", "error", "a number that must be finite is infinite",
          "write a finite number"),
+    Rule("number-malformed", "warning", "a number is only partly a number ('1,2' is read as 1, "
+         "'0x1p3' as 0), as Drake reads it", "write a plain decimal number"),
     Rule("value-out-of-range", "error", "a value is outside the range it must lie in (a negative "
          "damping, stiffness, length, friction, ...)",
          "use a value in the range the message names"),
@@ -133,6 +135,14 @@ RULE_LIST: tuple[Rule, ...] = (
          "zero scale, ...)", "give positive sizes"),
     # -- files
     Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xacro-error", "error", "a xacro file cannot be expanded (an undefined property or "
+         "macro, a bad expression, a missing include or package)",
+         "fix the xacro at the line given, or add the package it finds"),
+    Rule("xacro-warning", "warning", "xacro warned while expanding the file",
+         "see xacro's message"),
+    Rule("xml-leniency", "warning", "XML that tinyxml2 (Drake's reader) accepts but strict XML "
+         "does not: an odd declared version, a bare '&', text that is not UTF-8, content after "
+         "the root", "write the XML as the message says"),
     Rule("xml-value-invalid", "error", "an attribute does not hold the numbers it should",
          "write the number of values the message names"),
     Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",
@@ -159,6 +169,12 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("uri-relative", "error", "a relative path in a model read from a string",
          "use package:// or an absolute path"),
     Rule("include-cycle", "error", "files include each other in a cycle", "break the cycle"),
+    Rule("depth-limit", "error", "elements, YAML collections or included files are nested deeper "
+         "than mbparse reads (the message names the limit)", "flatten the nesting"),
+    Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
+         "name a regular file"),
+    Rule("path-escapes-package", "error", "a package:// or model:// path climbs out of its "
+         "package with '..'", "name the other package in the URI instead"),
     # -- Drake specifics
     Rule("drake-refuses", "note", "Drake refuses this for a limit of its own; mbparse reads it",
          "only matters if Drake loads the file (see the message)"),
@@ -170,6 +186,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "remove the property, or the setting that makes it meaningless"),
     # -- per format
     *_family("urdf"), *_unknown("urdf", "link joint frame material"),
+    Rule("urdf-unknown-attribute", "warning", "an attribute the URDF specification does not give "
+         "its element (often a typo, such as lowr for lower); it is ignored",
+         "check the spelling: the message suggests the closest known name"),
     Rule("urdf-unknown-element", "warning", "an element that is neither URDF nor one of its "
          "known extensions; it is ignored", "check the spelling, or remove it"),
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",

@@ -137,9 +137,9 @@ class _AxisJoint(Joint):
     def __init__(self, name, frame_on_parent, frame_on_child, axis: Sequence[float],
                  pos_lower: float = -INF, pos_upper: float = INF, damping: float = 0.0):
         n = norm(axis)
-        if not (n > 0) or math.isnan(n):
-            raise ModelError(f"Joint '{name}': the axis must be a non-zero vector",
-                             code="axis-zero")
+        if not (n > 0) or not math.isfinite(n):
+            raise ModelError(f"Joint '{name}': the axis must be a non-zero, finite vector; it "
+                             f"is {list(axis)}", code="axis-zero")
         self.axis = normalized(axis)
         super().__init__(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
                          [damping])
@@ -269,6 +269,15 @@ class CurvilinearJoint(Joint):
                  plane_normal: Sequence[float], is_periodic: bool, damping: float = 0.0):
         self.breaks = list(breaks)
         self.turning_rates = list(turning_rates)
+        for what, v in (("initial tangent", initial_tangent), ("plane normal", plane_normal)):
+            n = norm(v)
+            if not (n > 0) or not math.isfinite(n):
+                raise ModelError(f"Joint '{name}': the {what} must be a non-zero, finite "
+                                 f"vector; it is {list(v)}", code="axis-zero")
+        if any(not math.isfinite(b) for b in breaks) or any(
+                not math.isfinite(r) for r in turning_rates):
+            raise ModelError(f"Joint '{name}': its curves' lengths and turning rates must be "
+                             "finite", code="number-not-finite")
         self.tangent = normalized(initial_tangent)
         self.normal = normalized(plane_normal)
         self.is_periodic = is_periodic

@@ -4,6 +4,8 @@ geometry with. Names and behaviour follow Drake's MultibodyPlant."""
 from __future__ import annotations
 
 import math
+import numbers
+from collections.abc import Mapping
 from typing import Iterable, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
@@ -572,7 +574,40 @@ class MultibodyPlant:
         ``positions`` overriding some joints ({scoped joint name: q})."""
         if not self._finalized:
             raise ModelError("Forward kinematics needs a finalized plant", code="model-invalid")
-        return topology.body_poses(self, positions or {})
+        return topology.body_poses(self, self._checked_positions(positions))
+
+    def _checked_positions(self, positions) -> dict[str, list[float]]:
+        """``positions`` checked: scoped joint names, each with its joint's
+        number of finite numbers; a clear error (naming what exists) otherwise."""
+        if positions is None:
+            return {}
+        if not isinstance(positions, Mapping):
+            raise ModelError(f"positions must be a dict of scoped joint name -> list of "
+                             f"numbers, not {type(positions).__name__}", code="model-invalid")
+        joints = {self.scoped_name(j): j for j in self._joints}
+        out = {}
+        for name, q in positions.items():
+            joint = joints.get(name) if isinstance(name, str) else None
+            if joint is None:
+                scoped = [s for s, j in joints.items() if j.name == name]
+                hint = (f"; joint names are scoped: did you mean {' or '.join(map(repr, scoped))}?"
+                        if scoped else "")
+                shown = ", ".join(sorted(joints)[:30]) + (", ..." if len(joints) > 30 else "")
+                raise ModelError(f"positions name the joint {name!r}, which the plant does not "
+                                 f"have{hint} (its joints: {shown or 'none'})",
+                                 code="model-unknown-name")
+            if isinstance(q, (str, bytes)) or not isinstance(q, Iterable):
+                raise ModelError(f"positions of joint '{name}' must be a list of {joint.nq} "
+                                 f"number(s), not {type(q).__name__} {q!r}", code="model-invalid")
+            values = list(q)
+            if len(values) != joint.nq or not all(
+                    isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
+                    for v in values):
+                raise ModelError(f"positions of joint '{name}' ({joint.type_name}) must be "
+                                 f"{joint.nq} finite number(s); given {values!r}",
+                                 code="model-invalid")
+            out[name] = [float(v) for v in values]
+        return out
 
     def calc_frame_pose_in_world(self, frame: Frame,
                                  positions: dict[str, Sequence[float]] | None = None
@@ -586,12 +621,24 @@ class MultibodyPlant:
 
     # ------------------------------------------------------------ lookup
     def _check_instance(self, index: int) -> None:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ModelError(f"A model instance is given by its index (an int), not "
+                             f"{type(index).__name__} {index!r}; the instances are "
+                             f"{self._instance_list()}", code="model-unknown-name")
         if not (0 <= index < len(self._instances)):
-            raise ModelError(f"Invalid model instance index {index}", code="model-invalid")
+            raise ModelError(f"There is no model instance with index {index}; the instances "
+                             f"are {self._instance_list()}", code="model-unknown-name")
+
+    def _instance_list(self) -> str:
+        return ", ".join(f"{i} '{m.name}'" for i, m in enumerate(self._instances))
 
     def _find(self, table: dict, name: str, model_instance: int | None, what: str,
               quiet: bool = False):
+        if not isinstance(name, str):
+            raise ModelError(f"A {what} is looked up by its name (a str), not "
+                             f"{type(name).__name__} {name!r}", code="model-unknown-name")
         if model_instance is not None:
+            self._check_instance(model_instance)
             found = table.get((model_instance, name))
             if found is None and not quiet:
                 raise ModelError(f"There is no {what} named '{name}' in model instance "

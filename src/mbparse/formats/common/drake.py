@@ -10,6 +10,7 @@ import math
 import os
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
+from ...files import read_regular_file
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
 from ...plant import LinearBushingRollPitchYaw, LinearSpringDamper
 from ...spatial import RigidTransform, SpatialInertia, inertia_problem, reexpress_inertia
@@ -121,46 +122,73 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
 
 
 CONVEX_HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")
+Refuse = Callable[[str, str], None]
+KEPT = ("mbparse keeps the mesh; its convex hull is computed from the file when a result "
+        "needs it")
+LEFT_OUT = "mbparse leaves this geometry out and loads the rest of the model"
 
 
-def mesh_shape(path: str, scale, declare_convex: bool, for_collision: bool,
-               error: Report) -> Mesh:
+def mesh_shape(path: str | None, scale, declare_convex: bool, for_collision: bool,
+               refuse: Refuse) -> Mesh | None:
     """The Mesh (or, with ``drake:declare_convex``, Convex) shape of a mesh
-    file; a collision mesh whose convex hull Drake could not compute is an
-    error. May raise ShapeError for an invalid scale."""
+    file, or None when the geometry is left out.
+
+    ``path`` is None when the file could not be found (already reported).
+    A collision mesh whose convex hull Drake could not compute goes to
+    ``refuse(message, what_mbparse_does)``: an error in Drake's mode; in the
+    default mode the mesh is kept (a file Drake cannot make a hull of) or
+    left out (a glTF whose buffers are missing, which nothing can read).
+    May raise ShapeError for an invalid scale."""
+    if path is None:
+        return None
     shape = (Convex if declare_convex else Mesh)(path, tuple(scale))
     if for_collision:
         problem = collision_mesh_problem(shape)
         if problem:
-            error(problem)
+            readable = shape.extension() != ".gltf"  # a glTF's missing buffer: unreadable
+            refuse(problem, KEPT if readable else LEFT_OUT)
+            if not readable:
+                return None
     return shape
 
 
 def collision_mesh_problem(shape: Mesh) -> str | None:
     """Why Drake could not compute the convex hull that a mesh used for
-    contact needs, or None.
-
-    Drake reads the file only when it computes the hull; only the
-    extension and, for glTF, the presence of its buffer files are checked
-    here, which is what decides Drake's success for the files it supports.
-    """
+    contact needs (its extension, or a glTF's missing buffer), or None."""
     ext = shape.extension()
     if ext not in CONVEX_HULL_EXTENSIONS:
         return (f"mesh '{shape.filename}' is used for contact, which needs its convex hull, "
-                f"and hulls are computed only for .obj, .vtk and .gltf files, not '{ext}'")
+                f"and Drake computes hulls only for .obj, .vtk and .gltf files, not '{ext}'")
     if ext == ".gltf":
-        try:
-            with open(shape.filename, "rb") as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            return f"glTF '{shape.filename}' could not be read: {e}"
-        folder = os.path.dirname(shape.filename)
-        for buffer in doc.get("buffers", []) if isinstance(doc, dict) else []:
-            uri = buffer.get("uri") if isinstance(buffer, dict) else None
-            if uri and not uri.startswith("data:") and not os.path.exists(
-                    os.path.join(folder, uri)):
-                return (f"glTF '{shape.filename}' refers to buffer '{uri}', which does not exist; "
-                        "its convex hull (needed for contact) cannot be computed")
+        return gltf_buffer_problem(shape.filename)
+    return None
+
+
+def gltf_buffer_problem(filename: str) -> str | None:
+    """Why a glTF file's triangles cannot be had (it cannot be read, or a
+    buffer file it names is missing), or None.
+
+    Drake reads the file only when it computes the hull; only the presence
+    of the buffer files is checked here, which is what decides Drake's
+    success for the files it supports.
+    """
+    try:
+        doc = json.loads(read_regular_file(filename))
+    except (OSError, ValueError, RecursionError) as e:
+        return f"glTF '{filename}' could not be read: {e}"
+    folder = os.path.dirname(filename)
+    buffers = doc.get("buffers", []) if isinstance(doc, dict) else []
+    if not isinstance(buffers, list):
+        return (f"glTF '{filename}' is malformed: its 'buffers' is not a list; its convex hull "
+                "(needed for contact) cannot be computed")
+    for buffer in buffers:
+        uri = buffer.get("uri") if isinstance(buffer, dict) else None
+        if uri is not None and not isinstance(uri, str):
+            return (f"glTF '{filename}' is malformed: a buffer's 'uri' is not a string; its "
+                    "convex hull (needed for contact) cannot be computed")
+        if uri and not uri.startswith("data:") and not os.path.exists(os.path.join(folder, uri)):
+            return (f"glTF '{filename}' refers to buffer '{uri}', which does not exist; "
+                    "its convex hull (needed for contact) cannot be computed")
     return None
 
 

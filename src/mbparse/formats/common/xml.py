@@ -11,6 +11,8 @@ from ...diagnostics import DiagnosticPolicy
 from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
+from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial_number_problem,
+                       quote)
 from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
 from ...workspace import DataSource
@@ -33,19 +35,36 @@ _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
                                    recover=True)
 
 
-def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None]:
+Note = tuple[int, str]  # (line, message): a leniency worth a warning
+
+
+def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
+                    ) -> tuple[etree._Element | None, str, int | None]:
     """Parses XML text: (root, "", None), or (None, problem, line).
 
-    Accepted beyond strict namespace rules, as Drake's tinyxml2-based readers
-    accept them: namespace prefixes used without a declaration (``drake:``
-    often is), and element names holding ``::`` (libsdformat writes
-    ``<ignition::corrected_offsets>``). Any other fault is a problem.
+    Accepted beyond strict XML, as tinyxml2 (which Drake, libsdformat,
+    urdfdom and MuJoCo read with) accepts it: whitespace or blank lines
+    before the XML declaration, any number of declarations with any
+    content (tinyxml2 reads none of it: the text is taken as UTF-8),
+    namespace prefixes used without a declaration (``drake:`` often is),
+    element names holding ``::`` (libsdformat writes
+    ``<ignition::corrected_offsets>``), ``&`` that starts no known entity
+    (kept as written), text that is not UTF-8 (read as Latin-1), and
+    elements after the root element (ignored). Where a leniency may hide a
+    mistake, ``(line, message)`` is appended to ``notes``. Any other fault
+    is a problem.
     """
+    notes = [] if notes is None else notes
+    data = _tinyxml_prolog(data, notes)
     declared: list[str] = []
+    repaired: set[str] = set()
     while True:
         try:
-            return etree.fromstring(data, _PARSER), "", None
+            root = etree.fromstring(data, _PARSER)
+            return (root, "", None) if len(data) < 4 * MAX_ELEMENT_DEPTH else _check_depth(root)
         except etree.XMLSyntaxError as e:
+            msg = str(e.msg if hasattr(e, "msg") else e)
+            line = e.position[0] if e.position else None
             m = _UNDEFINED_PREFIX.search(str(e))
             if m and m.group(1) not in declared and len(declared) < 32:
                 fixed = _declare_prefix(data, m.group(1))
@@ -53,13 +72,142 @@ def parse_xml_bytes(data: bytes) -> tuple[etree._Element | None, str, int | None
                     declared.append(m.group(1))
                     data = fixed
                     continue
-            line = e.position[0] if e.position else None
-            msg = str(e.msg if hasattr(e, "msg") else e)
+            kind = _repairable(msg)
+            if kind and kind not in repaired:
+                repaired.add(kind)
+                fixed = _REPAIRS[kind](data, e.position, notes)
+                if fixed is not None:
+                    data = fixed
+                    continue
             if "Failed to parse QName" in msg:
                 root = _parse_tolerating_qnames(data)
                 if root is not None:
-                    return root, "", None
+                    return _check_depth(root)
             return None, msg, line
+
+
+# Elements nested deeper than this are refused, as tinyxml2 (which Drake and
+# MuJoCo read XML with) refuses them; readers walk trees of this depth safely.
+MAX_ELEMENT_DEPTH = 500
+DEPTH_PROBLEM = "elements are nested"
+_TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
+
+
+def _check_depth(root) -> tuple:
+    """(root, "", None), or (None, problem, line) when the tree is too deep."""
+    deep = _TOO_DEEP(root)
+    if not deep:
+        return root, "", None
+    return (None, f"{DEPTH_PROBLEM} more than {MAX_ELEMENT_DEPTH} deep (here, in "
+                  f"<{qname(deep[0])}>); mbparse, like Drake's and MuJoCo's XML reader, reads at "
+                  f"most {MAX_ELEMENT_DEPTH} levels", deep[0].sourceline)
+_DECLARATION = re.compile(rb"\s*<\?xml(?=[\s?])(.*?)\?>", re.DOTALL)
+_VERSION = re.compile(rb"""version\s*=\s*["']([^"']*)["']""")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _blank(data: bytes, start: int, end: int) -> bytes:
+    """The bytes with [start, end) turned to spaces, newlines kept (so every
+    line keeps its number)."""
+    middle = bytes(c if c == 0x0A else 0x20 for c in data[start:end])
+    return data[:start] + middle + data[end:]
+
+
+def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
+    """The text with its leading XML declarations blanked out, as tinyxml2
+    reads them: after any whitespace, as many as there are, contents unread."""
+    start = 3 if data.startswith(_BOM) else 0
+    pos, count = start, 0
+    while True:
+        m = _DECLARATION.match(data, pos)
+        if m is None:
+            break
+        line = data.count(b"\n", 0, m.start(1)) + 1
+        version = _VERSION.search(m.group(1))
+        if version is None:
+            notes.append((line, "the XML declaration gives no version; the file is read as "
+                                "XML 1.0, as tinyxml2 (Drake's XML reader) reads it"))
+        elif version.group(1) not in (b"1.0", b"1.1"):
+            v = version.group(1).decode("utf-8", "replace")
+            notes.append((line, f"the XML declaration gives version '{v}', which is no XML "
+                                "version (did you mean 1.0?); the file is read as XML 1.0, as "
+                                "tinyxml2 (Drake's XML reader) reads it"))
+        if count:
+            notes.append((line, "a second XML declaration is ignored"))
+        count += 1
+        pos = m.end()
+    if count == 0:
+        return data
+    return _blank(data, start, pos)
+
+
+def _offset(data: bytes, position) -> int | None:
+    """The byte offset of lxml's (line, column), or None."""
+    if not position or position[0] < 1:
+        return None
+    line, column = position
+    at = 0
+    for _ in range(line - 1):
+        at = data.find(b"\n", at) + 1
+        if at == 0:
+            return None
+    return at + max(column - 1, 0)
+
+
+_BARE_AMPERSAND = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)")
+
+
+def _escape_ampersands(data: bytes, position, notes: list[Note]) -> bytes | None:
+    """Every ``&`` that starts no known entity, escaped (tinyxml2 keeps such
+    text as written)."""
+    found = list(_BARE_AMPERSAND.finditer(data))
+    if not found:
+        return None
+    for m in found[:20]:
+        end = data.find(b";", m.start(), m.start() + 32)
+        text = data[m.start():end + 1 if end >= 0 else m.start() + 1].decode("utf-8", "replace")
+        notes.append((data.count(b"\n", 0, m.start()) + 1,
+                      f"'{text}' is not an XML entity (use '&amp;' for '&'); it is kept as "
+                      "written, as tinyxml2 (Drake's XML reader) keeps it"))
+    return _BARE_AMPERSAND.sub(b"&amp;", data)
+
+
+def _drop_trailing_content(data: bytes, position, notes: list[Note]) -> bytes | None:
+    """The text without what follows the root element (tinyxml2 reads it as
+    more top-level nodes, which the model readers never look at)."""
+    at = _offset(data, position)
+    if at is None:
+        return None
+    notes.append((position[0], "the file goes on after its root element ends; what follows "
+                               "is ignored (as Drake ignores it)"))
+    return _blank(data, at, len(data))
+
+
+def _read_as_latin1(data: bytes, position, notes: list[Note]) -> bytes | None:
+    """Text that is not UTF-8, read as Latin-1 (tinyxml2 takes bytes as they are)."""
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError as e:
+        notes.append((data.count(b"\n", 0, e.start) + 1,
+                      "the file is not valid UTF-8; it is read as Latin-1 (save it as UTF-8 "
+                      "so that every reader agrees)"))
+    return data.decode("latin-1").encode("utf-8")
+
+
+_REPAIRS = {"ampersand": _escape_ampersands, "trailing": _drop_trailing_content,
+            "encoding": _read_as_latin1}
+
+
+def _repairable(msg: str) -> str | None:
+    if ("Entity '" in msg and "not defined" in msg) or "xmlParseEntityRef" in msg \
+            or "EntityRef: expecting ';'" in msg:
+        return "ampersand"
+    if "Extra content at the end of the document" in msg:
+        return "trailing"
+    if "Input is not proper UTF-8" in msg or "Invalid bytes in character encoding" in msg:
+        return "encoding"
+    return None
 
 
 def _parse_tolerating_qnames(data: bytes):
@@ -76,30 +224,47 @@ def _parse_tolerating_qnames(data: bytes):
 def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> etree._Element:
     """Parses the source (see :func:`parse_xml_bytes`); malformed XML is a
     located error."""
-    root, problem, line = parse_xml_bytes(source.read_bytes())
+    notes: list[Note] = []
+    root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
     if root is None:
+        if problem.startswith(DEPTH_PROBLEM):
+            diag.policy.error(f"the {kind} is too deep: {problem}", diag.file, line,
+                              code="depth-limit")
         diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,
                           code="xml-syntax")
+    warn_notes(diag.policy, diag.file, notes)
     return root
+
+
+def warn_notes(policy: DiagnosticPolicy, file: str, notes: list[Note]) -> None:
+    """Located warnings for the leniencies :func:`parse_xml_bytes` noted."""
+    for line, message in notes:
+        policy.warning(message, file, line, code="xml-leniency")
 
 
 def _declare_prefix(data: bytes, prefix: str) -> bytes | None:
     """Adds ``xmlns:prefix`` to the root start tag, keeping line numbers."""
-    m = re.search(rb"<([A-Za-z_][\w.:-]*)", _skip_prolog(data))
+    m = _START_TAG.search(data, _prolog_end(data))
     if m is None:
         return None
-    start = len(data) - len(_skip_prolog(data)) + m.end()
+    start = m.end()
     decl = f' xmlns:{prefix}="urn:mbparse:undeclared:{prefix}"'.encode()
     return data[:start] + decl + data[start:]
 
 
-def _skip_prolog(data: bytes) -> bytes:
+_START_TAG = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+_PROLOG_ITEM = re.compile(rb"\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", re.DOTALL)
+
+
+def _prolog_end(data: bytes) -> int:
+    """Where the root element's start tag may begin: past the declaration,
+    comments and DOCTYPE (matched in place: no copy per comment)."""
     i = 0
     while True:
-        m = re.match(rb"\s*(<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^>]*>)", data[i:], re.DOTALL)
+        m = _PROLOG_ITEM.match(data, i)
         if not m:
-            return data[i:]
-        i += m.end()
+            return i
+        i = m.end()
 
 
 def qname(el) -> str:
@@ -181,7 +346,11 @@ class XmlDiagnostic:
         self.file = file
 
     def where(self, el) -> tuple[str, int | None]:
-        """The file and line an element came from."""
+        """The file and line an element came from (for generated text, such
+        as an expanded xacro file, the place in its source)."""
+        locate = self.policy.locate
+        if locate is not None:
+            return locate(self.file, _line(el))
         return self.file, _line(el)
 
     def error(self, el, message: str, code: str | None = None) -> NoReturn:
@@ -233,7 +402,8 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{text}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code="xml-value-invalid")
+        self.check_numbers(el, name, text, vals)
         return vals[0]
 
     def vector(self, el, name: str, n: int, default=None):
@@ -247,8 +417,21 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{text}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code="xml-value-invalid")
+        self.check_numbers(el, name, text, vals)
         return tuple(vals)
+
+    def check_numbers(self, el, name: str, text: str, vals, finite: bool = True) -> None:
+        """Refuses a non-finite value (when ``finite``) and warns about a
+        token only partly a number (``1,2`` read as 1, as Drake reads it)."""
+        if finite and not all_finite(vals):
+            self.error(el, f"attribute '{name}' of <{qname(el)}>: "
+                           f"{non_finite_problem(text, vals)}", code=non_finite_code(vals))
+        partial = partial_number_problem(text)
+        if partial is not None:
+            self.warning(el, f"attribute '{name}' of <{qname(el)}>: {partial} (Drake reads it "
+                             "the same way, silently); write a plain number",
+                         code="number-malformed")
 
     def origin(self, el) -> RigidTransform:
         """The pose of an ``<origin xyz rpy>`` element (identity when None)."""

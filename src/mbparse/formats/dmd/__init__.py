@@ -18,11 +18,12 @@ from __future__ import annotations
 import os
 from typing import NoReturn
 
+from ...files import regular_file_problem
 from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
 from ...source_location import declared_at
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform, matrix_to_quaternion
-from ...workspace import DataSource, Workspace
+from ...workspace import MAX_FILE_NESTING, DataSource, Workspace
 from .schema import Directive, DmdSyntaxError, Pose, load_document
 
 WORLD = "world"
@@ -86,6 +87,8 @@ class DirectivesRun:
         if d is not None:
             message = f"{d.kind}: {message}"
             line = line if line is not None else d.line
+        if line is None:  # a problem of the file as a whole: its first line
+            line = 1
         self.ws.diagnostic.error(message, self.source.name(), line,
                                  element=d.kind if d else None, code=code)
 
@@ -96,15 +99,18 @@ class DirectivesRun:
             self.error("this directives file adds itself, directly or through other files "
                        "(an add_directives cycle)", code="include-cycle")
         try:
-            text = self.source.read_bytes().decode("utf-8")
+            data = self.source.read_bytes()
         except OSError as e:
-            self.error(f"cannot read the file: {e.strerror}", code="file-unreadable")
-        except UnicodeDecodeError:
-            self.error("the file is not UTF-8 text", code="file-unreadable")
+            self.error(f"cannot read the file: {e.strerror}", 1, code="file-unreadable")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            self.error(f"the file is not UTF-8 text (byte {e.start} is not UTF-8)",
+                       data.count(b"\n", 0, e.start) + 1, code="file-unreadable")
         try:
             document = load_document(text)
         except DmdSyntaxError as e:
-            self.error(str(e), e.line, code="dmd-syntax")
+            self.error(str(e), e.line, code=e.code or "dmd-syntax")
         for directive in document.directives:
             self.directive = directive
             self.validate(directive)
@@ -180,6 +186,9 @@ class DirectivesRun:
     # ------------------------------------------------------------ directives
     def add_model(self, f: dict) -> None:
         path = self.resolve(f["file"])
+        problem = regular_file_problem(path)
+        if problem is not None:
+            self.error(f"the file cannot be read: {problem}", code="file-not-regular")
         reader = self.ws.select_reader(path)
         if reader is None or not hasattr(reader, "add_model"):
             self.error(f"'{path}' is not a model file mbparse can read (by its suffix)",
@@ -296,6 +305,16 @@ class DirectivesRun:
             self.error(f"the namespace '{namespace}' is not a model instance; add it first "
                        f"with add_model_instance", code="dmd-unknown-model-instance")
         path = self.resolve(f["file"])
+        if os.path.abspath(path) in self.ws.open_files:
+            self.error(f"'{f['file']}' is being read already: the directives files add each "
+                       "other in a cycle", code="include-cycle")
+        if len(self.ws.open_files) >= MAX_FILE_NESTING:
+            self.error(f"add_directives files are nested more than {MAX_FILE_NESTING} deep; "
+                       f"mbparse reads at most {MAX_FILE_NESTING} levels of files within files",
+                       code="depth-limit")
+        problem = regular_file_problem(path)
+        if problem is not None:
+            self.error(f"the file cannot be read: {problem}", code="file-not-regular")
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()
 
 

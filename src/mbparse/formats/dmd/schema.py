@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ...numbers import non_finite_code, non_finite_problem, quote
 from ...spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
@@ -31,9 +32,10 @@ _NULLS = ("", "~", "null", "Null", "NULL")
 class DmdSyntaxError(ValueError):
     """The document does not follow the directive schema; ``line`` is 1-based."""
 
-    def __init__(self, message: str, line: int | None):
+    def __init__(self, message: str, line: int | None, code: str | None = None):
         super().__init__(message)
         self.line = line
+        self.code = code
 
 
 @dataclass
@@ -119,13 +121,19 @@ def _number(node: Node, where: str) -> float:
     if isinstance(node, ScalarNode):
         text = node.value.strip()
         special = {".inf": math.inf, "+.inf": math.inf, "-.inf": -math.inf, ".nan": math.nan}
-        if text.lower() in special:
-            return special[text.lower()]
         try:
-            return float(text)
+            value = special[text.lower()] if text.lower() in special else float(text)
         except ValueError:
             pass
-    raise DmdSyntaxError(f"{where} must be a number", line_of(node))
+        else:
+            if not math.isfinite(value):
+                # Every number of a directive is a pose or a joint position.
+                raise DmdSyntaxError(f"{where}: {non_finite_problem(text, [value])}",
+                                     line_of(node), code=non_finite_code([value]))
+            return value
+    raise DmdSyntaxError(f"{where} must be a number, not '{quote(str(node.value))}'"
+                         if isinstance(node, ScalarNode) else f"{where} must be a number",
+                         line_of(node), code="dmd-value-invalid")
 
 
 def _numbers(node: Node, where: str, size: int | None = None) -> list[float]:
@@ -240,9 +248,37 @@ KINDS = {
 }
 
 
+# Collections nested deeper than this are refused before YAML composes them
+# (PyYAML composes recursively); a directives file nests five levels or so.
+MAX_YAML_DEPTH = 100
+_OPENS = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
+          yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
+_CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
+
+
+def _check_nesting(text: str) -> None:
+    """Refuses collections nested deeper than MAX_YAML_DEPTH, at the line
+    where the limit is passed (the scanner that finds them is iterative)."""
+    depth = 0
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, _OPENS):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    raise DmdSyntaxError(f"lists and mappings are nested more than "
+                                         f"{MAX_YAML_DEPTH} deep; mbparse reads at most "
+                                         f"{MAX_YAML_DEPTH} levels of YAML",
+                                         token.start_mark.line + 1, code="depth-limit")
+            elif isinstance(token, _CLOSES):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # composing reports it, with its line
+
+
 def load_document(text: str) -> Document:
     """Reads a model directives document; raises DmdSyntaxError (with a
     line) for YAML that is malformed or does not fit the schema."""
+    _check_nesting(text)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
@@ -250,9 +286,12 @@ def load_document(text: str) -> Document:
         problem = getattr(e, "problem", None) or str(e)
         raise DmdSyntaxError(f"the text is not valid YAML: {problem}",
                              mark.line + 1 if mark else None) from None
-    if root is None:
+    if root is None or (isinstance(root, ScalarNode) and root.style is None
+                        and root.value in _NULLS):
+        # An empty file and one holding only '~' (null) are the same nothing.
         raise DmdSyntaxError("the document is empty; a model directives file needs a "
-                             "top-level 'directives:' list", None)
+                             "top-level 'directives:' list", line_of(root) if root else 1,
+                             code="dmd-structure")
     top = _mapping(root, "the document", ("directives",))
     doc = Document()
     node = top.get("directives")

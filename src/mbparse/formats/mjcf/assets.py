@@ -16,7 +16,7 @@ from .document import Document, tag
 from .inertia import MeshInertiaError, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
-MESH_FILE_TYPES = (".obj", ".stl")
+MESH_FILE_TYPES = (".obj", ".stl", ".msh")
 
 
 @dataclass
@@ -118,9 +118,14 @@ class Assets:
                         f"format, but the meshfile \"{path}\" was requested",
                     "mbparse reads the mesh", code="mjcf-not-supported")
             if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
-                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
-                              "an STL file; only those meshes can be read",
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
+                              "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")
+            if path.lower().endswith(".msh"):
+                doc.diag(el).drake_refuses(
+                    el, f"the mesh file '{file}' of mesh '{name}' is a MuJoCo .msh file; Drake's "
+                        "MuJoCo parser reads .obj mesh files only (convert it to OBJ)",
+                    "the .msh file is read as MuJoCo reads it", code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:
@@ -193,7 +198,7 @@ class Assets:
         in the mesh file's frame after scaling. A mesh without faces, and
         any mesh with inertia='convex', is measured by its convex hull."""
         if mesh._props is None:
-            from .hull import convex_hull
+            from ...geometry.meshes import MeshError, convex_hull
             from .mesh_data import MeshDataError, check_vertices
             data = self.data(mesh)
             mode, faces = mesh.inertia_mode, data.faces
@@ -206,7 +211,7 @@ class Assets:
                         mode, faces = "exact", hull
                     else:
                         faces = hull
-            except MeshDataError as e:
+            except (MeshDataError, MeshError) as e:
                 self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}",
                                code="mesh-unreadable")
             try:

@@ -7,6 +7,8 @@ import math
 import re
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
+from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
+
 if TYPE_CHECKING:
     from .document import Document
 
@@ -87,14 +89,14 @@ class Attrs:
         tag = self.el.tag
         if vals is None:
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> is not a list of numbers: "
-                                 f"'{v[0]}'", code="mjcf-value-invalid")
+                                 f"'{quote(v[0])}'", code="mjcf-value-invalid")
         if not lo <= len(vals) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
             self.doc.error(v[1], f"the attribute '{name}' of <{tag}> needs {want} number(s); "
-                                 f"it has {len(vals)}: '{v[0]}'", code="mjcf-attribute-missing")
-        if any(math.isnan(x) for x in vals):
-            self.doc.error(v[1], f"the attribute '{name}' of <{tag}> contains NaN: '{v[0]}'",
-                           code="number-nan")
+                                 f"it has {len(vals)}: '{quote(v[0])}'", code="mjcf-value-invalid")
+        if not all_finite(vals):
+            self.doc.error(v[1], f"the attribute '{name}' of <{tag}>: "
+                                 f"{non_finite_problem(v[0], vals)}", code=non_finite_code(vals))
         return tuple(vals)
 
     def number_list(self, name: str) -> tuple[float, ...] | None:

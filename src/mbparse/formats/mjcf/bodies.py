@@ -72,12 +72,24 @@ class BodyTreeReader:
             if world_el.get(name) is not None:
                 doc.warning(world_el, f"the attribute '{name}' of <worldbody> is not supported "
                                       "and is ignored", code="mjcf-unsupported")
-        for child_el, X, cls in self._contents(self.world, world_el, RigidTransform(), None,
-                                               True, False):
-            self._body(child_el, self.world, X, cls)
+        # Depth first, in document order, with a stack of its own: a chain of
+        # nested bodies (a rope) must not exhaust Python's stack.
+        pending = [(child_el, self.world, X, cls) for child_el, X, cls in
+                   self._contents(self.world, world_el, RigidTransform(), None, True, False)]
+        pending.reverse()
+        while pending:
+            item = pending.pop()
+            children: list = []
+            if item[1] is self.world:
+                children = self._body(*item)
+            else:  # a body inside a body: errors in it are recoverable
+                with self.doc.policy.recovering():
+                    children = self._body(*item)
+            pending.extend(reversed(children))
 
     # ------------------------------------------------------------ one body
-    def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> None:
+    def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
+        """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
         name = el.get("name")
         if name is None:
@@ -106,9 +118,7 @@ class BodyTreeReader:
         moving = [j for j in body.joints if j.attrs.text("type") not in ("free",)]
         body.dummy_names = [f"{name}{k}" for k in range(max(0, len(moving) - 1))]
         self.next_index += len(body.dummy_names)
-        for child_el, X, cls in child_bodies:
-            with self.doc.policy.recovering():
-                self._body(child_el, body, X, cls)
+        return [(child_el, body, X, cls) for child_el, X, cls in child_bodies]
 
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
+from ...numbers import all_finite
 from ...spatial import RigidTransform, norm, sub
 from .assets import Assets
 from .attrs import Attrs
@@ -87,7 +88,8 @@ class GeomReader:
                                          "collides", code="mjcf-unsupported")
             geom.visual = geom.collision = False
         if with_inertia and kind != "plane" and not in_world:
-            self._mass_properties(a, geom, kind, size, mesh)
+            # A sphere without a size has radius 0 (warned about above).
+            self._mass_properties(a, geom, kind, size or (0.0,), mesh)
         return geom
 
     # ------------------------------------------------------------ pose, shape
@@ -222,7 +224,10 @@ class GeomReader:
                         code="mjcf-conflict")
             volume, com_G, unit_I = self.assets.mesh_properties(mesh, a.el)
         else:
-            volume = primitive_volume(kind, size, shell)
+            try:  # the shell formulas raise powers, which overflow with an error
+                volume = primitive_volume(kind, size, shell)
+            except OverflowError:
+                volume = math.inf
             com_G, unit_I = (0.0, 0.0, 0.0), None
         mass = a.scalar("mass", None)
         if mass is not None:
@@ -240,9 +245,16 @@ class GeomReader:
         if unit_I is not None:
             I_G = tuple(density * v for v in unit_I)
         else:
-            ix, iy, iz = primitive_inertia(kind, size, mass, shell)
+            try:
+                ix, iy, iz = primitive_inertia(kind, size, mass, shell)
+            except OverflowError:
+                ix = iy = iz = math.inf
             I_G = (ix, iy, iz, 0.0, 0.0, 0.0)
-        if any(math.isnan(v) for v in I_G) or min(I_G[:3]) < 0:
+        if not all_finite((mass, *I_G)):
+            a.doc.error(a.el, f"geom '{geom.name}': its mass {mass:g} or inertia {I_G[:3]} is "
+                              "not finite (the sizes, mass or density are too large)",
+                        code="number-not-finite")
+        if min(I_G[:3]) < 0:
             a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia", code="inertia-invalid")
         geom.mass = mass
         geom.com = geom.X_BG.apply(com_G) if unit_I is not None else geom.X_BG.p

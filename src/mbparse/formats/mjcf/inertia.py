@@ -16,10 +16,10 @@ def primitive_volume(kind: str, size: Sequence[float], shell: bool) -> float:
     """Volume (or area, for a shell) of a primitive with MuJoCo's half-sizes."""
     if kind == "sphere":
         r = size[0]
-        return 4 * PI * r * r if shell else 4 * PI * r ** 3 / 3
+        return 4 * PI * r * r if shell else 4 * PI * r * r * r / 3
     if kind == "capsule":
         r, h = size[0], 2 * size[1]
-        return 4 * PI * r * r + 2 * PI * r * h if shell else PI * (r * r * h + 4 * r ** 3 / 3)
+        return 4 * PI * r * r + 2 * PI * r * h if shell else PI * (r * r * h + 4 * r * r * r / 3)
     if kind == "cylinder":
         r, h = size[0], 2 * size[1]
         return 2 * PI * r * r + 2 * PI * r * h if shell else PI * r * r * h
@@ -39,7 +39,7 @@ def primitive_volume(kind: str, size: Sequence[float], shell: bool) -> float:
 def primitive_inertia(kind: str, size: Sequence[float], mass: float, shell: bool) -> Vec3:
     """Principal moments about the center (the geom frame's axes)."""
     if kind == "sphere":
-        i = (2 / 3 if shell else 2 / 5) * mass * size[0] ** 2
+        i = (2 / 3 if shell else 2 / 5) * mass * size[0] * size[0]
         return (i, i, i)
     if kind == "capsule":
         r, hh = size[0], size[1]

@@ -1,10 +1,11 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
-gets them: OBJ files (faces or only vertices) and STL files (binary, as
-MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those).
-Meshes without faces get their convex hull's (``hull.py``).
+gets them: OBJ files (faces or only vertices), STL files (binary, as
+MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those) and
+MuJoCo's own binary MSH files.
+Meshes without faces get their convex hull (``geometry.meshes``).
 
-STL files are read with trimesh, an optional dependency (the ``mesh``
-extra) imported only when a model has an STL mesh.
+The triangles come from the project's one mesh reader
+(``geometry.meshes``); this module adds what MuJoCo does with them.
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-INSTALL_HINT = "pip install 'mbparse[mesh]'"
-MINVAL = 1e-15           # MuJoCo's mjMINVAL
+from ...files import regular_file_problem
+
 STL_MAX_FACES = 200000   # MuJoCo's STL reader refuses more
 STL_MAX_COORDINATE = 2.0 ** 30
 
@@ -33,17 +34,6 @@ class MeshData:
     note: str | None = None
 
 
-def optional(module: str, purpose: str):
-    """Imports an optional dependency, or says how to install it."""
-    import importlib
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        package = module.split(".")[0]
-        raise MeshDataError(f"{purpose} needs the optional package '{package}', which is not "
-                            f"installed; install it with: {INSTALL_HINT}") from None
-
-
 def merge_bitwise(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Vertices with the same bits (as float32) made one, as MuJoCo's STL
     reader does (so 0.0 and -0.0 stay apart), keeping first-seen order."""
@@ -57,23 +47,23 @@ def merge_bitwise(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, 
 
 
 def read_stl(path: str) -> MeshData:
-    """An STL file (binary or ASCII) read with trimesh, its vertices merged
-    as MuJoCo merges them."""
+    """An STL file (binary or ASCII), its vertices merged as MuJoCo merges
+    them."""
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MeshDataError(problem)
     with open(path, "rb") as f:
-        data = f.read()
+        data = f.read(84)
+    size = os.path.getsize(path)
     count = int.from_bytes(data[80:84], "little") if len(data) >= 84 else 0
     # MuJoCo's own reader takes binary files of 1 to 200000 triangles only.
-    mujoco_reads = 1 <= count <= STL_MAX_FACES and 84 + 50 * count == len(data)
-    trimesh = optional("trimesh", "reading an STL mesh")
-    import io
+    mujoco_reads = 1 <= count <= STL_MAX_FACES and 84 + 50 * count == size
+    from ...geometry.meshes import MeshReadError, read_mesh
     try:
-        loaded = trimesh.load_mesh(io.BytesIO(data), file_type="stl", process=False)
-    except Exception as e:  # trimesh raises many kinds on bad data
-        raise MeshDataError(f"it is not a readable STL file ({e})") from None
-    V = np.asarray(getattr(loaded, "vertices", ()), dtype=np.float64).reshape(-1, 3)
-    F = np.asarray(getattr(loaded, "faces", ()), dtype=np.int64).reshape(-1, 3)
-    if len(F) == 0:
-        raise MeshDataError("the STL file holds no triangle")
+        loaded = read_mesh(path)
+    except MeshReadError as e:
+        raise MeshDataError(str(e)) from None
+    V, F = np.asarray(loaded.vertices), np.asarray(loaded.faces)
     if not np.isfinite(V).all() or np.abs(V).max() > STL_MAX_COORDINATE:
         raise MeshDataError("a vertex of the STL file is not finite or is larger than 2^30")
     note = None
@@ -95,14 +85,50 @@ def read_obj_data(path: str) -> MeshData:
     return MeshData(V, F)
 
 
+MSH_HEADER_BYTES = 16   # four int32 counts: vertices, normals, texcoords, faces
+
+
+def read_msh(path: str) -> MeshData:
+    """MuJoCo's own binary mesh file: four little-endian int32 counts
+    (vertices, normals, texture coordinates, faces), then the float32
+    vertices (3 each), normals (3), texture coordinates (2) and the int32
+    faces (3 vertex indices each). The file must be exactly that long."""
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MeshDataError(problem)
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < MSH_HEADER_BYTES:
+        raise MeshDataError(f"the MSH file has {len(data)} bytes, fewer than its 16-byte header "
+                            "(four int32 counts)")
+    nv, nn, nt, nf = (int(c) for c in np.frombuffer(data[:MSH_HEADER_BYTES], dtype="<i4"))
+    if min(nv, nn, nt, nf) < 0:
+        raise MeshDataError(f"the MSH header has a negative count (vertices {nv}, normals {nn}, "
+                            f"texcoords {nt}, faces {nf})")
+    expected = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if expected != len(data):
+        raise MeshDataError(f"the MSH file has {len(data)} bytes but its header (vertices {nv}, "
+                            f"normals {nn}, texcoords {nt}, faces {nf}) needs {expected}")
+    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=MSH_HEADER_BYTES).reshape(-1, 3)
+    face_offset = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt)
+    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=face_offset).reshape(-1, 3)
+    if len(F) and (F.min() < 0 or F.max() >= nv):
+        bad = int(np.argmax((F < 0).any(axis=1) | (F >= nv).any(axis=1)))
+        raise MeshDataError(f"face {bad} of the MSH file uses vertex index {F[bad].tolist()}, "
+                            f"outside 0..{nv - 1}")
+    return MeshData(V.astype(np.float32), F.astype(np.int64))
+
+
 def read_file(path: str) -> MeshData:
-    """The mesh in an OBJ or STL file; raises MeshDataError (or ObjError)."""
+    """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError)."""
     ext = os.path.splitext(path)[1].lower()
+    if ext == ".msh":
+        return read_msh(path)
     if ext == ".stl":
         return read_stl(path)
     if ext == ".obj":
         return read_obj_data(path)
-    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ or STL")
+    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ, STL or MSH")
 
 
 def check_vertices(V: np.ndarray) -> None:

@@ -63,7 +63,7 @@ class SdfReader:
         root = loader.load(self.source)
         return root
 
-    def find_include(self, uri: str) -> str | None:
+    def find_include(self, uri: str) -> tuple[str | None, str | None]:
         """libsdformat's search for an included file, in its order: the URI
         with any scheme stripped, from the current folder and as given; then
         each folder of the SDF_PATH environment variable; last, Drake's
@@ -75,9 +75,9 @@ class SdfReader:
                           + [os.path.join(folder, filename)
                              for folder in os.environ.get("SDF_PATH", "").split(":") if folder]):
             if filename and os.path.exists(candidate):
-                return candidate
+                return candidate, None
         path, problem = resolve_uri(uri, self.ws.package_map, ".")
-        return None if problem else path
+        return (None, problem) if problem else (path, None)
 
     def root_children(self, root):
         models = root.findall("model")
@@ -142,13 +142,19 @@ class SdfReader:
         name = self.ws.make_model_name(scope.name, parent_model_name)
         return builder.add_model(scope, name)[0]
 
-    def resolve_uri(self, el, uri: str, missing: str = "file-missing") -> str:
-        """The path ``uri`` names; an error at ``el`` when it cannot be
-        resolved (code ``missing`` when the file does not exist)."""
+    def resolve_uri(self, el, uri: str, missing: str = "file-missing",
+                    instead: str | None = None) -> str | None:
+        """The file a URI names. When it cannot be found: an error at ``el``
+        (code ``missing`` when the file does not exist), unless ``instead``
+        says what is done without the file (a mesh or texture); then an error
+        only in Drake's mode, otherwise a warning and None."""
         path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
         if problem:
             code = missing if problem.code == "file-missing" else problem.code
-            self.diag.error(el, problem, code=code)
+            if instead is None or self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+            return None
         return path
 
     # ------------------------------------------------------------ URDF / MJCF includes

@@ -100,7 +100,7 @@ def primitive(diag: SdfDiagnostic, shape_el, density: float) -> Mass | None:
         r = _child_number(diag, shape_el, "radius", 1.0)
         if density <= 0 or r <= 0:
             return None
-        m = density * (4.0 / 3.0) * math.pi * r ** 3
+        m = density * (4.0 / 3.0) * math.pi * r * r * r
         i = 0.4 * m * r * r
         return m, (0.0, 0.0, 0.0), (i, i, i, 0.0, 0.0, 0.0)
     if tag in ("cylinder", "cone"):
@@ -133,7 +133,8 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
          resolve: Callable[[object, str], str]) -> Mass:
     """Mass properties of a mesh's enclosed volume (Drake's calculator,
     which libsdformat calls for meshes)."""
-    from ...geometry.mesh_io import MeshVolumeError, ObjError, mass_properties, read_obj
+    from ...geometry.mesh_io import MeshVolumeError
+    from ...geometry.meshes import MeshReadError, read_mesh
     if not (math.isfinite(density) and density >= 0.0):
         diag.error(shape_el, f"The <mesh> has a density of {density:g} kg/m³; the automatic "
                              "inertia needs a finite, non-negative density.",
@@ -145,17 +146,12 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
     path = resolve(uri_el, uri)
     scale = _child_vector(diag, shape_el, "scale", (1.0, 1.0, 1.0))
     if os.path.splitext(path)[1].lower() != ".obj":
-        diag.error(shape_el, f"mbparse computes the automatic inertia of .obj meshes only, not "
-                             f"of '{path}'.", code="sdf-not-supported")
+        diag.drake_refuses(shape_el, f"Drake computes the automatic inertia of .obj meshes "
+                                     f"only, not of '{path}'.",
+                           "mbparse reads the mesh and computes it", code="sdf-not-supported")
     try:
-        obj = read_obj(path)
-        vertices = obj.vertices * (scale[0], scale[1], scale[2])  # every row, by NumPy
-        if scale[0] * scale[1] * scale[2] < 0:  # a mirroring scale turns the faces inside out
-            faces = obj.faces[:, (0, 2, 1)]
-        else:
-            faces = obj.faces
-        return mass_properties(vertices, faces, density)
-    except (OSError, ObjError) as e:
+        return read_mesh(path).scaled(scale).mass_properties(density)
+    except MeshReadError as e:
         diag.error(shape_el, f"Cannot read the mesh '{path}' for the automatic inertia: {e}",
                    code="mesh-unreadable")
     except MeshVolumeError as e:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...geometry import CoulombFriction, DEFAULT_FRICTION, GeometryInstance, GeometryProperties
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from . import values
-from ..common.xml import first_child
+from ..common.xml import first_child, qname
 from .diagnostic import check_supported
 
 LINK_TAGS = frozenset({"pose", "collision", "visual", "drake:deformable_properties",
@@ -39,7 +39,7 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
     check_supported(diag, props_el, PROPERTY_TAGS)
     for tag, (ok, message) in CHECKS.items():
         node = first_child(props_el, tag)
-        if node is not None and not ok(values.parse_double(node.text or "")):
+        if node is not None and not ok(_double(diag, node)):
             diag.error(props_el, message, code="value-out-of-range")
     model = first_child(props_el, "drake:material_model")
     if model is not None and (model.text or "").strip() not in MATERIAL_MODELS:
@@ -56,6 +56,9 @@ def add_deformable_link(builder, vertex, instance: int) -> None:
         diag.error(collision, "The <geometry> of a deformable <link>'s <collision> must be "
                               "either a <mesh> or a <sphere>.", code="sdf-value-invalid")
     shape = builder.geometry.shape(geometry_el, for_collision=False)
+    if shape is None:  # a geometry the reader skipped (with its own warning)
+        diag.error(geometry_el, "The <geometry> of a deformable <link>'s <collision> gives no "
+                                "shape that can be read.", code="sdf-value-invalid")
     proximity = proximity_properties(diag, collision)
     hint = proximity.get_property("hydroelastic", "resolution_hint")
     if geometry_el.find("sphere") is not None and (hint is None or not hint > 0):
@@ -99,7 +102,7 @@ def proximity_properties(diag, collision) -> GeometryProperties:
 
     def read(tag):
         node = first_child(drake_el, tag)
-        return None if node is None else values.parse_double(node.text or "")
+        return None if node is None else _double(diag, node)
 
     mu = read("drake:mu_dynamic")
     if mu is not None and mu < 0:
@@ -118,3 +121,11 @@ def proximity_properties(diag, collision) -> GeometryProperties:
     if hint is not None:
         props.add_property("hydroelastic", "resolution_hint", hint)
     return props
+
+
+def _double(diag, node) -> float:
+    """The number an element holds; a located error when it holds none."""
+    try:
+        return values.parse_double(node.text or "")
+    except ValueError as e:
+        diag.error(node, f"Cannot read <{qname(node)}> as a number: {e}", code="sdf-value-invalid")

@@ -16,10 +16,12 @@ from typing import Callable
 
 from lxml import etree
 
-from ...workspace import DataSource
-from ..common.xml import parse_xml_bytes
+from ...files import regular_file_problem
+from ...workspace import MAX_FILE_NESTING, DataSource
+from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
 from . import values
 from .diagnostic import SdfDiagnostic
+from ..common.suggest import did_you_mean
 from .schema import ElementSpec, root as schema_root
 from .unflatten import unflatten_document
 
@@ -41,18 +43,23 @@ def parse_version(text: str) -> tuple[int, int]:
 class Loader:
     """Loads one top-level document and everything it includes."""
 
-    def __init__(self, diag: SdfDiagnostic, resolve_include: Callable[[str], str | None]):
+    def __init__(self, diag: SdfDiagnostic,
+                 resolve_include: Callable[[str], tuple[str | None, str | None]]):
         self.diag = diag
         self.resolve_include = resolve_include
         self.open_files: list[str] = []
+        self.depth = 0
 
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
         name = source.name()
-        root, problem, line = parse_xml_bytes(source.read_bytes())
+        notes: list = []
+        root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
-                                   code="xml-syntax")
+                                   code="depth-limit" if problem.startswith(DEPTH_PROBLEM)
+                                   else "xml-syntax")
+        warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
         return root
 
@@ -89,6 +96,19 @@ class Loader:
     # ------------------------------------------------------------ checking
     def read(self, el, node: ElementSpec, version: str) -> None:
         """Checks ``el`` against its description ``node`` (libsdformat's readXml)."""
+        # Included files are read inside the element that includes them, so
+        # the depth counts across files: the tree they make stays readable.
+        self.depth += 1
+        try:
+            if self.depth > MAX_ELEMENT_DEPTH:
+                self.diag.error(el, f"elements (with those of included files) are nested more "
+                                    f"than {MAX_ELEMENT_DEPTH} deep; mbparse reads at most "
+                                    f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
+            self._read(el, node, version)
+        finally:
+            self.depth -= 1
+
+    def _read(self, el, node: ElementSpec, version: str) -> None:
         diag = self.diag
         attrs = node.attributes
         for key, text in el.attrib.items():
@@ -98,7 +118,7 @@ class Loader:
                 spec = attrs.get(key)
                 if spec is None:
                     diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
-                                   "SDFormat.", code="sdf-unknown-attribute")
+                                   f"SDFormat.{did_you_mean(key, attrs)}", code="sdf-unknown-attribute")
                 try:
                     values.check(spec.type, text)
                 except (ValueError, OverflowError):
@@ -134,7 +154,8 @@ class Loader:
                     continue
                 else:
                     diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
-                                      "SDFormat.", code="sdf-unknown-element")
+                                      f"SDFormat.{did_you_mean(tag, children, element=True)}",
+                               code="sdf-unknown-element")
         if el.tag == "joint" and el.get("type") != "ball":
             for name, (_, required) in children.items():
                 if required in ("required", "one or more") and el.find(name) is None:
@@ -154,9 +175,9 @@ class Loader:
                                   values.parse_bool(el.get("degrees", "false")))
             else:
                 values.check(value_type, text)
-        except (ValueError, OverflowError):
+        except (ValueError, OverflowError) as e:
             self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}'.", code="sdf-value-invalid")
+                                f"'{text.strip()}' ({e}).", code="sdf-value-invalid")
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:
@@ -165,9 +186,11 @@ class Loader:
         if uri_el is None:
             diag.error(inc, "<include> has no <uri>.", code="sdf-element-missing")
         uri = (uri_el.text or "").strip()
-        path = self.resolve_include(uri) if uri else None
+        path, problem = self.resolve_include(uri) if uri else (None, None)
         if not path:
-            diag.error(uri_el, f"Unable to find the included uri '{uri}'.", code="file-missing")
+            why = f" ({problem})" if problem and "leaves its package" in problem else ""
+            diag.error(uri_el, f"Unable to find the included uri '{uri}'.{why}",
+                       code="path-escapes-package" if why else "file-missing")
         if os.path.isdir(path):
             model_file = model_config_file(path)
             if model_file is None:
@@ -180,6 +203,14 @@ class Loader:
         if os.path.abspath(path) in self.open_files:
             diag.error(uri_el, f"The included uri '{uri}' names '{path}', which is already "
                                "being read: the includes form a cycle.", code="include-cycle")
+        if len(self.open_files) >= MAX_FILE_NESTING:
+            diag.error(uri_el, f"Includes are nested more than {MAX_FILE_NESTING} files deep; "
+                               f"mbparse reads at most {MAX_FILE_NESTING} levels of files "
+                               "within files.", code="depth-limit")
+        problem = regular_file_problem(path)
+        if problem is not None:
+            diag.error(uri_el, f"The included uri '{uri}' cannot be read: {problem}.",
+                       code="file-not-regular")
         sub = self.load(DataSource(filename=path))
         candidates = [c for c in sub if isinstance(c.tag, str)
                       and c.tag in ("model", "actor", "light")]

@@ -25,7 +25,7 @@ COLLISION_TAGS = frozenset({"drake:proximity_properties", "geometry", "laser_ret
                             "surface"})
 MATERIAL_TAGS = frozenset({"ambient", "diffuse", "drake:diffuse_map", "emissive", "specular"})
 PROXIMITY_TAGS = frozenset(drake.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
-Resolve = Callable[..., str]  # (element, uri, missing=code) -> path
+Resolve = Callable[..., "str | None"]  # (element, uri, missing=code, instead=...) -> path
 
 
 def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = None):
@@ -102,11 +102,11 @@ class SdfGeometryReader:
         if not uri:
             diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.",
                        code="sdf-attribute-missing")
-        path = self.resolve(uri_el, uri, missing="mesh-missing")
+        path = self.resolve(uri_el, uri, missing="mesh-missing", instead=drake.LEFT_OUT)
         scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
         return drake.mesh_shape(
             path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
-            lambda m: diag.error(el, m, code="mesh-collision-hull"))
+            lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
 
     @staticmethod
     def plane_pose(geometry_el, X_LG: RigidTransform) -> RigidTransform:
@@ -164,8 +164,10 @@ class SdfGeometryReader:
             check_supported(diag, material, MATERIAL_TAGS)
             diffuse_map = first_child(material, "drake:diffuse_map")
             if diffuse_map is not None and (diffuse_map.text or "").strip():
-                path = self.resolve(diffuse_map, diffuse_map.text.strip())
-                props.add_property("phong", "diffuse_map", path)
+                path = self.resolve(diffuse_map, diffuse_map.text.strip(),
+                                    instead="mbparse draws the material without it")
+                if path is not None:
+                    props.add_property("phong", "diffuse_map", path)
             for key in ("diffuse", "ambient", "specular", "emissive"):
                 node = material.find(key)
                 if node is not None:

@@ -21,7 +21,19 @@ LIMIT_TAGS = frozenset({"drake:acceleration", "effort", "lower", "stiffness", "u
 ONE_AXIS = ("revolute", "continuous", "prismatic", "screw")
 
 
-def _number(diag: SdfDiagnostic, el, default: float) -> float:
+def _attribute_number(diag: SdfDiagnostic, el, name: str) -> float:
+    """The number an (already required) attribute holds; a located error
+    when it holds none or one that is not finite."""
+    try:
+        return values.parse_double(el.get(name))
+    except ValueError as e:
+        diag.error(el, f"Cannot read attribute '{name}' of <{local_name(el)}> as a number: {e}.",
+                   code="sdf-value-invalid")
+
+
+def read_number(diag: SdfDiagnostic, el, default: float) -> float:
+    """The number an element holds (``default`` when it is absent or empty);
+    a located error when it holds none."""
     if el is None or not (el.text or "").strip():
         return default
     try:
@@ -41,20 +53,24 @@ class Axis:
         self.expressed_in = None
         if xyz_el is not None:
             if (xyz_el.text or "").strip():
-                self.xyz = values.parse_numbers(xyz_el.text, 3)
+                try:
+                    self.xyz = values.parse_numbers(xyz_el.text, 3)
+                except ValueError as e:
+                    diag.error(xyz_el, f"Cannot read <xyz> as 3 numbers: {e}.",
+                               code="sdf-value-invalid")
             self.expressed_in = xyz_el.get("expressed_in") or None
         if norm(self.xyz) == 0:
             diag.error(xyz_el if xyz_el is not None else el,
                        "The norm of the xyz vector cannot be zero.", code="axis-zero")
         dyn = el.find("dynamics")
-        self.damping = _number(diag, dyn.find("damping") if dyn is not None else None, 0.0)
-        self.spring_reference = _number(
+        self.damping = read_number(diag, dyn.find("damping") if dyn is not None else None, 0.0)
+        self.spring_reference = read_number(
             diag, dyn.find("spring_reference") if dyn is not None else None, 0.0)
-        self.spring_stiffness = _number(
+        self.spring_stiffness = read_number(
             diag, dyn.find("spring_stiffness") if dyn is not None else None, 0.0)
         limit = el.find("limit")
         self.limit_el = limit
-        get = (lambda tag, d: _number(diag, limit.find(tag), d)) if limit is not None else (
+        get = (lambda tag, d: read_number(diag, limit.find(tag), d)) if limit is not None else (
             lambda tag, d: d)
         self.lower = get("lower", -INF)
         self.upper = get("upper", INF)
@@ -194,7 +210,7 @@ class JointReader:
         node = first_child(limit, "drake:acceleration")
         if node is None:
             return INF
-        value = _number(self.diag, node, INF)
+        value = read_number(self.diag, node, INF)
         if value < 0:
             self.diag.error(limit, f"Acceleration limit is negative for joint "
                                    f"'{el.get('name')}'. Acceleration limit must be a "
@@ -204,10 +220,10 @@ class JointReader:
     def screw_pitch(self, el) -> float:
         node = el.find("screw_thread_pitch")
         if node is not None:
-            return _number(self.diag, node, 1.0)
+            return read_number(self.diag, node, 1.0)
         old = el.find("thread_pitch")
         if old is not None:
-            value = _number(self.diag, old, 1.0)
+            value = read_number(self.diag, old, 1.0)
             return -2 * math.pi / value if value != 0 else 1.0
         return 1.0
 
@@ -243,7 +259,7 @@ class JointReader:
                               ("drake:gear_ratio", "gear_ratio")):
                 node = first_child(el, tag)
                 if node is not None:
-                    setattr(actuator, attr, _number(diag, node, 0.0))
+                    setattr(actuator, attr, read_number(diag, node, 0.0))
             gains = first_child(el, "drake:controller_gains")
             if gains is not None:
                 p, d = gains.get("p"), gains.get("d")
@@ -253,9 +269,9 @@ class JointReader:
                 if d is None:
                     diag.error(gains, "<drake:controller_gains>: Unable to find the 'd' "
                                       "attribute.", code="sdf-attribute-missing")
+                p, d = _attribute_number(diag, gains, "p"), _attribute_number(diag, gains, "d")
                 with diag.located(gains):
-                    self.plant.set_controller_gains(actuator, values.parse_double(p),
-                                                    values.parse_double(d))
+                    self.plant.set_controller_gains(actuator, p, d)
         if axes[1] is not None:
             diag.warning(el, f"An axis2 may not be specified for 1-dof joint '{name}' and will "
                              "be ignored", code="sdf-unsupported")
@@ -312,10 +328,10 @@ class JointReader:
                                f"attempting to mimic joint '{target}' (with {joint1.nv} dofs). "
                                "The drake:mimic element will be ignored.", code="sdf-unsupported")
             return
+        gear_ratio = _attribute_number(diag, node, "multiplier")
+        offset = _attribute_number(diag, node, "offset")
         with diag.located(node):
-            plant.add_coupler_constraint(joint0, joint1,
-                                         values.parse_double(node.get("multiplier")),
-                                         values.parse_double(node.get("offset")))
+            plant.add_coupler_constraint(joint0, joint1, gear_ratio, offset)
 
 
 def _unit(v):

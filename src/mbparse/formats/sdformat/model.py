@@ -13,7 +13,7 @@ from ..common.xml import children, first_child
 from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
-from .joints import JointReader
+from .joints import JointReader, read_number
 
 LINK_TAGS = frozenset({"drake:surface_velocity_axis", "drake:visual", "collision", "gravity",
                        "inertial", "kinematic", "pose", "visual"})
@@ -270,17 +270,21 @@ class ModelBuilder:
                                                  lambda m, code: diag.warning(el, m, code=code))
             mass_el = inertial.find("mass")
             if mass_el is not None and (mass_el.text or "").strip():
-                mass = values.parse_double(mass_el.text)
+                mass = read_number(diag, mass_el, 0.0)
             node = inertial.find("inertia")
             if node is not None:
                 for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
                     child = node.find(key)
                     if child is not None and (child.text or "").strip():
-                        moments[i] = values.parse_double(child.text)
+                        moments[i] = read_number(diag, child, 0.0)
             pose = inertial.find("pose")
             if pose is not None:
-                X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
-                                      values.parse_bool(pose.get("degrees", "false")))
+                try:
+                    X = values.parse_pose(pose.text or "",
+                                          pose.get("rotation_format", "euler_rpy"),
+                                          values.parse_bool(pose.get("degrees", "false")))
+                except ValueError as e:
+                    diag.error(pose, f"Cannot read <pose>: {e}.", code="sdf-value-invalid")
         return drake.spatial_inertia(X, mass, moments,
                                      lambda m, code: diag.warning(el, m, code=code))
 

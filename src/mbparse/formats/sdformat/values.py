@@ -7,6 +7,7 @@ import math
 import re
 import struct
 
+from ...numbers import non_finite_problem, quote
 from ...spatial import RigidTransform, quaternion_to_matrix, rpy_to_matrix
 
 _BOOLS = {"true": True, "1": True, "false": False, "0": False}
@@ -29,12 +30,16 @@ def _float(token: str) -> float:
     if low in ("-inf", "-infinity"):
         return -math.inf
     try:
-        return float(t)
+        v = float(t)
     except ValueError:
         m = _NUMBER_PREFIX.match(t)
         if m is None:
-            raise ValueError_(f"'{token}' is not a number") from None
-        return float(m.group())
+            raise ValueError_(f"'{quote(token)}' is not a number") from None
+        v = float(m.group())
+    if not math.isfinite(v):
+        # NaN is never a meaningful value; 1e400 overflows (libsdformat refuses it).
+        raise ValueError_(non_finite_problem(t, [v]))
+    return v
 
 
 def as_float32(v: float) -> float:
@@ -91,11 +96,16 @@ def parse_pose_with_norm(text: str, rotation_format: str = "euler_rpy",
         if len(tokens) != 7:
             raise ValueError_(f"a quat_xyzw pose needs 7 numbers, got '{text}'")
         v = [_float(t) for t in tokens]
+        _require_finite(text, v)
         x, y, z, w = v[3:7]
-        norm2 = w * w + x * x + y * y + z * z
-        n = math.sqrt(norm2)
-        if n == 0:
+        if x == 0 and y == 0 and z == 0 and w == 0:
             raise ValueError_("a pose quaternion cannot be zero")
+        norm2 = w * w + x * x + y * y + z * z
+        if not math.isfinite(norm2) or norm2 == 0:
+            raise ValueError_(f"the quaternion of the pose '{quote(text)}' is too "
+                              f"{'large' if norm2 else 'small'}: its squared norm "
+                              f"{'overflows' if norm2 else 'underflows to zero'}")
+        n = math.sqrt(norm2)
         return (RigidTransform(quaternion_to_matrix((w / n, x / n, y / n, z / n)), v[:3]),
                 norm2)
     if rotation_format != "euler_rpy":
@@ -103,12 +113,19 @@ def parse_pose_with_norm(text: str, rotation_format: str = "euler_rpy",
     if len(tokens) != 6:
         raise ValueError_(f"a pose needs 6 numbers, got '{text}'")
     v = [_float(t) for t in tokens]
+    _require_finite(text, v)
     rpy = v[3:6]
     if degrees:
         rpy = [math.radians(a) for a in rpy]
     if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
         return RigidTransform(p=v[:3]), 1.0
     return RigidTransform(rpy_to_matrix(rpy), v[:3]), 1.0
+
+
+def _require_finite(text: str, vals) -> None:
+    problem = non_finite_problem(text, vals)
+    if problem is not None:
+        raise ValueError_(f"a pose must be finite: {problem}")
 
 
 def check(value_type: str, text: str) -> None:

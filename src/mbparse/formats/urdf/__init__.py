@@ -14,9 +14,10 @@ from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoin
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ...workspace import DataSource, Workspace
 from ..common import drake
-from . import force_elements, loop_joints, sensors
+from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader
 from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, load_xml, qname
+from ..common.suggest import did_you_mean
 
 WORLD = "world"
 INF = math.inf
@@ -79,6 +80,7 @@ class UrdfReader:
             diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
                        code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
+        spec.check_attributes(diag, root)
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
@@ -173,7 +175,9 @@ class UrdfReader:
                 diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
                                     "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored",
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored."
+                                    + did_you_mean(tag, ("visual", "collision", "inertial"),
+                                                   element=True),
                              code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
@@ -230,13 +234,18 @@ class UrdfReader:
         return drake.spatial_inertia(X, mass, values,
                                      lambda m, code: diag.warning(el, m, code=code))
 
+    def _link_hint(self, name: str) -> str:
+        """" Did you mean 'x'?" when ``name`` is a typo of a link of this model."""
+        names = [b.name for b in self.plant.get_bodies_in_model_instance(self.instance)]
+        return did_you_mean(name, names)
+
     def body(self, element_name: str, link_name: str, el):
         if link_name == WORLD:
             return self.plant.world_body()
         if not self.plant.has_body_named(link_name, self.instance):
             self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
                                 f"'{self.plant.get_model_instance_name(self.instance)}' does not "
-                                "have", code="urdf-unknown-link")
+                                f"have.{self._link_hint(link_name)}", code="urdf-unknown-link")
         return self.plant.get_body_by_name(link_name, self.instance)
 
     # ------------------------------------------------------------ joints
@@ -285,7 +294,14 @@ class UrdfReader:
         if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
-        X_PF = None if X_PB.is_exactly_identity() else X_PB
+        if jtype == "spherical" and not custom:
+            diag.drake_refuses(el, f"joint '{name}' has the unknown type '{jtype}'",
+                               "mbparse reads it as a ball joint (pybullet names ball joints "
+                               "spherical)", code="urdf-value-invalid")
+            jtype = "ball"
+        # Drake gives every URDF joint a frame on its parent, "<joint>_parent",
+        # even at the body's origin (the names of its offset frames follow it).
+        X_PF = X_PB
         plant = self.plant
         effort = INF
         with diag.located(el):
@@ -312,7 +328,7 @@ class UrdfReader:
                     damping = diag.vector(dyn, "damping", 3, damping)
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
-                X_PF = None if X_PM.is_exactly_identity() else X_PM
+                X_PF = X_PM
                 plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
                 damping = self.dynamics(el)
@@ -376,6 +392,10 @@ class UrdfReader:
         node = first_child(el, "drake:plane_normal")
         if node is not None:
             normal = diag.vector(node, "xyz", 3, normal)
+        for what, v in (("drake:initial_tangent", tangent), ("drake:plane_normal", normal)):
+            if v[0] == 0 and v[1] == 0 and v[2] == 0:
+                diag.error(first_child(el, what), f"the <{what}> of curvilinear joint '{name}' "
+                           "is the zero vector; it needs a direction", code="value-out-of-range")
         periodic = False
         node = first_child(el, "drake:is_periodic")
         if node is not None:
@@ -408,6 +428,10 @@ class UrdfReader:
                 if angle is None:
                     diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
                                code="urdf-attribute-missing")
+                if angle == 0:
+                    diag.error(curve, "<drake:circular_arc> angle must not be zero (an arc "
+                                      "of no length); use a <drake:line_segment> or drop it",
+                               code="value-out-of-range")
                 length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
@@ -428,12 +452,6 @@ class UrdfReader:
             return
         name = el.get("name")
         plant = self.plant
-        if not plant.supports_constraints():
-            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
-                               "the TAMSI contact approximation holds no coupler constraints (use "
-                               "a continuous plant or the sap/similar/lagged approximation)",
-                         code="urdf-unsupported")
-            return
         target = node.get("joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
@@ -453,11 +471,20 @@ class UrdfReader:
         joint0 = plant.get_joint_by_name(name, self.instance)
         joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
-            diag.error(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
-                             f"'{target}' ({joint1.nv} dofs)", code="urdf-mimic-invalid")
+            diag.drake_refuses(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
+                                     f"'{target}' ({joint1.nv} dofs)",
+                               "mbparse ignores this <mimic>", code="urdf-mimic-invalid")
+            return
         if joint0.nv != 1:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: only single-dof joints "
                                f"can mimic, and '{name}' and '{target}' have {joint0.nv} dofs",
+                         code="urdf-unsupported")
+            return
+        # Drake checks the tag whole (above) even on a plant that then ignores it.
+        if not plant.supports_constraints():
+            diag.warning(node, f"<mimic> of joint '{name}' is ignored: a discrete plant using "
+                               "the TAMSI contact approximation holds no coupler constraints (use "
+                               "a continuous plant or the sap/similar/lagged approximation)",
                          code="urdf-unsupported")
             return
         with diag.located(node):
@@ -516,8 +543,10 @@ class UrdfReader:
                        code="urdf-attribute-missing")
         plant = self.plant
         if not plant.has_joint_named(joint_name, self.instance):
-            diag.error(joint_el, f"transmission names joint '{joint_name}', which this model does "
-                                 "not have", code="urdf-unknown-joint")
+            diag.drake_refuses(joint_el, f"transmission names joint '{joint_name}', which this "
+                                         "model does not have",
+                               "mbparse ignores this transmission", code="urdf-unknown-joint")
+            return
         joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
@@ -531,6 +560,15 @@ class UrdfReader:
             diag.warning(joint_el, f"transmission on joint '{joint_name}' is ignored: the joint's "
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
+            return
+        if plant.has_joint_actuator_named(actuator_name, self.instance):
+            # Drake names each actuator after its <actuator>; a second one of the
+            # same name ends Drake's parse. The first one already acts.
+            model = plant.get_model_instance_name(self.instance)
+            diag.drake_refuses(actuator_el, f"model instance '{model}' already has an actuator "
+                                            f"named '{actuator_name}'",
+                               "mbparse keeps the first actuator of that name and skips this one",
+                               code="name-duplicate")
             return
         with diag.located(actuator_el):
             actuator = plant.add_joint_actuator(actuator_name, joint, effort)
@@ -587,8 +625,8 @@ class UrdfReader:
     def _named_body(self, el, tag: str):
         name, node = self._child_value(el, tag, "name")
         if not self.plant.has_body_named(name, self.instance):
-            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have",
-                            code="urdf-unknown-link")
+            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not "
+                                  f"have.{self._link_hint(name)}", code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
     def collision_filter_group(self, el) -> None:

@@ -14,6 +14,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from ...files import read_regular_file
 from ...package_map import resolve_uri
 from ...plant import GenericForceElement, LinearSpringDamper
 from ...spatial import RigidTransform, matvec, norm, parse_float_prefixes
@@ -248,8 +249,8 @@ def _profile(reader: "UrdfReader", el, profile: str, what: str) -> dict:
 def _looks_like_xfoil(path: str) -> bool:
     """An Xfoil airfoil file: an optional name line, then lines of two numbers."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = [line.split() for line in f if line.strip()]
+        text = read_regular_file(path).decode("utf-8", errors="replace")
+        lines = [line.split() for line in text.splitlines() if line.strip()]
     except OSError:
         return False
     points = [ln for ln in lines if len(ln) == 2 and len(parse_float_prefixes(" ".join(ln))) == 2]

@@ -1,6 +1,8 @@
 """URDF ``<visual>``, ``<collision>`` and ``<material>`` elements."""
 from __future__ import annotations
 
+import math
+
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
@@ -28,13 +30,18 @@ class GeometryReader:
         self.root_dir = root_dir
         self.materials: dict[str, UrdfMaterial] = {}
 
-    def resolve(self, el, uri: str, missing: str = "file-missing") -> str:
-        """The path ``uri`` names; an error at ``el`` when it cannot be
-        resolved (code ``missing`` when the file does not exist)."""
+    def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
+        """The file a mesh or texture URI names. When it cannot be found: an
+        error in Drake's mode (code ``missing`` when the file does not
+        exist); otherwise a warning saying ``instead`` (what is done without
+        it), and None."""
         path, problem = resolve_uri(uri, self.package_map, self.root_dir)
         if problem:
             code = missing if problem.code == "file-missing" else problem.code
-            self.diag.error(el, problem, code=code)
+            if self.diag.policy.like_drake:
+                self.diag.error(el, problem, code=code)
+            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+            return None
         return path
 
     # ------------------------------------------------------------ materials
@@ -49,11 +56,13 @@ class GeometryReader:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
                        code="urdf-value-invalid")
         texture = None
+        texture_given = False
         tex = kids.get("texture")
         if tex is not None:
             filename = tex.get("filename")
             if filename:
-                texture = self.resolve(tex, filename)
+                texture_given = True
+                texture = self.resolve(tex, filename, "mbparse draws the material without it")
         rgba = None
         color = kids.get("color")
         if color is not None:
@@ -61,7 +70,7 @@ class GeometryReader:
             if rgba is None:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
-        if rgba is None and texture is None and name and name not in self.materials:
+        if rgba is None and not texture_given and name and name not in self.materials:
             # urdfdom, pybullet and yourdfpy read such a reference; Drake refuses it.
             diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
                                    "definition to refer to",
@@ -87,16 +96,22 @@ class GeometryReader:
                      and not (cached.diffuse_map is not None and material.diffuse_map is None))
         if not error:
             if cached.rgba is not None and material.rgba is not None:
-                error = sum((a - b) ** 2 for a, b in zip(cached.rgba, material.rgba)) ** 0.5 > 1e-10
+                # math.dist scales, so colours of 1e200 do not overflow.
+                error = math.dist(cached.rgba, material.rgba) > 1e-10
             else:
                 error = cached.rgba is None and material.rgba is not None
         if error:
             def describe(m):
                 return (f"RGBA: {' '.join(f'{v:g}' for v in m.rgba) if m.rgba else 'None'}, "
                         f"Diffuse map: {m.diffuse_map or 'None'}")
-            self.diag.error(el, f"material '{name}' is defined twice, differently:\n"
-                                f"  first:  {describe(cached)}\n"
-                                f"  here:   {describe(material)}", code="urdf-conflict")
+            what = ("mbparse keeps the first definition" if error_if_name_clash else
+                    "mbparse uses this definition here and the first one elsewhere")
+            self.diag.drake_refuses(el, f"material '{name}' is defined twice, differently:\n"
+                                        f"  first:  {describe(cached)}\n"
+                                        f"  here:   {describe(material)}", what,
+                                    code="urdf-conflict")
+            if not error_if_name_clash:
+                return material
         return cached
 
     # ------------------------------------------------------------ shapes
@@ -131,7 +146,7 @@ class GeometryReader:
             filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
-            path = self.resolve(el, filename, missing="mesh-missing")
+            path = self.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
             text = el.get("scale")
             if text is not None:
@@ -143,7 +158,8 @@ class GeometryReader:
             with diag.located(el):
                 return drake.mesh_shape(
                     path, scale, first_child(el, "drake:declare_convex") is not None,
-                    for_collision, lambda m: diag.error(el, m, code="mesh-collision-hull"))
+                    for_collision, lambda m, instead: diag.drake_refuses(
+                        el, m, instead, code="mesh-collision-hull"))
         el = kids.get("drake:ellipsoid")
         if el is not None:
             axes = []
@@ -226,6 +242,8 @@ class GeometryReader:
             if accepting is None:
                 accepting = set()
             accepting.add(name)
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
         if enabled[ILLUSTRATION]:
@@ -235,7 +253,7 @@ class GeometryReader:
             if accepting is not None:
                 perception.add_property("renderer", "accepting", frozenset(accepting))
             roles[PERCEPTION] = perception
-        return GeometryInstance(X_BG, shape, name, roles, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, roles, diag.where(el))
 
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
@@ -261,8 +279,10 @@ class GeometryReader:
             diag.warning(el, "<drake_compliance> is ignored because "
                              "<drake:proximity_properties> gives the friction",
                          code="urdf-unsupported")
+        if shape is None:
+            return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
-        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, (diag.file, el.sourceline))
+        return GeometryInstance(X_BG, shape, name, {PROXIMITY: props}, diag.where(el))
 
     def _proximity(self, drake_el) -> GeometryProperties:
         diag = self.diag

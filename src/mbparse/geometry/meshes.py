@@ -1,0 +1,256 @@
+"""Mesh files as triangles: one reader for every format robots ship.
+
+=========  ==============================================================
+``.obj``   ``mesh_io`` (tinyobjloader's reading and triangulation, as
+           Drake sees OBJ files)
+``.stl``   binary and ASCII, with trimesh
+``.dae``   Collada, with pycollada: every geometry the scene places, in
+           the scene's node transforms, scaled by ``<unit meter>`` and
+           turned so that the file's ``<up_axis>`` becomes +z
+``.gltf``  glTF and binary ``.glb`` with trimesh, turned from glTF's +y
+``.glb``   up to +z (as Drake does)
+``.ply``   with trimesh
+=========  ==============================================================
+
+Files are read only when something needs their triangles (a convex hull,
+an inertia, the viewer) and each file once per process (a cache keyed on
+path, size and modification time). Convex hulls come from Qhull through
+scipy, the library MuJoCo and Drake use. trimesh, pycollada and scipy are
+imported on first use so that loading a model that never measures a mesh
+does not pay for them.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..files import regular_file_problem
+
+# Formats read here, by file extension.
+MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply")
+MINVAL = 1e-15  # distances below this are "one point" for hull degeneracy
+
+
+class MeshError(ValueError):
+    """A mesh that cannot serve what it is needed for."""
+
+
+class MeshReadError(MeshError):
+    """A mesh file that cannot be had as triangles (missing, unreadable,
+    an unknown format, or holding no triangle)."""
+
+
+class MeshDegenerateError(MeshError):
+    """A mesh that spans no solid where a solid is needed (a hull, a mass)."""
+
+
+@dataclass(frozen=True, eq=False)
+class TriangleMesh:
+    """Vertices (n×3 float64) and triangles (m×3 indices into them)."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+
+    def scaled(self, scale) -> "TriangleMesh":
+        """The mesh with each axis scaled; a mirroring scale (an odd number
+        of negative factors) turns the faces so they still face outward."""
+        s = np.asarray(scale, dtype=float).reshape(3)
+        F = self.faces
+        if s[0] * s[1] * s[2] < 0:
+            F = F[:, [0, 2, 1]]
+        return TriangleMesh(self.vertices * s, F)
+
+    def convex_hull(self) -> "TriangleMesh":
+        """The convex hull of the vertices, wound outward (Qhull)."""
+        F = convex_hull(self.vertices)
+        used = np.unique(F)
+        remap = np.full(len(self.vertices), -1, dtype=np.int64)
+        remap[used] = np.arange(len(used))
+        return TriangleMesh(self.vertices[used], remap[F])
+
+    def mass_properties(self, density: float):
+        """(mass, centre of mass, inertia about it as Ixx, Iyy, Izz, Ixy,
+        Ixz, Iyz) of the enclosed solid; raises ``mesh_io.MeshVolumeError``
+        when the mesh encloses no positive volume."""
+        from .mesh_io import mass_properties
+        return mass_properties(self.vertices, self.faces, density)
+
+
+def read_mesh(path: str) -> TriangleMesh:
+    """The triangles of a mesh file (see the module's table); raises
+    MeshReadError (with ``mesh_io.ObjError`` as the cause for OBJ files)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        raise MeshReadError(f"the mesh file '{path}' cannot be read: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):  # /dev/zero or a FIFO would be read forever
+        raise MeshReadError(regular_file_problem(path) or f"'{path}' is not a regular file")
+    return _read_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=256)
+def _read_cached(path: str, size: int, mtime: int) -> TriangleMesh:
+    ext = os.path.splitext(path)[1].lower()
+    reader = _READERS.get(ext)
+    if reader is None:
+        raise MeshReadError(f"'{ext or os.path.basename(path)}' mesh files cannot be read; "
+                            f"the formats read are {', '.join(MESH_EXTENSIONS)}")
+    try:
+        V, F = reader(path)
+    except MeshReadError:
+        raise
+    except Exception as e:  # the libraries raise many kinds on bad data
+        from .mesh_io import ObjError
+        where = f" (line {e.line})" if isinstance(e, ObjError) and e.line else ""
+        raise MeshReadError(f"the mesh file '{path}' cannot be read{where}: {e}") from e
+    V = np.ascontiguousarray(np.asarray(V, dtype=np.float64).reshape(-1, 3))
+    F = np.ascontiguousarray(np.asarray(F, dtype=np.int64).reshape(-1, 3))
+    if len(F) == 0:
+        raise MeshReadError(f"the mesh file '{path}' holds no triangle")
+    if not np.isfinite(V).all():
+        raise MeshReadError(f"the mesh file '{path}' has a vertex that is not finite")
+    if F.min() < 0 or F.max() >= len(V):
+        raise MeshReadError(f"the mesh file '{path}' has a face naming a vertex it lacks")
+    V.setflags(write=False)
+    F.setflags(write=False)
+    return TriangleMesh(V, F)
+
+
+def _read_obj(path: str):
+    from .mesh_io import read_obj
+    obj = read_obj(path)
+    return obj.vertices, obj.faces
+
+
+def _read_with_trimesh(path: str, file_type: str):
+    import trimesh
+    loaded = trimesh.load(path, file_type=file_type, process=False, force="mesh")
+    return loaded.vertices, loaded.faces
+
+
+def _read_stl(path: str):
+    return _read_with_trimesh(path, "stl")
+
+
+def _read_ply(path: str):
+    return _read_with_trimesh(path, "ply")
+
+
+# glTF is +y up; Drake (and this reader) turn it so +y becomes +z.
+_Y_UP_TO_Z_UP = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
+_X_UP_TO_Z_UP = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+
+
+def _read_gltf(path: str):
+    ext = os.path.splitext(path)[1].lower()
+    V, F = _read_with_trimesh(path, ext[1:])
+    return np.asarray(V, dtype=float) @ _Y_UP_TO_Z_UP.T, F
+
+
+def _read_dae(path: str):
+    import collada
+    from collada import polylist, triangleset
+    from collada.common import DaeBrokenRefError, DaeUnsupportedError
+    doc = collada.Collada(path, ignore=[DaeUnsupportedError, DaeBrokenRefError])
+    parts_V, parts_F, count = [], [], 0
+    if doc.scene is not None:
+        primitives = (p for g in doc.scene.objects("geometry") for p in g.primitives())
+    else:
+        primitives = (p for g in doc.geometries for p in g.primitives)
+    for prim in primitives:
+        if isinstance(prim, (polylist.Polylist, polylist.BoundPolylist)):
+            prim = prim.triangleset()
+        if not isinstance(prim, (triangleset.TriangleSet, triangleset.BoundTriangleSet)):
+            continue  # lines and points bound no solid
+        V = np.asarray(prim.vertex, dtype=float).reshape(-1, 3)
+        F = np.asarray(prim.vertex_index, dtype=np.int64).reshape(-1, 3)
+        if len(F) == 0:
+            continue
+        parts_V.append(V)
+        parts_F.append(F + count)
+        count += len(V)
+    if not parts_F:
+        raise MeshReadError(f"the Collada file '{path}' holds no triangle")
+    V = np.concatenate(parts_V)
+    unit = doc.assetInfo.unitmeter if doc.assetInfo is not None else None
+    if unit:
+        V = V * float(unit)
+    up = str(getattr(doc.assetInfo, "upaxis", "") or "").upper()
+    if up.startswith("Y"):
+        V = V @ _Y_UP_TO_Z_UP.T
+    elif up.startswith("X"):
+        V = V @ _X_UP_TO_Z_UP.T
+    return V, np.concatenate(parts_F)
+
+
+_READERS = {".obj": _read_obj, ".stl": _read_stl, ".ply": _read_ply, ".gltf": _read_gltf,
+            ".glb": _read_gltf, ".dae": _read_dae}
+
+
+def hull_degeneracy(V: np.ndarray) -> str | None:
+    """Why no solid hull spans the points (MuJoCo's tests: one point, one
+    line, one plane), or None."""
+    V = np.asarray(V, dtype=np.float64).reshape(-1, 3)
+    if len(V) < 4:
+        return f"it has {len(V)} vertices, and a solid needs at least 4"
+    d = np.linalg.norm(V[1:] - V[0], axis=1)
+    far = np.nonzero(d > MINVAL)[0]
+    if len(far) == 0:
+        return "all its vertices are at one point"
+    v1 = far[0] + 1
+    e1 = V[v1] - V[0]
+    len1 = d[v1 - 1]
+    normal = None
+    for i in range(1, len(V)):
+        if i == v1:
+            continue
+        e2 = V[i] - V[0]
+        len2 = float(np.linalg.norm(e2))
+        if len2 < MINVAL:
+            continue
+        n = np.cross(e1, e2)
+        nn = float(np.linalg.norm(n))
+        if nn > MINVAL * len1 * len2:
+            normal = n / nn
+            break
+    if normal is None:
+        return "its vertices lie on one line"
+    offsets = np.abs(V @ normal - float(normal @ V[0]))
+    if not (offsets > MINVAL * len1).any():
+        return "its vertices lie in one plane"
+    return None
+
+
+def convex_hull(V: np.ndarray) -> np.ndarray:
+    """The triangles of the convex hull of the points (indices into ``V``),
+    wound outward; raises MeshDegenerateError when they span no solid."""
+    why = hull_degeneracy(V)
+    if why is not None:
+        raise MeshDegenerateError(f"its convex hull cannot be computed: {why}")
+    try:
+        from scipy.spatial import ConvexHull
+    except ImportError as e:
+        raise MeshError(f"computing a convex hull needs scipy, which cannot be imported ({e}); "
+                        "reinstall mbparse with its dependencies") from None
+    P = np.asarray(V, dtype=np.float64).reshape(-1, 3)
+    try:
+        hull = ConvexHull(P)
+    except Exception as e:  # QhullError and friends
+        raise MeshDegenerateError(f"its convex hull cannot be computed ({e})") from None
+    F = np.asarray(hull.simplices, dtype=np.int64)
+    a, b, c = P[F[:, 0]], P[F[:, 1]], P[F[:, 2]]
+    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), hull.equations[:, :3]) < 0
+    F[inward] = F[inward][:, [0, 2, 1]]
+    return F
+
+
+def shape_triangles(shape) -> TriangleMesh:
+    """The triangles of a Mesh or Convex shape, scaled (the hull for a
+    Convex); reads the file on first use."""
+    from .shapes import Convex
+    mesh = read_mesh(shape.filename).scaled(shape.scale)
+    return mesh.convex_hull() if isinstance(shape, Convex) else mesh

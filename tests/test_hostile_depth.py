@@ -1,0 +1,108 @@
+"""Deep input: deep but legal trees load; absurd depth is a located error
+that names the limit -- never Python's RecursionError."""
+from __future__ import annotations
+
+import pytest
+
+from mbparse.diagnostics import ParseError
+from mbparse.formats.common.xml import MAX_ELEMENT_DEPTH
+from mbparse.formats.dmd.schema import MAX_YAML_DEPTH
+from mbparse.loading import load
+from mbparse.workspace import MAX_FILE_NESTING
+
+LINK = '<link name="l"/>'
+
+
+def nested_mjcf(n: int) -> str:
+    bodies = "".join(f'<body name="b{i}"><joint type="hinge"/><geom size="0.1"/>' for i in range(n))
+    return f'<mujoco model="m"><worldbody>{bodies}{"</body>" * n}</worldbody></mujoco>'
+
+
+def nested_sdf(n: int) -> str:
+    models = "".join(f'<model name="m{i}">{LINK}' for i in range(n))
+    return f'<sdf version="1.9">{models}{"</model>" * n}</sdf>'
+
+
+def test_a_chain_of_450_nested_mjcf_bodies_loads(write):
+    loaded = load(str(write("m.xml", nested_mjcf(450))))
+    assert loaded.plant.num_bodies() == 451
+
+
+def test_450_nested_sdf_models_load(write):
+    loaded = load(str(write("m.sdf", nested_sdf(450))))
+    assert loaded.plant.num_bodies() == 451
+
+
+@pytest.mark.parametrize("name,text", [("m.xml", nested_mjcf(1500)), ("m.sdf", nested_sdf(1500)),
+                                       ("m.urdf", '<robot name="r">' + "<link>" * 1500
+                                        + "</link>" * 1500 + "</robot>")])
+def test_1500_nested_elements_are_a_located_error_naming_the_limit(write, name, text):
+    with pytest.raises(ParseError) as info:
+        load(str(write(name, text)))
+    d = info.value.diagnostic
+    assert str(MAX_ELEMENT_DEPTH) in d.message and d.line == 1 and d.file.endswith(name)
+    assert d.code == "depth-limit"
+
+
+def include_chain(write, n: int) -> str:
+    folder = write("m0.sdf", "").parent
+    for i in range(n):
+        inc = (f'<include><uri>file://{folder}/m{i + 1}.sdf</uri><name>m{i + 1}</name>'
+               '</include>' if i + 1 < n else "")
+        write(f"m{i}.sdf", f'<sdf version="1.9"><model name="m{i}">{LINK}{inc}</model></sdf>')
+    return str(folder / "m0.sdf")
+
+
+def test_an_sdf_include_chain_of_50_loads(write):
+    assert load(include_chain(write, 50)).plant.num_bodies() == 51
+
+
+def test_an_sdf_include_chain_of_300_is_a_located_error(write):
+    with pytest.raises(ParseError) as info:
+        load(include_chain(write, 300))
+    d = info.value.diagnostic
+    assert d.code == "depth-limit" and d.line == 1 and str(MAX_FILE_NESTING) in d.message
+
+
+def directives_chain(write, n: int) -> str:
+    write("leaf.sdf", f'<sdf version="1.9"><model name="x">{LINK}</model></sdf>')
+    folder = None
+    for i in range(n):
+        path = write(f"d{i}.dmd.yaml", "directives:\n")
+        folder = path.parent
+    for i in range(n):
+        body = (f"- add_directives:\n    file: file://{folder}/d{i + 1}.dmd.yaml\n" if i + 1 < n
+                else f"- add_model:\n    name: x\n    file: file://{folder}/leaf.sdf\n")
+        (folder / f"d{i}.dmd.yaml").write_text("directives:\n" + body)
+    return str(folder / "d0.dmd.yaml")
+
+
+def test_a_dmd_add_directives_chain_of_50_loads(write):
+    assert load(directives_chain(write, 50)).plant.num_bodies() == 2
+
+
+def test_a_dmd_add_directives_chain_of_1000_is_a_located_error(write):
+    with pytest.raises(ParseError) as info:
+        load(directives_chain(write, 1000))
+    d = info.value.diagnostic
+    assert d.code == "depth-limit" and d.line == 2 and str(MAX_FILE_NESTING) in d.message
+
+
+def test_yaml_nested_1000_deep_is_a_located_error(write):
+    path = write("d.dmd.yaml", "directives:\n- " + "[" * 1000 + "]" * 1000 + "\n")
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    d = info.value.diagnostic
+    assert d.code == "depth-limit" and d.line == 2 and str(MAX_YAML_DEPTH) in d.message
+
+
+def test_an_mjcf_include_chain_deeper_than_32_is_reported_as_depth_not_cycle(write):
+    for i in range(40):
+        inner = f'<include file="i{i + 1}.xml"/>' if i + 1 < 40 else '<geom size="1"/>'
+        write(f"i{i}.xml", f"<mujoco>{inner}</mujoco>")
+    path = write("m.xml", '<mujoco model="m"><worldbody><body name="b"><joint type="hinge"/>'
+                          '<include file="i0.xml"/></body></worldbody></mujoco>')
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    message = str(info.value)
+    assert "32" in message and "cycle" not in message

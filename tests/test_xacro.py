@@ -1,0 +1,148 @@
+"""xacro files (.xacro, .urdf.xacro) are expanded with the xacro package
+and read as URDF: macros, properties, $(find) through the package map,
+includes; a diagnostic about the expanded URDF names the xacro file and the
+line that produced the element; a xacro error is a located ParseError."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import line_of, new_parser
+from mbparse import ParseError
+
+pytest.importorskip("xacro")
+
+NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"'
+INERTIA = '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
+PARTS = f"""<?xml version="1.0"?>
+<robot {NS}>
+  <xacro:macro name="arm_link" params="name mass">
+    <link name="${{name}}">
+      <inertial><mass value="${{mass}}"/>{INERTIA}</inertial>
+    </link>
+  </xacro:macro>
+</robot>
+"""
+
+
+def robot(body: str) -> str:
+    return f'<?xml version="1.0"?>\n<robot name="arm" {NS}>\n{body}\n</robot>\n'
+
+
+def load(path, packages=(), like_drake=False):
+    parser = new_parser(like_drake=like_drake)
+    for name, folder in packages:
+        parser.package_map().add(name, str(folder))
+    instances = parser.add_models(path)
+    return parser.plant(), instances, parser
+
+
+@pytest.fixture
+def pkg(tmp_path):
+    """A package 'parts' with the macro file and a mesh."""
+    folder = tmp_path / "parts"
+    (folder / "urdf").mkdir(parents=True)
+    (folder / "urdf" / "parts.xacro").write_text(PARTS)
+    (folder / "meshes").mkdir()
+    (folder / "meshes" / "box.obj").write_text(
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    return folder
+
+
+ARM = """  <xacro:property name="base_mass" value="2.5"/>
+  <xacro:include filename="$(find parts)/urdf/parts.xacro"/>
+  <xacro:arm_link name="base" mass="${base_mass}"/>
+  <xacro:arm_link name="tip" mass="${base_mass * 2}"/>
+  <joint name="elbow" type="revolute">
+    <parent link="base"/><child link="tip"/>
+    <axis xyz="0 0 1"/><limit lower="LOWER" upper="1" effort="1" velocity="1"/>
+  </joint>
+  <link name="shell">
+    <visual><geometry><mesh filename="package://parts/meshes/box.obj"/></geometry></visual>
+  </link>
+  <joint name="weld" type="fixed"><parent link="tip"/><child link="shell"/></joint>"""
+
+
+@pytest.mark.parametrize("name", ["arm.urdf.xacro", "arm.xacro"])
+def test_xacro_macro_property_find_and_include_expand_into_the_model(write, pkg, name):
+    path = write(name, robot(ARM.replace("LOWER", "-1")))
+    plant, (instance,), _ = load(path, [("parts", pkg)])
+    assert plant.get_model_instance_name(instance) == "arm"
+    assert plant.get_body_by_name("base", instance).mass == 2.5
+    assert plant.get_body_by_name("tip", instance).mass == 5.0
+    assert plant.get_joint_by_name("elbow", instance).pos_lower == [-1.0]
+    (g,) = plant.scene_graph.geometries()
+    assert g.shape.filename == str(pkg / "meshes" / "box.obj")
+
+
+def test_xacro_diagnostic_names_the_xacro_line_that_made_the_element(write, pkg):
+    text = robot(ARM.replace("LOWER", "2"))
+    path = write("arm.urdf.xacro", text)
+    with pytest.raises(ParseError) as info:
+        load(path, [("parts", pkg)])
+    d = info.value.diagnostic
+    assert (d.file, d.line) == (str(path), line_of(text, '<joint name="elbow"'))
+
+
+def test_xacro_diagnostic_inside_a_macro_names_the_macro_body_line(write, pkg):
+    (pkg / "urdf" / "parts.xacro").write_text(PARTS.replace('"${mass}"', '"${mass} ${mass}"'))
+    path = write("arm.urdf.xacro", robot(ARM.replace("LOWER", "-1")))
+    with pytest.raises(ParseError) as info:
+        load(path, [("parts", pkg)])
+    d = info.value.diagnostic
+    assert d.file == str(pkg / "urdf" / "parts.xacro")
+    assert d.line in (line_of(PARTS, '<link name="${name}">'), line_of(PARTS, "<mass"))
+
+
+def test_xacro_find_of_a_package_the_map_lacks_is_a_located_error(write):
+    text = robot(ARM.replace("LOWER", "-1"))
+    path = write("arm.urdf.xacro", text)
+    with pytest.raises(ParseError, match="'parts' is not in the package map") as info:
+        load(path)
+    d = info.value.diagnostic
+    assert d.code == "xacro-error" and d.file == str(path)
+    assert d.line == line_of(text, "$(find parts)")
+
+
+def test_xacro_undefined_property_is_a_located_error(write):
+    text = robot(f'<link name="a"><inertial><mass value="${{nowhere}}"/>{INERTIA}</inertial>'
+                 '</link>')
+    path = write("a.xacro", text)
+    with pytest.raises(ParseError, match="nowhere") as info:
+        load(path)
+    assert info.value.diagnostic.line == line_of(text, "nowhere")
+    assert info.value.diagnostic.code == "xacro-error"
+
+
+def test_xacro_malformed_xml_is_a_located_error(write):
+    path = write("a.xacro", '<robot name="r">\n<link name="a">\n</robot>\n')
+    with pytest.raises(ParseError) as info:
+        load(path)
+    assert info.value.diagnostic.file == str(path) and info.value.diagnostic.line == 3
+
+
+def test_xacro_missing_mesh_in_the_expansion_follows_the_modes(write, pkg):
+    text = robot(ARM.replace("LOWER", "-1").replace("box.obj", "absent.obj"))
+    path = write("arm.urdf.xacro", text)
+    plant, _, parser = load(path, [("parts", pkg)])
+    (w,) = [w for w in parser.diagnostic_policy().warnings_seen if "absent.obj" in w.message]
+    assert (w.file, w.line) == (str(path), line_of(text, "<mesh"))
+    with pytest.raises(ParseError, match="absent.obj"):
+        load(path, [("parts", pkg)], like_drake=True)
+
+
+def test_xacro_warnings_become_parse_warnings(write):
+    # 'len' shadows a symbol xacro defines; xacro warns about it.
+    path = write("a.xacro", robot('<xacro:property name="len" value="1"/>\n<link name="a"/>'))
+    _, _, parser = load(path)
+    assert any("len" in w.message and w.code == "xacro-warning"
+               for w in parser.diagnostic_policy().warnings_seen)
+
+
+def test_xacro_model_elements_record_their_xacro_source(write, pkg):
+    text = robot(ARM.replace("LOWER", "-1"))
+    path = write("arm.urdf.xacro", text)
+    plant, (instance,), _ = load(path, [("parts", pkg)])
+    assert plant.get_joint_by_name("elbow", instance).source == \
+        (str(path), line_of(text, '<joint name="elbow"'))
+    (g,) = plant.scene_graph.geometries()
+    assert g.instance.source == (str(path), line_of(text, "<visual>"))
