@@ -215,3 +215,26 @@ def test_mjcf_actuators_read_as_drake_does_like_drake():
     for t in ("velocity", "general"):
         assert f"The tag '{t}' found as a child of 'actuator' is currently unsupported and " \
                "will be ignored" in p.warnings
+
+
+# ------------------------------------------------------------ default classes
+DEFAULTS = ('<mujoco model="m">\n<default>\n<default class="A"><joint damping="30"/>\n'
+            '<default class="B"><geom size="0.2"/>\n'
+            '<default class="C"><joint axis="0 1 0"/></default>\n'
+            '</default>\n</default>\n</default>\n<worldbody>\n'
+            '<body name="p"><joint name="jB" class="B"/><geom size="0.1"/>\n'
+            '<body name="q"><joint name="jC" class="C"/><geom size="0.1"/>\n'
+            '</body></body>\n</worldbody>\n</mujoco>\n')
+
+
+def test_mjcf_default_classes_inherit_through_classes_without_that_element_by_default():
+    p = parse(DEFAULTS, like_drake=False)
+    assert p.plant.get_joint_by_name("jB", p.instance).damping == [30.0]
+    assert p.plant.get_joint_by_name("jC", p.instance).damping == [30.0]
+
+
+def test_mjcf_default_class_without_a_joint_default_breaks_inheritance_like_drake():
+    p = parse(DEFAULTS, like_drake=True)
+    jB, jC = (p.plant.get_joint_by_name(n, p.instance) for n in ("jB", "jC"))
+    assert (jB.damping, jC.damping) == ([0.0], [0.0])
+    assert jC.axis == (0.0, 1.0, 0.0)
