@@ -152,6 +152,10 @@ EXAMPLES = {
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
     "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
     "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
+    "constraint-left-out": ("m.xml", '<mujoco model="m"><worldbody><body name="a"><joint name="j1"/>'
+                            '<geom size="1"/><body name="b"><joint name="j2"/><geom size="1"/></body>'
+                            '</body></worldbody><equality><joint joint1="j1" joint2="j2"/></equality>'
+                            '</mujoco>', {}, TAMSI),
     "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),
     "mjcf-value-invalid": ("m.xml", mjcf('<geom type="sphere" size="a"/>'), {}),

@@ -119,6 +119,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "will fall freely", "connect it with a joint (a fixed joint if it should not move)"),
     Rule("constraint-needs-sap", "error", "a constraint is declared for a plant that cannot hold "
          "constraints", "use a continuous plant or the sap contact approximation"),
+    Rule("constraint-left-out", "warning", "a constraint the file declares is left out of a plant "
+         "that cannot hold constraints", "read the model into a continuous plant or one using "
+         "the sap contact approximation (--time-step 0 or --contact-approximation sap)"),
     # -- names
     Rule("name-duplicate", "error", "two elements of one kind share a name",
          "rename one of them; names must be unique within a model"),

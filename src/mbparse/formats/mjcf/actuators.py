@@ -30,7 +30,11 @@ class ActuatorReader:
         for el in self.doc.kids(actuator_el):
             with self.doc.policy.recovering():
                 t = tag(el)
-                if t in SUPPORTED:
+                if t in ("general", "velocity") and self.doc.policy.like_drake:
+                    self.doc.warning(el, f"The tag '{t}' found as a child of 'actuator' is "
+                                         "currently unsupported and will be ignored",
+                                     code="mjcf-unsupported")
+                elif t in SUPPORTED:
                     self._actuator(el, t)
                 elif el not in self.doc.unknown:  # else the schema check reported it
                     self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
@@ -82,8 +86,9 @@ class ActuatorReader:
         effort = math.inf
         ctrl = self._range(a, "ctrlrange", "ctrllimited")
         force = self._range(a, "forcerange", "forcelimited")
-        if ctrl is not None and gains is None:
-            # A motor's control is its force (times the gain).
+        if ctrl is not None and (gains is None or doc.policy.like_drake):
+            # A motor's control is its force (times the gain). Drake 1.51 reads
+            # a position servo's control range as a force range too.
             effort = abs(gain) * self._symmetric(a, ctrl, "ctrlrange", label)
         if force is not None:
             effort = min(effort, self._symmetric(a, force, "forcerange", label))
@@ -112,6 +117,13 @@ class ActuatorReader:
                 if a.has(name):
                     doc.warning(a.where(name), f"the attribute '{name}' of <position> is not "
                                                "supported and is ignored", code="mjcf-unsupported")
+            if doc.policy.like_drake:
+                # Drake 1.51 gives a position servo no derivative gain.
+                if kv:
+                    doc.warning(a.where("kv" if a.has("kv") else "kd"),
+                                f"actuator '{label}': Drake ignores the derivative gain of a "
+                                "position actuator", code="mjcf-unsupported")
+                kv = 0.0
             return 1.0, (kp, kv)
         if kind == "velocity":
             doc.warning(a.el, f"actuator '{label}': a velocity servo's gain kv is not "

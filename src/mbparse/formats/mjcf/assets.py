@@ -111,15 +111,16 @@ class Assets:
             if not os.path.isfile(path):
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
-            if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
+            suffix = os.path.splitext(path)[1].lower()
+            if suffix not in MESH_FILE_TYPES and not doc.policy.like_drake:
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
                               "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")
-            if path.lower().endswith(".msh"):
+            if suffix != ".obj":
                 doc.diag(el).drake_refuses(
-                    el, f"the mesh file '{file}' of mesh '{name}' is a MuJoCo .msh file; Drake's "
-                        "MuJoCo parser reads .obj mesh files only (convert it to OBJ)",
-                    "the .msh file is read as MuJoCo reads it", code="mjcf-not-supported")
+                    el, "Drake's MuJoCo parser currently only supports mesh files in .obj "
+                        f"format, but the meshfile \"{path}\" was requested",
+                    "mbparse reads the mesh", code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:

@@ -61,10 +61,17 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
         c.meshdir = a.text("meshdir")
     c.inertiafromgeom = a.choice("inertiafromgeom", ("true", "false", "auto"),
                                  c.inertiafromgeom)
-    c.boundmass = a.scalar("boundmass", c.boundmass)
-    c.boundinertia = a.scalar("boundinertia", c.boundinertia)
-    c.settotalmass = a.scalar("settotalmass", c.settotalmass)
-    c.balanceinertia = a.boolean("balanceinertia", c.balanceinertia)
+    if doc.policy.like_drake:
+        # Drake 1.51 keeps every body's mass and inertia as written.
+        for name in ("boundmass", "boundinertia", "settotalmass", "balanceinertia"):
+            if a.has(name):
+                doc.warning(el, f"The attribute '{name}' found in a 'compiler' tag is currently "
+                                "unsupported and will be ignored", code="mjcf-unsupported")
+    else:
+        c.boundmass = a.scalar("boundmass", c.boundmass)
+        c.boundinertia = a.scalar("boundinertia", c.boundinertia)
+        c.settotalmass = a.scalar("settotalmass", c.settotalmass)
+        c.balanceinertia = a.boolean("balanceinertia", c.balanceinertia)
     if a.has("inertiagrouprange"):
         lo, hi = a.numbers("inertiagrouprange", 2)
         c.inertiagrouprange = (int(lo), int(hi))

@@ -41,6 +41,7 @@ class DefaultClasses:
                       code="mjcf-conflict")
         inherited = self.classes.get(parent if parent is not None else name, {})
         values = {kind: dict(slot) for kind, slot in inherited.items()}
+        written: set[str] = set()
         for child in doc.kids(default_el):
             t = tag(child)
             if t == "default":
@@ -56,6 +57,12 @@ class DefaultClasses:
                 for k in ORIENTATION:
                     slot.pop(k, None)
             slot.update(own)
+            written.add(kind_of(t))
+        if doc.policy.like_drake:
+            # Drake 1.51 keeps a class's defaults only for the kinds of element
+            # the class itself writes, so a class that writes no <joint> gives
+            # its joints (and its child classes' joints) no defaults at all.
+            values = {kind: slot for kind, slot in values.items() if kind in written}
         self.classes[name] = values
         for child in doc.kids(default_el, "default"):
             self.read(child, name)

@@ -141,8 +141,13 @@ class PlantBuilder:
                 chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
         chain.append(body.plant_body)
         previous = parent
+        # MuJoCo: every joint's axis is in the body's frame, so the body's pose
+        # goes first and the massless bodies sit where the body is. Drake puts
+        # it on the last joint: the others act in the parent's frame, and the
+        # massless bodies sit where the parent is.
+        placed_at = len(body.joints) - 1 if doc.policy.like_drake else 0
         for k, (placed, child) in enumerate(zip(body.joints, chain)):
-            X_P = body.X_PB if k == 0 else RigidTransform()
+            X_P = body.X_PB if k == placed_at else RigidTransform()
             self._joint(placed, previous, child, X_P)
             previous = child
 
@@ -232,6 +237,14 @@ class PlantBuilder:
 
     def _spring(self, j: Placed, joint, kind: str) -> None:
         a = j.attrs
+        if self.doc.policy.like_drake:
+            # Drake 1.51 makes no spring of a joint's stiffness.
+            for name in ("stiffness", "springref"):
+                if a.has(name):
+                    self.doc.warning(a.where(name), f"The attribute '{name}' found in a 'joint' "
+                                                    "tag is currently unsupported and will be "
+                                                    "ignored", code="mjcf-unsupported")
+            return
         stiffness = a.numbers("stiffness", (1, 3), (0.0,))
         if any(stiffness[1:]):
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': only the linear "
