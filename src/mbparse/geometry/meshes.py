@@ -10,6 +10,8 @@
 ``.gltf``  glTF and binary ``.glb`` with trimesh, turned from glTF's +y
 ``.glb``   up to +z (as Drake does)
 ``.ply``   with trimesh
+``.msh``   MuJoCo's binary mesh (read here: four int32 counts, then
+           float32 vertices, normals and texture coordinates, int32 faces)
 =========  ==============================================================
 
 Files are read only when something needs their triangles (a convex hull,
@@ -31,7 +33,7 @@ import numpy as np
 from ..files import regular_file_problem
 
 # Formats read here, by file extension.
-MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply")
+MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply", ".msh")
 MINVAL = 1e-15  # distances below this are "one point" for hull degeneracy
 
 
@@ -140,6 +142,36 @@ def _read_ply(path: str):
     return _read_with_trimesh(path, "ply")
 
 
+def read_msh_arrays(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 vertices and int32 triangles (possibly none) of a MuJoCo
+    ``.msh`` file, checked as MuJoCo's compiler checks it: a header of four
+    int32 counts (vertices, normals, texture coordinates, faces), at least 4
+    vertices, normals and texture coordinates either absent or one per
+    vertex, and a file of exactly the size the counts give."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 16:
+        raise MeshReadError(f"the MSH file '{path}' has no header (four 32-bit counts)")
+    nv, nn, nt, nf = (int(n) for n in np.frombuffer(data, dtype="<i4", count=4))
+    if nv < 4 or nf < 0 or nn not in (0, nv) or nt not in (0, nv):
+        raise MeshReadError(f"the MSH file '{path}' has invalid counts: {nv} vertices, {nn} "
+                            f"normals, {nt} texture coordinates, {nf} faces (MuJoCo wants at "
+                            "least 4 vertices and as many normals and texture coordinates as "
+                            "vertices, or none)")
+    expected = 16 + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if len(data) != expected:
+        raise MeshReadError(f"the MSH file '{path}' is {len(data)} bytes long; its counts "
+                            f"make it {expected}")
+    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=16).reshape(-1, 3)
+    offset = 16 + 4 * (3 * nv + 3 * nn + 2 * nt)
+    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=offset).reshape(-1, 3)
+    return V.astype(np.float32), F.astype(np.int64)
+
+
+def _read_msh(path: str):
+    return read_msh_arrays(path)
+
+
 # glTF is +y up; Drake (and this reader) turn it so +y becomes +z.
 _Y_UP_TO_Z_UP = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
 _X_UP_TO_Z_UP = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
@@ -188,7 +220,7 @@ def _read_dae(path: str):
 
 
 _READERS = {".obj": _read_obj, ".stl": _read_stl, ".ply": _read_ply, ".gltf": _read_gltf,
-            ".glb": _read_gltf, ".dae": _read_dae}
+            ".glb": _read_gltf, ".dae": _read_dae, ".msh": _read_msh}
 
 
 def hull_degeneracy(V: np.ndarray) -> str | None:

@@ -1,4 +1,4 @@
-"""``<asset>``: meshes (OBJ or STL files, found through ``meshdir``, or
+"""``<asset>``: meshes (OBJ, STL or MuJoCo MSH files, found through ``meshdir``, or
 vertices written in the file) with their MuJoCo mass properties, and
 materials (for colors)."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .document import Document, tag
 from .inertia import MeshInertiaError, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
-MESH_FILE_TYPES = (".obj", ".stl")
+MESH_FILE_TYPES = (".obj", ".stl", ".msh")
 
 
 @dataclass
@@ -112,10 +112,16 @@ class Assets:
             if not os.path.isfile(path):
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
-            if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
-                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is neither an OBJ nor "
-                              "an STL file; only those meshes can be read",
-                          code="mjcf-not-supported")
+            ext = os.path.splitext(path)[1].lower()
+            if ext not in MESH_FILE_TYPES:
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
+                              "MSH file; only those meshes can be read", code="mjcf-not-supported")
+            if ext != ".obj":
+                doc.diag(el).drake_refuses(
+                    el, "Drake's MuJoCo parser currently only supports mesh files in .obj "
+                        f"format, but the meshfile \"{path}\" was requested.",
+                    f"mbparse reads the {ext[1:].upper()} file as MuJoCo does",
+                    code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:

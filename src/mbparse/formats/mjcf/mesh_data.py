@@ -1,6 +1,7 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
-gets them: OBJ files (faces or only vertices) and STL files (binary, as
-MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those).
+gets them: OBJ files (faces or only vertices), STL files (binary, as
+MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those) and
+MuJoCo's binary MSH files.
 Meshes without faces get their convex hull (``geometry.meshes``).
 
 The triangles come from the project's one mesh reader
@@ -84,14 +85,32 @@ def read_obj_data(path: str) -> MeshData:
     return MeshData(V, F)
 
 
+def read_msh_data(path: str) -> MeshData:
+    """A MuJoCo ``.msh`` file's vertices and triangles (none when it lists
+    only vertices: MuJoCo then meshes their convex hull)."""
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise MeshDataError(problem)
+    from ...geometry.meshes import MeshReadError, read_msh_arrays
+    try:
+        V, F = read_msh_arrays(path)
+    except MeshReadError as e:
+        raise MeshDataError(str(e)) from None
+    if len(F) and (F.min() < 0 or F.max() >= len(V)):
+        raise MeshDataError("a face of the MSH file names a vertex it does not have")
+    return MeshData(V, F)
+
+
 def read_file(path: str) -> MeshData:
-    """The mesh in an OBJ or STL file; raises MeshDataError (or ObjError)."""
+    """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError)."""
     ext = os.path.splitext(path)[1].lower()
     if ext == ".stl":
         return read_stl(path)
     if ext == ".obj":
         return read_obj_data(path)
-    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ or STL")
+    if ext == ".msh":
+        return read_msh_data(path)
+    raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ, STL or MSH")
 
 
 def check_vertices(V: np.ndarray) -> None:
