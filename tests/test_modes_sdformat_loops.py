@@ -86,14 +86,41 @@ def test_a_loop_closed_by_a_joint_to_the_world_is_a_loop_constraint_too():
     plant.finalize()
 
 
-def test_a_loop_closed_by_a_fixed_joint_is_still_refused_at_finalize():
-    text = sdf('<model name="m">' + _link("a") + _link("b", "1 0 0 0 0 0")
+def _triangle(closing: str) -> str:
+    """Two revolute joints from the world and ``closing`` between their links."""
+    return sdf('<model name="m">' + _link("a") + _link("b", "1 0 0 0 0 0")
                + _joint("j1", "revolute", "world", "a") + _joint("j2", "revolute", "a", "b")
-               + '<joint name="j3" type="fixed"><parent>world</parent><child>b</child></joint>'
-               + "</model>")
-    parsed = parse_sdf(text)
+               + closing + "</model>")
+
+
+@pytest.mark.parametrize("jtype, joint_type", [
+    ("prismatic", "prismatic"), ("ball", "ball"), ("fixed", "fixed")])
+def test_prismatic_ball_and_fixed_joints_closing_a_loop_are_loop_constraints(jtype, joint_type):
+    axis = "<axis><xyz>1 0 0</xyz></axis>" if jtype == "prismatic" else ""
+    parsed = parse_sdf(_triangle(f'<joint name="j3" type="{jtype}"><parent>world</parent>'
+                                 f"<child>b</child>{axis}</joint>"))
+    (loop,) = parsed.plant.constraints()
+    assert (loop.name, loop.joint_type) == ("j3", joint_type)
+    if jtype == "prismatic":
+        assert loop.axis == pytest.approx((1.0, 0.0, 0.0))
+    parsed.plant.finalize()
+
+
+def test_a_loop_closed_by_a_universal_joint_is_still_refused_at_finalize():
+    parsed = parse_sdf(_triangle('<joint name="j3" type="universal"><parent>world</parent>'
+                                 "<child>b</child><axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0"
+                                 "</xyz></axis2></joint>"))
     with pytest.raises(ModelError, match="'j3' closes a loop"):
         parsed.plant.finalize()
+
+
+def test_the_summary_names_the_loop_constraints_joint_type():
+    from mbparse.summary import summarize
+    parsed = parse_sdf(FOUR_BAR)
+    parsed.plant.finalize()
+    summary = summarize(parsed.plant, parsed.parser, parsed.instances)
+    (loop,) = [c for c in summary["constraints"] if c["type"] == "loop_joint"]
+    assert (loop["name"], loop["joint_type"]) == ("closing", "revolute")
 
 
 def test_a_drake_mimic_on_a_loop_closing_joint_is_reported_as_not_kept():
@@ -101,7 +128,8 @@ def test_a_drake_mimic_on_a_loop_closing_joint_is_reported_as_not_kept():
                             '<drake:mimic joint="j_crank" multiplier="1" offset="0"/>'
                             '<pose>0.5 0 0 0 0 0</pose><parent>rocker')
     parsed = parse_sdf(text)
-    assert any("drake:mimic are not kept" in w for w in parsed.warnings)
+    assert any("closes a kinematic loop" in w and "its drake:mimic, limits" in w
+               for w in parsed.warnings)
     assert not [c for c in parsed.plant.constraints() if c.type == "coupler"]
 
 

@@ -117,12 +117,14 @@ class JointReader:
         plant = self.plant
         if (jtype in loops.LOOP_CLOSING_TYPES and not like_drake
                 and self.connectivity.joined(parent_body, child_body)):
-            axis = self.require_axis(el, axes[0])
-            if jtype == "revolute":
-                self.check_limits(el, axis)
+            axis, xyz = axes[0], (0.0, 0.0, 1.0)
+            if jtype in ONE_AXIS:
+                axis = self.require_axis(el, axes[0])
+                if jtype == "revolute":
+                    self.check_limits(el, axis)
+                xyz = self.axis_in_joint(vertex, axis)
             self.damping(el, axes)
-            loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis,
-                             self.axis_in_joint(vertex, axis))
+            loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis, xyz)
             self.kept_as_constraints.add(el)
             return jtype
         with diag.located(el):

@@ -1,8 +1,9 @@
 """SDFormat joints that Drake refuses only because its joints must form a
 tree: a joint that closes a kinematic loop, and a ``gearbox`` joint.
 
-In the default mode a revolute or continuous joint that closes a loop is kept
-as a :class:`LoopJointConstraint` (as URDF ``<loop_joint>`` is), and a gearbox
+In the default mode a revolute, continuous, prismatic, ball or fixed joint
+that closes a loop is kept as a :class:`LoopJointConstraint` (as URDF
+``<loop_joint>`` is), and a gearbox
 becomes a coupler constraint between the two joints that turn its parent and
 its child in its reference body; each with a warning that Drake refuses it.
 In Drake's mode the loop-closing joint is added as Drake adds it (so
@@ -21,24 +22,34 @@ from ..common.xml import first_child
 if TYPE_CHECKING:  # pragma: no cover
     from .joints import Axis, JointReader
 
-# Joint types whose loop closure is a LoopJointConstraint (origins together,
-# axes aligned). A loop closed by any other type is refused at finalize().
-LOOP_CLOSING_TYPES = ("revolute", "continuous")
+# SDFormat joint types whose loop closure is a LoopJointConstraint, with the
+# constraint's joint type and what it keeps. A loop closed by any other type
+# (universal, screw, ...) is refused at finalize().
+LOOP_CLOSING_TYPES = {
+    "revolute": ("revolute", "the joint frame's origin on both links together and their "
+                             "axes aligned"),
+    "continuous": ("revolute", "the joint frame's origin on both links together and their "
+                               "axes aligned"),
+    "prismatic": ("prismatic", "the joint frame's orientation on both links the same and its "
+                               "origin moving along the axis only"),
+    "ball": ("ball", "the joint frame's origin on both links together"),
+    "fixed": ("fixed", "the joint frame on both links together"),
+}
 GEARBOX_TAGS = frozenset({"gearbox_ratio", "gearbox_reference_body"})
 # How far from parallel a gearbox axis and its reference joint's axis may be.
 PARALLEL_TOLERANCE = 1e-6
 
 
 def close_loop(reader: "JointReader", el, jtype: str, parent_body, X_PJ: RigidTransform,
-               child_body, X_CJ: RigidTransform, axis: "Axis", xyz) -> None:
+               child_body, X_CJ: RigidTransform, axis: "Axis | None", xyz) -> None:
     """Keeps the ``jtype`` joint ``el``, whose parent and child the plant's
     joints already join, as a loop constraint, saying what Drake does and what
     of the joint is not kept."""
     diag = reader.diag
     name = el.get("name")
     dropped = _not_kept(el, jtype, axis)
-    what = ("mbparse keeps it as a loop constraint: the joint frame's origin on both links "
-            "kept together and their axes aligned")
+    joint_type, kept = LOOP_CLOSING_TYPES[jtype]
+    what = f"mbparse keeps it as a loop constraint that holds {kept}"
     if dropped:
         what += f"; its {_listed(dropped)} {'is' if len(dropped) == 1 else 'are'} not kept"
     diag.drake_refuses(
@@ -54,13 +65,18 @@ def close_loop(reader: "JointReader", el, jtype: str, parent_body, X_PJ: RigidTr
     n = norm(xyz)
     with diag.located(el):
         plant.add_constraint(LoopJointConstraint(
-            name, parent_body, X_PJ, child_body, X_CJ, (xyz[0] / n, xyz[1] / n, xyz[2] / n)))
+            name, parent_body, X_PJ, child_body, X_CJ, (xyz[0] / n, xyz[1] / n, xyz[2] / n),
+            joint_type))
 
 
-def _not_kept(el, jtype: str, axis: "Axis") -> list[str]:
+def _not_kept(el, jtype: str, axis: "Axis | None") -> list[str]:
     """What a loop constraint does not hold of the joint ``el``."""
     dropped = []
-    if jtype == "revolute" and (math.isfinite(axis.lower) or math.isfinite(axis.upper)):
+    if first_child(el, "drake:mimic") is not None:
+        dropped.append("drake:mimic")
+    if axis is None or jtype in ("ball", "fixed"):
+        return dropped  # Drake reads no limit, spring or actuator of these either
+    if jtype != "continuous" and (math.isfinite(axis.lower) or math.isfinite(axis.upper)):
         dropped.append("limits")
     if axis.damping > 0:
         dropped.append("damping")
@@ -68,8 +84,6 @@ def _not_kept(el, jtype: str, axis: "Axis") -> list[str]:
         dropped.append("spring")
     if axis.effort != 0:
         dropped.append("actuator (its effort limit is not zero)")
-    if first_child(el, "drake:mimic") is not None:
-        dropped.append("drake:mimic")
     return dropped
 
 
