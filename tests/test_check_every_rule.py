@@ -127,6 +127,7 @@ EXAMPLES = {
             f'<drake:bushing_{k} value="1 1 1"/>' for k in (
                 "torque_stiffness", "torque_damping", "force_stiffness", "force_damping"))
         + "</drake:linear_bushing_rpy>"), {}),
+    "urdf-unknown-attribute": ("r.urdf", robot('<link name="a"><inertial><mass valeu="1"/></inertial></link>'), {}),
     "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LIKE_DRAKE),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
@@ -151,6 +152,10 @@ EXAMPLES = {
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
     "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
     "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
+    "constraint-left-out": ("m.xml", '<mujoco model="m"><worldbody><body name="a"><joint name="j1"/>'
+                            '<geom size="1"/><body name="b"><joint name="j2"/><geom size="1"/></body>'
+                            '</body></worldbody><equality><joint joint1="j1" joint2="j2"/></equality>'
+                            '</mujoco>', {}, TAMSI),
     "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),
     "mjcf-value-invalid": ("m.xml", mjcf('<geom type="sphere" size="a"/>'), {}),

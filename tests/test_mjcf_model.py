@@ -265,12 +265,6 @@ def test_mjcf_joint_equality_is_a_coupler_constraint():
     assert (c.gear_ratio, c.offset) == (2.0, 0.1)
 
 
-def test_mjcf_equality_on_a_tamsi_plant_is_a_located_error():
-    text = mjcf(TWO_BODIES, tail='<equality>\n<joint joint1="ja" joint2="jb"/>\n</equality>')
-    with pytest.raises(ParseError, match=r"<string>:7:.*tamsi"):
-        parse(text, time_step=0.001)
-
-
 def test_mjcf_contact_exclude_filters_the_two_bodies():
     far = ('<body name="a"><joint/><geom size="1"/></body>'
            '<body name="b"><joint/><geom size="1"/></body>')

@@ -142,29 +142,40 @@ def _read_ply(path: str):
     return _read_with_trimesh(path, "ply")
 
 
+MSH_HEADER_BYTES = 16   # four int32 counts: vertices, normals, texcoords, faces
+
+
 def read_msh_arrays(path: str) -> tuple[np.ndarray, np.ndarray]:
-    """The float32 vertices and int32 triangles (possibly none) of a MuJoCo
-    ``.msh`` file, checked as MuJoCo's compiler checks it: a header of four
+    """The float32 vertices and the triangles (possibly none) of a MuJoCo
+    ``.msh`` file, checked as MuJoCo's compiler checks it: four little-endian
     int32 counts (vertices, normals, texture coordinates, faces), at least 4
     vertices, normals and texture coordinates either absent or one per
-    vertex, and a file of exactly the size the counts give."""
+    vertex, then float32 vertices (3 each), normals (3), texture coordinates
+    (2) and int32 faces (3 vertex indices each), and nothing more."""
     with open(path, "rb") as f:
         data = f.read()
-    if len(data) < 16:
-        raise MeshReadError(f"the MSH file '{path}' has no header (four 32-bit counts)")
-    nv, nn, nt, nf = (int(n) for n in np.frombuffer(data, dtype="<i4", count=4))
-    if nv < 4 or nf < 0 or nn not in (0, nv) or nt not in (0, nv):
-        raise MeshReadError(f"the MSH file '{path}' has invalid counts: {nv} vertices, {nn} "
-                            f"normals, {nt} texture coordinates, {nf} faces (MuJoCo wants at "
-                            "least 4 vertices and as many normals and texture coordinates as "
-                            "vertices, or none)")
-    expected = 16 + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
-    if len(data) != expected:
-        raise MeshReadError(f"the MSH file '{path}' is {len(data)} bytes long; its counts "
-                            f"make it {expected}")
-    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=16).reshape(-1, 3)
-    offset = 16 + 4 * (3 * nv + 3 * nn + 2 * nt)
-    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=offset).reshape(-1, 3)
+    if len(data) < MSH_HEADER_BYTES:
+        raise MeshReadError(f"the MSH file has {len(data)} bytes, fewer than its 16-byte header "
+                            "(four int32 counts)")
+    nv, nn, nt, nf = (int(c) for c in np.frombuffer(data[:MSH_HEADER_BYTES], dtype="<i4"))
+    counts = f"vertices {nv}, normals {nn}, texcoords {nt}, faces {nf}"
+    if min(nv, nn, nt, nf) < 0:
+        raise MeshReadError(f"the MSH header has a negative count ({counts})")
+    if nv < 4 or nn not in (0, nv) or nt not in (0, nv):
+        raise MeshReadError(f"the MSH header's counts are invalid ({counts}): MuJoCo wants at "
+                            "least 4 vertices, and as many normals and texture coordinates as "
+                            "vertices, or none")
+    expected = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if expected != len(data):
+        raise MeshReadError(f"the MSH file has {len(data)} bytes but its header ({counts}) "
+                            f"needs {expected}")
+    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=MSH_HEADER_BYTES).reshape(-1, 3)
+    face_offset = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt)
+    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=face_offset).reshape(-1, 3)
+    if len(F) and (F.min() < 0 or F.max() >= nv):
+        bad = int(np.argmax((F < 0).any(axis=1) | (F >= nv).any(axis=1)))
+        raise MeshReadError(f"face {bad} of the MSH file uses vertex index {F[bad].tolist()}, "
+                            f"outside 0..{nv - 1}")
     return V.astype(np.float32), F.astype(np.int64)
 
 

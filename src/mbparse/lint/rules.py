@@ -119,6 +119,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "will fall freely", "connect it with a joint (a fixed joint if it should not move)"),
     Rule("constraint-needs-sap", "error", "a constraint is declared for a plant that cannot hold "
          "constraints", "use a continuous plant or the sap contact approximation"),
+    Rule("constraint-left-out", "warning", "a constraint the file declares is left out of a plant "
+         "that cannot hold constraints", "read the model into a continuous plant or one using "
+         "the sap contact approximation (--time-step 0 or --contact-approximation sap)"),
     # -- names
     Rule("name-duplicate", "error", "two elements of one kind share a name",
          "rename one of them; names must be unique within a model"),
@@ -183,6 +186,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "remove the property, or the setting that makes it meaningless"),
     # -- per format
     *_family("urdf"), *_unknown("urdf", "link joint frame material"),
+    Rule("urdf-unknown-attribute", "warning", "an attribute the URDF specification does not give "
+         "its element (often a typo, such as lowr for lower); it is ignored",
+         "check the spelling: the message suggests the closest known name"),
     Rule("urdf-unknown-element", "warning", "an element that is neither URDF nor one of its "
          "known extensions; it is ignored", "check the spelling, or remove it"),
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",

@@ -112,16 +112,15 @@ class Assets:
             if not os.path.isfile(path):
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
-            ext = os.path.splitext(path)[1].lower()
-            if ext not in MESH_FILE_TYPES:
-                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
-                              "MSH file; only those meshes can be read", code="mjcf-not-supported")
-            if ext != ".obj":
+            if os.path.splitext(path)[1].lower() != ".obj":
                 doc.diag(el).drake_refuses(
                     el, "Drake's MuJoCo parser currently only supports mesh files in .obj "
-                        f"format, but the meshfile \"{path}\" was requested.",
-                    f"mbparse reads the {ext[1:].upper()} file as MuJoCo does",
-                    code="mjcf-not-supported")
+                        f"format, but the meshfile \"{path}\" was requested",
+                    "mbparse reads the mesh as MuJoCo does", code="mjcf-not-supported")
+            if os.path.splitext(path)[1].lower() not in MESH_FILE_TYPES:
+                doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
+                              "MSH file; only those meshes can be read",
+                          code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:

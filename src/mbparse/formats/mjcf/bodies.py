@@ -150,6 +150,11 @@ class BodyTreeReader:
                         a = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
                         a.values["type"] = ("free", child)
                     body.joints.append(Placed(child, a, X_BF))
+                elif t == "site" and doc.policy.like_drake:
+                    # Drake 1.51's MJCF parser makes no frame of a site.
+                    doc.warning(child, f"The tag 'site' found as a child of '{tag(el)}' is "
+                                       "currently unsupported and will be ignored",
+                                code="mjcf-unsupported")
                 elif t == "site":
                     body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
                 elif t == "body":

@@ -27,11 +27,15 @@ class ConstraintReader:
             with self.doc.policy.recovering():
                 t = tag(el)
                 a = self.defaults.attrs(el, kind="equality")
+                if self.doc.policy.like_drake and not self._drake_reads(t, a):
+                    continue
                 if t in ("connect", "weld", "joint") and a.has("active") and \
                         not a.boolean("active", True):
                     self.doc.warning(el, f"<{t}> is inactive (active='false'); constraints cannot "
                                          "start inactive here, so it is ignored",
                                      code="mjcf-unsupported")
+                    continue
+                if t in ("connect", "weld", "joint") and not self._plant_holds(t, el):
                     continue
                 if t == "connect":
                     self._connect(a)
@@ -45,6 +49,41 @@ class ConstraintReader:
                 else:
                     self.doc.warning(el, f"<{t}> is not an equality constraint; it is ignored",
                                      code="mjcf-unknown-element")
+
+    def _drake_reads(self, t: str, a: Attrs) -> bool:
+        """Drake's mode: whether Drake 1.51 reads this equality element. It
+        ignores <joint> and <weld> (whatever the plant), and a <connect>
+        between sites; it adds a <connect> whatever its 'active' says."""
+        el = a.el
+        if t in ("joint", "weld"):
+            self.doc.warning(el, f"The tag '{t}' found as a child of 'equality' is currently "
+                                 "unsupported and will be ignored", code="mjcf-unsupported")
+            return False
+        if t == "connect" and (a.has("site1") or a.has("site2")):
+            self.doc.warning(el, "connect node uses the site1 and site2 specification, which is "
+                                 "not supported yet. This constraint will be ignored",
+                             code="mjcf-unsupported")
+            return False
+        if t == "connect" and el.get("active") is not None:
+            self.doc.warning(el, "The attribute 'active' found in a 'connect' tag is currently "
+                                 "unsupported and will be ignored", code="mjcf-unsupported")
+            a.values.pop("active", None)
+        return True
+
+    def _plant_holds(self, t: str, el) -> bool:
+        """Whether the plant can hold the constraint ``<t>`` declares. In
+        Drake's mode the plant's own refusal stands (Drake refuses a
+        <connect> on a TAMSI plant); otherwise a plant that holds no
+        constraints gets the model without it, and a warning says how to
+        keep it."""
+        if self.doc.policy.like_drake or self.plant.supports_constraints():
+            return True
+        what = {"connect": "ball", "weld": "weld", "joint": "coupler"}[t]
+        self.doc.warning(el, f"<{t}> (a {what} constraint) is left out: this plant (discrete, "
+                             "tamsi contact approximation) holds no constraints; to keep it, "
+                             "read the model into a plant that does (--contact-approximation sap "
+                             "or --time-step 0)", code="constraint-left-out")
+        return False
 
     def _body(self, a: Attrs, attr_name: str, default_world: bool = False):
         name = a.text(attr_name)

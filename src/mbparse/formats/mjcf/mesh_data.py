@@ -1,7 +1,7 @@
 """The vertices and triangles of an MJCF mesh asset as MuJoCo's compiler
 gets them: OBJ files (faces or only vertices), STL files (binary, as
 MuJoCo reads them; ASCII too, with a note, since MuJoCo refuses those) and
-MuJoCo's binary MSH files.
+MuJoCo's own binary MSH files.
 Meshes without faces get their convex hull (``geometry.meshes``).
 
 The triangles come from the project's one mesh reader
@@ -85,9 +85,10 @@ def read_obj_data(path: str) -> MeshData:
     return MeshData(V, F)
 
 
-def read_msh_data(path: str) -> MeshData:
-    """A MuJoCo ``.msh`` file's vertices and triangles (none when it lists
-    only vertices: MuJoCo then meshes their convex hull)."""
+def read_msh(path: str) -> MeshData:
+    """MuJoCo's own binary mesh file (``geometry.meshes.read_msh_arrays``
+    reads and checks it): its float32 vertices and its triangles, none when
+    it lists only vertices (MuJoCo then meshes their convex hull)."""
     problem = regular_file_problem(path)
     if problem is not None:
         raise MeshDataError(problem)
@@ -96,20 +97,18 @@ def read_msh_data(path: str) -> MeshData:
         V, F = read_msh_arrays(path)
     except MeshReadError as e:
         raise MeshDataError(str(e)) from None
-    if len(F) and (F.min() < 0 or F.max() >= len(V)):
-        raise MeshDataError("a face of the MSH file names a vertex it does not have")
     return MeshData(V, F)
 
 
 def read_file(path: str) -> MeshData:
     """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError)."""
     ext = os.path.splitext(path)[1].lower()
+    if ext == ".msh":
+        return read_msh(path)
     if ext == ".stl":
         return read_stl(path)
     if ext == ".obj":
         return read_obj_data(path)
-    if ext == ".msh":
-        return read_msh_data(path)
     raise MeshDataError(f"'{ext or path}' files cannot be read; meshes must be OBJ, STL or MSH")
 
 

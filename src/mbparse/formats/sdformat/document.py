@@ -21,6 +21,7 @@ from ...workspace import MAX_FILE_NESTING, DataSource
 from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
 from . import values
 from .diagnostic import SdfDiagnostic
+from ..common.suggest import did_you_mean
 from .schema import ElementSpec, root as schema_root
 from .unflatten import unflatten_document
 
@@ -117,7 +118,7 @@ class Loader:
                 spec = attrs.get(key)
                 if spec is None:
                     diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
-                                   "SDFormat.", code="sdf-unknown-attribute")
+                                   f"SDFormat.{did_you_mean(key, attrs)}", code="sdf-unknown-attribute")
                 try:
                     values.check(spec.type, text)
                 except (ValueError, OverflowError):
@@ -153,7 +154,8 @@ class Loader:
                     continue
                 else:
                     diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
-                                      "SDFormat.", code="sdf-unknown-element")
+                                      f"SDFormat.{did_you_mean(tag, children, element=True)}",
+                               code="sdf-unknown-element")
         if el.tag == "joint" and el.get("type") != "ball":
             for name, (_, required) in children.items():
                 if required in ("required", "one or more") and el.find(name) is None:

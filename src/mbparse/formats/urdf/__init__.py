@@ -14,9 +14,10 @@ from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoin
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ...workspace import DataSource, Workspace
 from ..common import drake
-from . import force_elements, loop_joints, sensors
+from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader
 from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, load_xml, qname
+from ..common.suggest import did_you_mean
 
 WORLD = "world"
 INF = math.inf
@@ -79,6 +80,7 @@ class UrdfReader:
             diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
                        code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
+        spec.check_attributes(diag, root)
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
@@ -173,7 +175,9 @@ class UrdfReader:
                 diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
                                     "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored",
+                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored."
+                                    + did_you_mean(tag, ("visual", "collision", "inertial"),
+                                                   element=True),
                              code="urdf-unknown-element")
         if name == WORLD:
             body = self.plant.world_body()
@@ -230,13 +234,18 @@ class UrdfReader:
         return drake.spatial_inertia(X, mass, values,
                                      lambda m, code: diag.warning(el, m, code=code))
 
+    def _link_hint(self, name: str) -> str:
+        """" Did you mean 'x'?" when ``name`` is a typo of a link of this model."""
+        names = [b.name for b in self.plant.get_bodies_in_model_instance(self.instance)]
+        return did_you_mean(name, names)
+
     def body(self, element_name: str, link_name: str, el):
         if link_name == WORLD:
             return self.plant.world_body()
         if not self.plant.has_body_named(link_name, self.instance):
             self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
                                 f"'{self.plant.get_model_instance_name(self.instance)}' does not "
-                                "have", code="urdf-unknown-link")
+                                f"have.{self._link_hint(link_name)}", code="urdf-unknown-link")
         return self.plant.get_body_by_name(link_name, self.instance)
 
     # ------------------------------------------------------------ joints
@@ -616,8 +625,8 @@ class UrdfReader:
     def _named_body(self, el, tag: str):
         name, node = self._child_value(el, tag, "name")
         if not self.plant.has_body_named(name, self.instance):
-            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not have",
-                            code="urdf-unknown-link")
+            self.diag.error(node, f"<{tag}> names link '{name}', which this model does not "
+                                  f"have.{self._link_hint(name)}", code="urdf-unknown-link")
         return self.plant.get_body_by_name(name, self.instance)
 
     def collision_filter_group(self, el) -> None:

@@ -1,0 +1,38 @@
+"""Did-you-mean suggestions for misspelled names (attributes, elements, links...)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal-string-alignment distance: insertions, deletions, substitutions, adjacent swaps."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The name in ``known`` that ``name`` is plausibly a typo of (1 edit; 2 for long names), else None."""
+    limit = 1 if len(name) < 6 else 2
+    best, best_distance = None, limit + 1
+    for candidate in sorted(set(known)):
+        distance = edit_distance(name, candidate)
+        if 0 < distance < best_distance:
+            best, best_distance = candidate, distance
+    return best
+
+
+def did_you_mean(name: str, known: Iterable[str], element: bool = False) -> str:
+    """A message tail " Did you mean 'x'?" (``<x>`` for an element), or "" when nothing is close."""
+    match = closest(name, known)
+    if match is None:
+        return ""
+    return f" Did you mean <{match}>?" if element else f" Did you mean '{match}'?"

@@ -1,0 +1,52 @@
+"""URDF misspellings: an attribute or child the specification does not give
+an element is reported with the name that was probably meant (a warning);
+extras that are not close to any known name (vendors' own attributes) are
+notes. The loader stays as lenient as Drake: nothing here is an error."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import HEAVY, parse_urdf, robot
+
+
+def _joint(inner: str) -> str:
+    return robot(f'<link name="base">{HEAVY}</link><link name="arm">{HEAVY}</link>'
+                 f'<joint name="j" type="revolute"><parent link="base"/><child link="arm"/>'
+                 f'{inner}</joint>')
+
+
+def _seen(text: str):
+    return parse_urdf(text).parser.diagnostic_policy().warnings_seen
+
+
+@pytest.mark.parametrize("inner, typo, meant", [
+    ('<limit lowr="-1" upper="1" effort="1" velocity="1"/>', "'lowr'", "'lower'"),
+    ('<axis xzy="0 0 1"/><limit effort="1" velocity="1"/>', "'xzy'", "'xyz'"),
+    ('<origni xyz="0 0 1"/><limit effort="1" velocity="1"/>', "<origni>", "<origin>"),
+])
+def test_a_misspelling_is_a_warning_that_names_what_was_meant(inner, typo, meant):
+    (d,) = [d for d in _seen(_joint(inner)) if d.code.startswith("urdf-unknown")]
+    assert typo in d.message and f"Did you mean {meant}?" in d.message
+    assert d.severity == "warning" and d.line == 3
+
+
+def test_the_misspelled_lower_limit_is_left_unset_as_drake_leaves_it():
+    parsed = parse_urdf(_joint('<limit lowr="-1" upper="1" effort="1" velocity="1"/>'))
+    assert parsed.plant.get_joint_by_name("j").pos_lower[0] == float("-inf")
+
+
+def test_a_vendor_attribute_far_from_any_known_name_is_only_a_note():
+    seen = _seen(_joint('<limit lower="-1" upper="1" effort="1" velocity="1" current="3"/>'))
+    assert [d.code for d in seen] == ["urdf-unsupported"] and "'current'" in seen[0].message
+
+
+def test_a_sensor_parent_joint_is_not_taken_for_a_typo():
+    text = robot(f'<link name="a">{HEAVY}</link><sensor name="s" type="gyroscope">'
+                 '<parent link="a"/></sensor><sensor name="t" type="accelerometer">'
+                 '<parent link="a" joint="x"/></sensor>')
+    assert [d for d in _seen(text) if d.code.startswith("urdf-unknown")] == []
+
+
+def test_a_misspelled_link_child_suggests_the_child_meant():
+    (d,) = _seen(robot(f'<link name="a">{HEAVY}<visaul/></link>'))
+    assert "Did you mean <visual>?" in d.message
