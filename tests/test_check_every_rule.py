@@ -138,7 +138,7 @@ EXAMPLES = {
     "sdf-structure": ("m.sdf", sdf(""), {}),
     "sdf-conflict": ("m.sdf", '<sdf version="1.9"><model name="m"><pose relative_to="x">0 0 0 0 0 0</pose><link name="a"/></model></sdf>', {}),
     "sdf-unsupported": ("m.sdf", sdf(SDF_LINK + '<plugin name="p" filename="p.so"/>'), {}),
-    "sdf-not-supported": ("m.sdf", sdf(SDF_LINK + '<link name="b"/><joint name="j" type="gearbox"><parent>a</parent><child>b</child></joint>'), {}),
+    "sdf-not-supported": ("m.sdf", sdf(SDF_LINK + '<link name="b"/><joint name="j" type="revolute2"><parent>a</parent><child>b</child></joint>'), {}),
     "sdf-unknown-reference": ("m.sdf", sdf(SDF_LINK + '<joint name="j" type="fixed"><parent>nowhere</parent><child>a</child></joint>'), {}),
     "sdf-unknown-element": ("m.sdf", sdf('<link name="a"><bogus/></link>'), {}),
     "sdf-unknown-attribute": ("m.sdf", sdf('<link name="a" bogus="1"/>'), {}),

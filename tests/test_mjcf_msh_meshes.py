@@ -89,6 +89,6 @@ def test_msh_is_refused_in_drake_mode_and_read_otherwise(tmp_path):
     plant = MultibodyPlant(0.0)
     parser = Parser(plant, SceneGraph())
     parser.set_like_drake()
-    with pytest.raises(ParseError, match="only supports mesh files in .obj format") as e:
+    with pytest.raises(ParseError, match=r"only supports mesh files in \.obj format") as e:
         parser.add_models(str(xml))
     assert e.value.diagnostic.line == 1

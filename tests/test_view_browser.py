@@ -118,3 +118,49 @@ def test_view_page_draws_the_model_and_a_slider_moves_it(browser, tmp_path):
         assert len(before ^ after) > 50, "moving the shoulder did not change the picture"
     finally:
         viewer.close()
+
+
+MESH_ROBOT = """<robot name="meshes">
+  <material name="red"><color rgba="0.9 0.1 0.1 1"/></material>
+  <material name="blue"><color rgba="0.1 0.2 0.9 1"/></material>
+  <link name="stl_part"><visual><geometry><mesh filename="part.stl"/></geometry>
+    <material name="red"/></visual></link>
+  <link name="dae_part"><visual><geometry><mesh filename="part.dae"/></geometry>
+    <material name="blue"/></visual></link>
+  <joint name="a" type="fixed"><parent link="world"/><child link="stl_part"/></joint>
+  <joint name="b" type="fixed"><parent link="world"/><child link="dae_part"/>
+    <origin xyz="0.4 0 0"/></joint>
+</robot>
+"""
+
+
+def test_view_page_draws_stl_and_collada_meshes(browser, tmp_path):
+    import trimesh
+
+    from mbparse.loading import LoadOptions
+    from mbparse.viewer import Viewer
+
+    box = trimesh.creation.box((0.3, 0.3, 0.3))
+    box.export(tmp_path / "part.stl")
+    box.export(tmp_path / "part.dae")
+    model = tmp_path / "meshes.urdf"
+    model.write_text(MESH_ROBOT)
+    viewer = Viewer(str(model), LoadOptions(), port=free_port(), watch=False)
+    try:
+        assert viewer.error is None and viewer.problems == [] and len(viewer.drawn) == 2
+        browser.get(viewer.url)
+        shown = wait_for(lambda: colourful_pixels(browser.get_screenshot_as_png()),
+                         "the meshes to be drawn")
+        png = browser.get_screenshot_as_png()
+        (tmp_path / "meshes.png").write_bytes(png)
+        shown = colourful_pixels(png)
+        assert len(shown) > 200, "the screenshot shows no mesh"
+        from io import BytesIO
+
+        from PIL import Image
+        im = Image.open(BytesIO(png)).convert("RGB")
+        colours = [im.getpixel(p) for p in shown]
+        assert any(r > 2 * b for r, g, b in colours), "the red STL is not drawn"
+        assert any(b > 2 * r for r, g, b in colours), "the blue Collada mesh is not drawn"
+    finally:
+        viewer.close()

@@ -107,7 +107,7 @@ def _constraint(plant: MultibodyPlant, c) -> dict:
     if c.type == "loop_joint":
         return {"type": "loop_joint", "name": c.name, "body_A": name(c.body_A),
                 "body_B": name(c.body_B), "X_AF": pose(c.X_AF), "X_BM": pose(c.X_BM),
-                "axis": vec(c.axis)}
+                "axis": vec(c.axis), "joint_type": c.joint_type}
     return {"type": c.type}
 
 

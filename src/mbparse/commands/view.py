@@ -59,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
         viewer.close()
         return 1
     print(f"mbparse view: {args.file} at {viewer.url} (Ctrl-C to stop)", flush=True)
-    if viewer.problems:
-        for problem in viewer.problems:
-            print(f"warning: not drawn: {problem}", file=sys.stderr)
+    for problem in viewer.problems + viewer.not_drawn:
+        print(f"warning: not drawn: {problem}", file=sys.stderr)
     if not args.no_browser:
         webbrowser.open(viewer.url)
     try:

@@ -10,6 +10,8 @@
 ``.gltf``  glTF and binary ``.glb`` with trimesh, turned from glTF's +y
 ``.glb``   up to +z (as Drake does)
 ``.ply``   with trimesh
+``.msh``   MuJoCo's binary mesh (read here: four int32 counts, then
+           float32 vertices, normals and texture coordinates, int32 faces)
 =========  ==============================================================
 
 Files are read only when something needs their triangles (a convex hull,
@@ -31,7 +33,7 @@ import numpy as np
 from ..files import regular_file_problem
 
 # Formats read here, by file extension.
-MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply")
+MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply", ".msh")
 MINVAL = 1e-15  # distances below this are "one point" for hull degeneracy
 
 
@@ -140,6 +142,47 @@ def _read_ply(path: str):
     return _read_with_trimesh(path, "ply")
 
 
+MSH_HEADER_BYTES = 16   # four int32 counts: vertices, normals, texcoords, faces
+
+
+def read_msh_arrays(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 vertices and the triangles (possibly none) of a MuJoCo
+    ``.msh`` file, checked as MuJoCo's compiler checks it: four little-endian
+    int32 counts (vertices, normals, texture coordinates, faces), at least 4
+    vertices, normals and texture coordinates either absent or one per
+    vertex, then float32 vertices (3 each), normals (3), texture coordinates
+    (2) and int32 faces (3 vertex indices each), and nothing more."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < MSH_HEADER_BYTES:
+        raise MeshReadError(f"the MSH file has {len(data)} bytes, fewer than its 16-byte header "
+                            "(four int32 counts)")
+    nv, nn, nt, nf = (int(c) for c in np.frombuffer(data[:MSH_HEADER_BYTES], dtype="<i4"))
+    counts = f"vertices {nv}, normals {nn}, texcoords {nt}, faces {nf}"
+    if min(nv, nn, nt, nf) < 0:
+        raise MeshReadError(f"the MSH header has a negative count ({counts})")
+    if nv < 4 or nn not in (0, nv) or nt not in (0, nv):
+        raise MeshReadError(f"the MSH header's counts are invalid ({counts}): MuJoCo wants at "
+                            "least 4 vertices, and as many normals and texture coordinates as "
+                            "vertices, or none")
+    expected = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
+    if expected != len(data):
+        raise MeshReadError(f"the MSH file has {len(data)} bytes but its header ({counts}) "
+                            f"needs {expected}")
+    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=MSH_HEADER_BYTES).reshape(-1, 3)
+    face_offset = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt)
+    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=face_offset).reshape(-1, 3)
+    if len(F) and (F.min() < 0 or F.max() >= nv):
+        bad = int(np.argmax((F < 0).any(axis=1) | (F >= nv).any(axis=1)))
+        raise MeshReadError(f"face {bad} of the MSH file uses vertex index {F[bad].tolist()}, "
+                            f"outside 0..{nv - 1}")
+    return V.astype(np.float32), F.astype(np.int64)
+
+
+def _read_msh(path: str):
+    return read_msh_arrays(path)
+
+
 # glTF is +y up; Drake (and this reader) turn it so +y becomes +z.
 _Y_UP_TO_Z_UP = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
 _X_UP_TO_Z_UP = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
@@ -188,7 +231,7 @@ def _read_dae(path: str):
 
 
 _READERS = {".obj": _read_obj, ".stl": _read_stl, ".ply": _read_ply, ".gltf": _read_gltf,
-            ".glb": _read_gltf, ".dae": _read_dae}
+            ".glb": _read_gltf, ".dae": _read_dae, ".msh": _read_msh}
 
 
 def hull_degeneracy(V: np.ndarray) -> str | None:

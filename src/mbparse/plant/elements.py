@@ -144,8 +144,12 @@ class WeldConstraint:
 
 @dataclass(eq=False)
 class LoopJointConstraint:
-    """Frames A and B keep their origins together and their axes aligned:
-    a revolute joint that closes a kinematic loop (URDF ``<loop_joint>``)."""
+    """A joint that closes a kinematic loop, kept as a constraint between
+    frame F (on body A) and frame M (on body B), which coincide at zero:
+    ``revolute`` keeps their origins together and their ``axis`` aligned (URDF
+    ``<loop_joint>``), ``prismatic`` keeps their orientations and lets M move
+    along ``axis`` only, ``ball`` keeps their origins together, ``fixed``
+    keeps the two frames together."""
 
     name: str
     body_A: RigidBody
@@ -153,6 +157,7 @@ class LoopJointConstraint:
     body_B: RigidBody
     X_BM: RigidTransform
     axis: Vec3
+    joint_type: str = "revolute"
     type: str = "loop_joint"
 
 

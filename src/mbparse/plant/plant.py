@@ -407,7 +407,7 @@ class MultibodyPlant:
 
     def add_coupler_constraint(self, joint0: Joint, joint1: Joint, gear_ratio: float = 1.0,
                                offset: float = 0.0) -> CouplerConstraint:
-        """Couples ``joint1`` to ``joint0``: q1 = gear_ratio * q0 + offset."""
+        """Couples ``joint0`` to ``joint1``: q0 = gear_ratio * q1 + offset (as Drake)."""
         self._check_constraints_supported("coupler")
         if joint0.nv != 1 or joint1.nv != 1:
             raise ModelError(f"a coupler constraint joins single-dof joints only; '{joint0.name}' "

@@ -41,6 +41,32 @@ class _UnionFind:
         self.parent[rb] = ra
         return True
 
+    def grow(self, n: int) -> None:
+        """Makes room for elements up to index ``n - 1``, each its own set."""
+        self.parent.extend(range(len(self.parent), n))
+
+
+class JointConnectivity:
+    """Which bodies the plant's joints join so far, kept up to date as joints
+    are added: a reader asks whether a joint would close a kinematic loop
+    before adding it (each question costs about one pass over the joints
+    added since the last)."""
+
+    def __init__(self, plant: "MultibodyPlant"):
+        self._plant = plant
+        self._sets = _UnionFind(0)
+        self._joints_seen = 0
+
+    def joined(self, body_a, body_b) -> bool:
+        """Whether a path of the plant's joints joins ``body_a`` and ``body_b``."""
+        plant = self._plant
+        self._sets.grow(plant.num_bodies())
+        joints = plant._joints
+        for joint in joints[self._joints_seen:]:
+            self._sets.union(joint.parent_body.index, joint.child_body.index)
+        self._joints_seen = len(joints)
+        return self._sets.find(body_a.index) == self._sets.find(body_b.index)
+
 
 def _ephemeral_joint_name(plant: "MultibodyPlant", body) -> str:
     name = body.name

@@ -2,9 +2,13 @@
 
 The model's visual geometry is drawn on its bodies; each movable joint
 coordinate gets a slider that moves the bodies (forward kinematics by the
-plant); body and joint frames can be shown on demand; the file (and the
-files it includes) is watched and reloaded when it changes, keeping the
-slider positions of joints that still exist.
+plant; a joint without limits gets a slider over a range that says so);
+body and joint frames can be shown on demand; the file (and the files it
+includes) is watched and reloaded when it changes, keeping the slider
+positions of joints that still exist. The panel says what is not drawn: mesh
+files that were missing or unreadable, MJCF skins, composites and height
+fields, and bodies with only collision geometry (as MJCF geoms in groups 3
+to 5, which MuJoCo's viewer hides), whose collision geometry stands in.
 """
 from __future__ import annotations
 
@@ -22,6 +26,15 @@ FLOATING = ("quaternion_floating", "rpy_floating")
 TRANSLATIONS = {"prismatic": (0,), "planar": (0, 1)}
 COLLISION_RGBA = (0.95, 0.55, 0.2, 0.6)  # collision geometry shown on demand
 STAND_IN_RGBA = (0.72, 0.76, 0.84, 1.0)  # collision geometry standing in for a visual
+# Slider spans of a coordinate without limits: radians, or metres for translations.
+UNLIMITED_ANGLE = math.pi
+UNLIMITED_TRANSLATION = 1.0
+# Load warnings whose geometry is not in the model (a mesh file missing or
+# unreadable, a package not found), and MJCF elements read without drawing.
+LEFT_OUT_CODES = frozenset({"mesh-missing", "mesh-unreadable", "file-missing",
+                            "package-unknown", "path-escapes-package"})
+UNDRAWN_ELEMENTS = frozenset({"skin", "hfield", "composite", "flexcomp", "flex", "texture"})
+PANEL_ITEMS = 5  # lines of each list shown in the panel
 
 
 @dataclass
@@ -37,10 +50,16 @@ def _sanitize(name: str) -> str:
     return name.replace("::", ".").replace("/", "_").replace(" ", "_")
 
 
-def _slider_range(joint, i: int) -> tuple[float, float]:
+def is_translation(joint, i: int) -> bool:
+    """Whether coordinate ``i`` of ``joint`` is a length (else an angle)."""
+    return i in TRANSLATIONS.get(joint.type_name, ())
+
+
+def slider_range(joint, i: int) -> tuple[float, float]:
+    """The slider's range for coordinate ``i``: the joint's limits, with an
+    unlimited side clamped to ±π (angles) or ±1 m (lengths) around zero."""
     lo, up = joint.pos_lower[i], joint.pos_upper[i]
-    translation = i in TRANSLATIONS.get(joint.type_name, ())
-    span = 1.0 if translation else math.pi
+    span = UNLIMITED_TRANSLATION if is_translation(joint, i) else UNLIMITED_ANGLE
     if not math.isfinite(lo):
         lo = -span if not math.isfinite(up) else min(up - 2 * span, -span)
     if not math.isfinite(up):
@@ -48,6 +67,29 @@ def _slider_range(joint, i: int) -> tuple[float, float]:
     if up <= lo:
         up = lo + 1e-6
     return lo, up
+
+
+def is_unlimited(joint, i: int) -> bool:
+    """Whether coordinate ``i`` of ``joint`` lacks a lower or an upper limit."""
+    return not (math.isfinite(joint.pos_lower[i]) and math.isfinite(joint.pos_upper[i]))
+
+
+def not_drawn_notes(warnings) -> list[str]:
+    """The load warnings that mean something is not drawn, as panel lines."""
+    notes = []
+    for d in warnings:
+        if d.code in LEFT_OUT_CODES or (d.element in UNDRAWN_ELEMENTS and d.severity == "warning"):
+            where = f"{os.path.basename(d.file)}:{d.line}: " if d.file and d.line else ""
+            notes.append(where + d.message.split(" [Drake refuses this")[0])
+    return notes
+
+
+def _listed(title: str, items: list[str]) -> str:
+    more = len(items) - PANEL_ITEMS
+    lines = [f"- {item}" for item in items[:PANEL_ITEMS]]
+    if more > 0:
+        lines.append(f"- and {more} more")
+    return f"\n\n{title}\n" + "\n".join(lines)
 
 
 class Viewer:
@@ -75,7 +117,11 @@ class Viewer:
         self.positions: dict[str, list[float]] = {}
         self.generation = 0
         self.error: str | None = None
-        self.problems: list[str] = []
+        self.problems: list[str] = []  # visuals that could not be drawn, with the reason
+        self.not_drawn: list[str] = []  # what the loaded model leaves out, from its warnings
+        self.stand_ins: list[str] = []  # bodies drawn by their collision geometry
+        self.drawn: list[str] = []  # names of the visual geometries drawn
+        self.unlimited: list[str] = []  # slider labels clamped for want of limits
         self._watched: dict[str, float] = {}
         self._build_controls()
         self.reload()
@@ -135,6 +181,7 @@ class Viewer:
                 return False
             self.error = None
             self._plant = loaded.plant
+            self.not_drawn = not_drawn_notes(loaded.warnings)
             self._clear()
             self._build_scene()
             self._build_sliders()
@@ -145,15 +192,28 @@ class Viewer:
             self._remember_mtimes([self.path, *[s for s in sources if s]])
             self.generation += 1
             plant = loaded.plant
-            text = (f"**{os.path.basename(self.path)}** — {plant.num_bodies() - 1} bodies, "
-                    f"{sum(1 for j in plant.joints() if not j.is_ephemeral)} joints")
-            if self.problems:
-                more = len(self.problems) - 3
-                text += "\n\nNot drawn (collision geometry stands in):\n" + "\n".join(
-                    f"- {p}" for p in self.problems[:3]) + (f"\n- and {more} more" if more > 0
-                                                             else "")
-            self._status.content = text
+            self._status.content = self.panel_text()
             return True
+
+    def panel_text(self) -> str:
+        """The panel's Markdown: what is drawn, and what is not and why."""
+        plant = self._plant
+        text = (f"**{os.path.basename(self.path)}** — {plant.num_bodies() - 1} bodies, "
+                f"{sum(1 for j in plant.joints() if not j.is_ephemeral)} joints")
+        if self.problems:
+            text += _listed("Not drawn (collision geometry stands in):", self.problems)
+        if self.not_drawn:
+            text += _listed("Not drawn (left out of the model):", self.not_drawn)
+        if self.stand_ins:
+            text += _listed("Drawn by their collision geometry (no visual geometry, as MJCF "
+                            "geoms in groups 3-5, which MuJoCo's viewer hides):", self.stand_ins)
+        if self.unlimited:
+            text += (f"\n\n{len(self.unlimited)} slider(s) of joints without limits: a side "
+                     "without a limit ends at ±π rad (±1 m for translations), or a full "
+                     "span beyond the other limit: "
+                     + ", ".join(self.unlimited[:PANEL_ITEMS])
+                     + (" …" if len(self.unlimited) > PANEL_ITEMS else ""))
+        return text
 
     def _clear(self) -> None:
         for handle in self._scene_handles:
@@ -193,6 +253,8 @@ class Viewer:
             self._frame_nodes.append(("frame", axes))
         sg = plant.scene_graph
         self._undrawn_bodies = set()
+        self.stand_ins = []
+        self.drawn = []
         collisions = []
         for g in sg.geometries() if sg else []:
             if g.has_role("proximity") and not (g.has_role("illustration")
@@ -202,9 +264,18 @@ class Viewer:
             parent = self._body_nodes[g.body]
             try:
                 add_shape(scene, f"{parent.name}/g{g.id}", g.shape, g.X_BG, geometry_rgba(g))
+                self.drawn.append(g.name)
             except Exception as e:  # an unreadable mesh must not stop the rest
                 self.problems.append(f"{g.name}: {e}")
                 self._undrawn_bodies.add(g.body)
+        # A body with collision geometry but no visual one is drawn by its
+        # collision geometry rather than not at all.
+        visual_bodies = {g.body for g in sg.geometries() if g.has_role("illustration")
+                         or g.has_role("perception")} if sg else set()
+        for body in sorted({g.body for g in collisions} - visual_bodies):
+            if body != 0:
+                self._undrawn_bodies.add(body)
+                self.stand_ins.append(plant.scoped_name(plant.get_body(body)))
         for g in collisions:
             parent = self._body_nodes[g.body]
             try:
@@ -241,6 +312,7 @@ class Viewer:
         movable = [j for j in plant.joints() if j.nq > 0 and j.type_name not in FLOATING]
         self._joint_folder = gui.add_folder("Joints")
         old, self.positions = self.positions, {}
+        self.unlimited = []
         with self._joint_folder:
             for joint in movable:
                 scoped = plant.scoped_name(joint)
@@ -249,11 +321,16 @@ class Viewer:
                     q = list(joint.default_positions)
                 self.positions[scoped] = q
                 for i in range(joint.nq):
-                    lo, up = _slider_range(joint, i)
+                    lo, up = slider_range(joint, i)
                     q[i] = min(max(q[i], lo), up)
                     label = joint.name if joint.nq == 1 else f"{joint.name}[{i}]"
+                    hint = f"{scoped} ({joint.type_name})"
+                    if is_unlimited(joint, i):
+                        self.unlimited.append(label)
+                        hint += (f"; no limit: the slider spans {lo:.3g} to {up:.3g} "
+                                 f"{'m' if is_translation(joint, i) else 'rad'}")
                     handle = gui.add_slider(label, min=lo, max=up, step=(up - lo) / 200,
-                                            initial_value=q[i], hint=f"{scoped} ({joint.type_name})")
+                                            initial_value=q[i], hint=hint)
                     handle.on_update(self._slider_callback(scoped, i))
                     self._sliders.append(JointSlider(scoped, i, handle))
 

@@ -1,9 +1,11 @@
 """Drawing the model's shapes in a viser scene.
 
 Boxes and spheres use viser's own primitives; cylinders, capsules and
-ellipsoids are built by trimesh (along +z, as Drake defines them); mesh files
-are read by trimesh (OBJ, glTF, STL, DAE, PLY, ...), keeping their own
-colours when they have any. A half space is drawn as a large thin slab.
+ellipsoids are built by trimesh (along +z, as Drake defines them). Mesh
+files (OBJ, STL, DAE, glTF/GLB, PLY, MuJoCo MSH) are read by the project's
+one mesh reader (``geometry.meshes``: units, up axes and hulls as the model
+means them); an OBJ, PLY or glTF file the model gives no colour keeps its
+own colours and textures (trimesh). A half space is drawn as a large thin slab.
 """
 from __future__ import annotations
 
@@ -37,18 +39,51 @@ def geometry_rgba(geometry) -> tuple[float, float, float, float] | None:
     return None
 
 
+# Formats whose own colours (materials, textures, vertex colours) are drawn
+# when the model gives the visual no colour; other formats are drawn in the
+# model's colour (or the default) from their triangles.
+OWN_COLOURS = (".obj", ".ply", ".gltf", ".glb")
+# glTF is +y up; Drake (and geometry.meshes) turn +y to +z.
+_GLTF_TO_Z_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 1.0]])
+
+
 @lru_cache(maxsize=64)
-def load_mesh(filename: str, hull: bool = False):
-    """A trimesh object for a mesh file (a Scene is merged into one mesh)."""
+def coloured_mesh(filename: str):
+    """The file as a trimesh with its own colours, in the frame the model
+    means (glTF turned to +z up), or None when it has no colours of its own."""
     import trimesh
 
-    loaded = trimesh.load(filename, force=None)
-    if isinstance(loaded, trimesh.Scene):
-        loaded = loaded.to_geometry() if hasattr(loaded, "to_geometry") else loaded.dump(
-            concatenate=True)
-    if hull:
-        loaded = loaded.convex_hull
+    ext = os.path.splitext(filename)[1].lower()
+    if ext not in OWN_COLOURS:
+        return None
+    try:
+        loaded = trimesh.load(filename, force=None)
+        if isinstance(loaded, trimesh.Scene):
+            loaded = loaded.to_geometry() if hasattr(loaded, "to_geometry") else loaded.dump(
+                concatenate=True)
+    except Exception:  # the triangles are drawn without colours instead
+        return None
+    if getattr(loaded.visual, "kind", None) not in ("texture", "vertex", "face"):
+        return None
+    if ext in (".gltf", ".glb"):
+        loaded = loaded.copy()
+        loaded.apply_transform(_GLTF_TO_Z_UP)
     return loaded
+
+
+def mesh_triangles(shape):
+    """(vertices, faces) of a Mesh or Convex shape, unscaled for a mesh and
+    scaled for a hull (which is computed after scaling, as the model does);
+    raises OSError with the reason when the file cannot be read."""
+    from ..geometry.meshes import MeshError, read_mesh, shape_triangles
+    try:
+        if isinstance(shape, Convex):
+            mesh = shape_triangles(shape)
+        else:
+            mesh = read_mesh(shape.filename)
+    except MeshError as e:
+        raise OSError(str(e)) from None
+    return np.asarray(mesh.vertices), np.asarray(mesh.faces)
 
 
 def add_shape(scene, name: str, shape, X_BG: RigidTransform,
@@ -83,16 +118,13 @@ def add_shape(scene, name: str, shape, X_BG: RigidTransform,
     elif isinstance(shape, Mesh):
         if not os.path.exists(shape.filename):
             raise OSError(f"mesh file '{shape.filename}' does not exist")
-        try:
-            mesh = load_mesh(shape.filename, isinstance(shape, Convex))
-        except Exception as e:  # trimesh raises many kinds
-            raise OSError(f"cannot read '{os.path.basename(shape.filename)}' "
-                          f"({type(e).__name__}: {e})") from None
-        has_own_colors = getattr(mesh.visual, "kind", None) in ("texture", "vertex", "face")
-        if has_own_colors and not given:
-            return scene.add_mesh_trimesh(name, mesh, scale=tuple(shape.scale), **pose)
-        return scene.add_mesh_simple(name, np.asarray(mesh.vertices), np.asarray(mesh.faces),
-                                     scale=tuple(shape.scale), **common)
+        if not given and not isinstance(shape, Convex):
+            coloured = coloured_mesh(shape.filename)
+            if coloured is not None:
+                return scene.add_mesh_trimesh(name, coloured, scale=tuple(shape.scale), **pose)
+        V, F = mesh_triangles(shape)
+        scale = (1.0, 1.0, 1.0) if isinstance(shape, Convex) else tuple(shape.scale)
+        return scene.add_mesh_simple(name, V, F, scale=scale, **common)
     else:
         raise ValueError(f"cannot draw a {type(shape).__name__}")
     return scene.add_mesh_simple(name, np.asarray(mesh.vertices), np.asarray(mesh.faces),

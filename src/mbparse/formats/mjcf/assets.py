@@ -1,4 +1,4 @@
-"""``<asset>``: meshes (OBJ or STL files, found through ``meshdir``, or
+"""``<asset>``: meshes (OBJ, STL or MuJoCo MSH files, found through ``meshdir``, or
 vertices written in the file) with their MuJoCo mass properties, and
 materials (for colors)."""
 from __future__ import annotations
@@ -120,7 +120,7 @@ class Assets:
                 doc.diag(el).drake_refuses(
                     el, "Drake's MuJoCo parser currently only supports mesh files in .obj "
                         f"format, but the meshfile \"{path}\" was requested",
-                    "mbparse reads the mesh", code="mjcf-not-supported")
+                    "mbparse reads the mesh as MuJoCo does", code="mjcf-not-supported")
         scale = a.numbers("scale", 3, (1.0, 1.0, 1.0))
         mode = a.choice("inertia", MESH_INERTIA_MODES, "legacy")
         if name in self.meshes:

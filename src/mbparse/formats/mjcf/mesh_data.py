@@ -85,38 +85,19 @@ def read_obj_data(path: str) -> MeshData:
     return MeshData(V, F)
 
 
-MSH_HEADER_BYTES = 16   # four int32 counts: vertices, normals, texcoords, faces
-
-
 def read_msh(path: str) -> MeshData:
-    """MuJoCo's own binary mesh file: four little-endian int32 counts
-    (vertices, normals, texture coordinates, faces), then the float32
-    vertices (3 each), normals (3), texture coordinates (2) and the int32
-    faces (3 vertex indices each). The file must be exactly that long."""
+    """MuJoCo's own binary mesh file (``geometry.meshes.read_msh_arrays``
+    reads and checks it): its float32 vertices and its triangles, none when
+    it lists only vertices (MuJoCo then meshes their convex hull)."""
     problem = regular_file_problem(path)
     if problem is not None:
         raise MeshDataError(problem)
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < MSH_HEADER_BYTES:
-        raise MeshDataError(f"the MSH file has {len(data)} bytes, fewer than its 16-byte header "
-                            "(four int32 counts)")
-    nv, nn, nt, nf = (int(c) for c in np.frombuffer(data[:MSH_HEADER_BYTES], dtype="<i4"))
-    if min(nv, nn, nt, nf) < 0:
-        raise MeshDataError(f"the MSH header has a negative count (vertices {nv}, normals {nn}, "
-                            f"texcoords {nt}, faces {nf})")
-    expected = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt + 3 * nf)
-    if expected != len(data):
-        raise MeshDataError(f"the MSH file has {len(data)} bytes but its header (vertices {nv}, "
-                            f"normals {nn}, texcoords {nt}, faces {nf}) needs {expected}")
-    V = np.frombuffer(data, dtype="<f4", count=3 * nv, offset=MSH_HEADER_BYTES).reshape(-1, 3)
-    face_offset = MSH_HEADER_BYTES + 4 * (3 * nv + 3 * nn + 2 * nt)
-    F = np.frombuffer(data, dtype="<i4", count=3 * nf, offset=face_offset).reshape(-1, 3)
-    if len(F) and (F.min() < 0 or F.max() >= nv):
-        bad = int(np.argmax((F < 0).any(axis=1) | (F >= nv).any(axis=1)))
-        raise MeshDataError(f"face {bad} of the MSH file uses vertex index {F[bad].tolist()}, "
-                            f"outside 0..{nv - 1}")
-    return MeshData(V.astype(np.float32), F.astype(np.int64))
+    from ...geometry.meshes import MeshReadError, read_msh_arrays
+    try:
+        V, F = read_msh_arrays(path)
+    except MeshReadError as e:
+        raise MeshDataError(str(e)) from None
+    return MeshData(V, F)
 
 
 def read_file(path: str) -> MeshData:

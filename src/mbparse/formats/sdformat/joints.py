@@ -7,8 +7,9 @@ import math
 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, ScrewJoint,
                       UniversalJoint, WeldJoint)
-from ...spatial import RigidTransform, cross, dot, norm
-from . import values
+from ...plant.topology import JointConnectivity
+from ...spatial import RigidTransform, cross, dot, matvec, norm
+from . import loops, values
 from ..common.xml import first_child
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -87,14 +88,19 @@ class JointReader:
         self.diag = diag
         self.plant = plant
         self.ctx = context  # the model builder: poses, bodies, rotations
+        self.connectivity = JointConnectivity(plant)
+        self.kept_as_constraints: set = set()  # loop-closing and gearbox joint elements
+        self.gearboxes: list = []  # (vertex, instance) coupled after every joint exists
 
     def add(self, vertex, instance: int, is_model_joint: bool) -> str:
         """Adds the joint of ``vertex``; returns its SDFormat type."""
         diag = self.diag
         el = vertex.el
-        check_supported(diag, el, JOINT_TAGS)
         name = el.get("name")
         jtype = el.get("type")
+        like_drake = diag.policy.like_drake
+        gearbox_read = jtype == "gearbox" and not like_drake
+        check_supported(diag, el, JOINT_TAGS | loops.GEARBOX_TAGS if gearbox_read else JOINT_TAGS)
         parent_body, parent_vid = self.ctx.joint_end_body(vertex, "parent")
         child_body, child_vid = self.ctx.joint_end_body(vertex, "child")
         if parent_body is child_body:
@@ -109,6 +115,18 @@ class JointReader:
         axes = [Axis(diag, a) if a is not None else None
                 for a in (el.find("axis"), el.find("axis2"))]
         plant = self.plant
+        if (jtype in loops.LOOP_CLOSING_TYPES and not like_drake
+                and self.connectivity.joined(parent_body, child_body)):
+            axis, xyz = axes[0], (0.0, 0.0, 1.0)
+            if jtype in ONE_AXIS:
+                axis = self.require_axis(el, axes[0])
+                if jtype == "revolute":
+                    self.check_limits(el, axis)
+                xyz = self.axis_in_joint(vertex, axis)
+            self.damping(el, axes)
+            loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis, xyz)
+            self.kept_as_constraints.add(el)
+            return jtype
         with diag.located(el):
             if jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent_body, X_PF, child_body, X_CJ)
@@ -162,7 +180,9 @@ class JointReader:
                 joint = plant.add_joint(ScrewJoint, name, parent_body, X_PF, child_body, X_CJ,
                                         self.axis_in_joint(vertex, axis), pitch, damping)
                 self.actuator(el, joint, axes)
-            elif jtype in ("gearbox", "revolute2"):
+            elif jtype == "gearbox":
+                loops.refuse_or_defer_gearbox(self, vertex, instance)
+            elif jtype == "revolute2":
                 diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.",
                            code="sdf-not-supported")
             else:
@@ -294,12 +314,30 @@ class JointReader:
             self.plant.add_force_element(RevoluteSpring(joint, axis.spring_reference,
                                                         stiffness))
 
+    def couple_gearboxes(self) -> None:
+        """The gearboxes of the scope just read, as coupler constraints
+        (default mode; called after every joint and mimic of the scope)."""
+        diag = self.diag
+        pending, self.gearboxes = self.gearboxes, []
+        for vertex, _instance in pending:
+            with diag.policy.recovering():
+                el = vertex.el
+                ratio = read_number(diag, first_child(el, "gearbox_ratio"), 1.0)
+                R_WJ = self.ctx.X_W(vertex.id).R
+                axes_W = []
+                for tag in ("axis", "axis2"):
+                    axis_el = el.find(tag)
+                    xyz = ((0.0, 0.0, 1.0) if axis_el is None
+                           else self.axis_in_joint(vertex, Axis(diag, axis_el)))
+                    axes_W.append(matvec(R_WJ, xyz))
+                loops.couple_gearbox(self, vertex, ratio, axes_W)
+
     def mimic(self, el, instance: int) -> None:
         """``<drake:mimic>`` (read after every joint exists)."""
         diag = self.diag
         node = first_child(el, "drake:mimic")
-        if node is None:
-            return
+        if node is None or el in self.kept_as_constraints:
+            return  # a loop constraint's warning says its mimic is not kept
         name = el.get("name")
         plant = self.plant
         if not plant.supports_constraints():

@@ -148,6 +148,7 @@ class ModelBuilder:
         for joint in scope.joints:
             with self.diag.policy.recovering():
                 self.joints.mimic(joint.el, instance)
+        self.joints.couple_gearboxes()
         for frame in scope.frames:
             with self.diag.policy.recovering():
                 self.frame(frame, scope, instance)
@@ -182,6 +183,7 @@ class ModelBuilder:
         for joint in world.joints:
             with self.diag.policy.recovering():
                 self.joints.mimic(joint.el, 0)
+        self.joints.couple_gearboxes()
         if any(t != "fixed" for t in types):
             self.diag.error(world.el, "Only fixed joints are permitted in world joints.",
                             code="sdf-structure")
