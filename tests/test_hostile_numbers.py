@@ -100,6 +100,26 @@ def test_sdf_quaternion_of_huge_components_is_a_located_error(write):
     assert "too large" in str(info.value) and info.value.diagnostic.line == 1
 
 
+def plane(normal: str) -> str:
+    return sdf(f'<link name="l"><collision name="c"><geometry><plane><normal>{normal}</normal>'
+               '</plane></geometry></collision></link>')
+
+
+def test_sdf_plane_normal_whose_squares_overflow_keeps_its_direction(write):
+    loaded = load(str(write("m.sdf", plane("1e200 2 3"))))
+    (geometry,) = loaded.plant.scene_graph.geometries()
+    z_axis = [row[2] for row in geometry.X_BG.R]
+    assert z_axis == pytest.approx([1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("normal", ["0 0 0", "1e-11 0 0", "1e-300 1e-300 0"])
+def test_sdf_plane_normal_of_no_length_is_a_located_error(write, normal):
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", plane(normal))))
+    d = info.value.diagnostic
+    assert d.code == "axis-zero" and d.line == 1 and "<normal>" in d.message
+
+
 def test_sdf_non_number_in_a_deformable_element_is_a_located_error(write):
     path = write("m.sdf", '<sdf version="1.9"><model name="m"><link name="l">'
                  '<drake:deformable_properties xmlns:drake="http://drake.mit.edu">'

@@ -237,8 +237,15 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
     resolver = builder.ws.collision_resolver
     for el in children(scope.el, "drake:collision_filter_group"):
         ignore = el.get("ignore")
-        if ignore is not None and values.parse_bool(ignore):
-            continue
+        if ignore is not None:
+            try:
+                ignored = values.parse_bool(ignore)
+            except ValueError:
+                diag.error(el, f"The attribute ignore=\"{ignore}\" of "
+                               "<drake:collision_filter_group> is not a boolean; give true or "
+                               "false (1 or 0).", code="sdf-value-invalid")
+            if ignored:
+                continue
         name = el.get("name")
         if name is None:
             diag.error(el, "The tag <drake:collision_filter_group> is missing the required "
