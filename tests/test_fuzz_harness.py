@@ -1,0 +1,55 @@
+"""The fuzz harness itself: a runaway input is a hang (counted in CPU time),
+inputs are a pure function of (format, seed, index), a campaign leaves no
+scratch folder behind, and a campaign without seed files stops at once."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from tests.fuzz import run  # noqa: E402
+from tests.fuzz.run import CORPUS, Outcome, campaign, make_input, run_with_limit  # noqa: E402
+
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(),
+                                  reason="the shared corpus is not beside the project")
+
+
+def test_an_input_that_computes_past_the_limit_is_a_hang():
+    def spin():
+        while True:
+            pass
+    assert run_with_limit(spin, 0.2).category == "hang"
+
+
+def test_an_input_within_the_limit_keeps_its_outcome():
+    assert run_with_limit(lambda: Outcome("ok"), 5.0).category == "ok"
+
+
+@needs_corpus
+@pytest.mark.parametrize("fmt", run.FORMATS)
+def test_an_input_is_the_same_bytes_every_time_it_is_made(fmt):
+    seeds = run.seed_files(fmt)
+    first = [make_input(fmt, 7, i, seeds) for i in range(20)]
+    run._SEED_BYTES.clear()
+    again = [make_input(fmt, 7, i, seeds) for i in range(20)]
+    assert first == again
+
+
+@needs_corpus
+def test_a_campaign_removes_its_scratch_folder(monkeypatch, tmp_path):
+    monkeypatch.setattr(run, "SCRATCH", str(tmp_path))
+    report = campaign("urdf", seed=3, inputs=5, jobs=0)
+    assert report.inputs == 5
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_campaign_without_seed_files_stops_instead_of_waiting(monkeypatch, tmp_path):
+    monkeypatch.setattr(run, "CORPUS", tmp_path)
+    monkeypatch.setattr(run.seed_files, "__defaults__", (tmp_path,))
+    with pytest.raises(SystemExit):
+        campaign("urdf", seed=1, inputs=5, jobs=1)
