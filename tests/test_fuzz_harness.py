@@ -53,3 +53,17 @@ def test_a_campaign_without_seed_files_stops_instead_of_waiting(monkeypatch, tmp
     monkeypatch.setattr(run.seed_files, "__defaults__", (tmp_path,))
     with pytest.raises(SystemExit):
         campaign("urdf", seed=1, inputs=5, jobs=1)
+
+
+@pytest.mark.parametrize("xml", ['<r><model name="m" a="1">t<link/></model></r>',
+                                 '<r xmlns:d="u"><d:g d:k="v" name="n"/>tail</r>',
+                                 '<r><body pos="0 0 0"/></r>'])
+def test_nesting_in_place_makes_what_nesting_by_copies_makes(xml):
+    import random
+    from lxml import etree
+    from tests.fuzz import mutate
+    fast, slow = etree.fromstring(xml), etree.fromstring(xml)
+    mutate._nest(random.Random(1), fast[0])
+    depth = len(list(fast.iter())) - len(list(slow.iter()))
+    mutate._nest_by_copies(slow[0], depth)
+    assert etree.tostring(fast) == etree.tostring(slow)

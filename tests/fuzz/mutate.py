@@ -144,8 +144,26 @@ def _xml_mutation(rng: random.Random, root) -> None:
 
 
 def _nest(rng, el) -> None:
-    """Wraps ``el``'s children in copies of ``el``, many levels deep."""
+    """Appends to ``el`` a chain of copies of ``el`` (attributes, text and
+    tail, no children), each inside the one before, many levels deep."""
     depth = rng.choice(DEPTHS)
+    tag, attrib, text, tail = el.tag, dict(el.attrib), el.text, el.tail
+    try:
+        etree.Element(tag, attrib)
+    except ValueError:  # a name only the recovering parser takes: copy instead
+        return _nest_by_copies(el, depth)
+    name = attrib.get("name")
+    inner = el
+    for i in range(depth):
+        # Made in place (not copied and appended, which walks the ancestors
+        # on every append: quadratic in the depth).
+        if name is not None:
+            attrib["name"] = f"{name}_{i}"
+        inner = etree.SubElement(inner, tag, attrib)
+        inner.text, inner.tail = text, tail
+
+
+def _nest_by_copies(el, depth: int) -> None:
     shell = el.__copy__()  # lxml's __copy__ copies the whole subtree
     for c in list(shell):
         shell.remove(c)
