@@ -144,13 +144,13 @@ class Loader:
                            f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
         self._check_attributes(el, node)
         self.check_value(el, node)
-        if node.copy_data and not node.children:
-            return
         children = node.children
         if el.tag == "include" and el.getparent() is not None:
             stack.append(("include", el, None, depth))
         elif el.tag == "joint" and el.get("type") != "ball":
             stack.append(("required", el, children, depth))
+        if node.copy_data and not children:
+            return
         later = []
         for child in el:
             tag = child.tag
