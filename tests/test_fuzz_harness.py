@@ -67,3 +67,29 @@ def test_nesting_in_place_makes_what_nesting_by_copies_makes(xml):
     depth = len(list(fast.iter())) - len(list(slow.iter()))
     mutate._nest_by_copies(slow[0], depth)
     assert etree.tostring(fast) == etree.tostring(slow)
+
+
+@needs_corpus
+def test_an_input_the_fuzzer_cannot_make_is_skipped_and_the_campaign_goes_on(monkeypatch):
+    real = run.make_input
+
+    def flaky(fmt, seed, index, seeds):
+        if index == 2:
+            raise MemoryError()
+        return real(fmt, seed, index, seeds)
+    monkeypatch.setattr(run, "make_input", flaky)
+    report = campaign("urdf", seed=3, inputs=4, jobs=0)
+    assert report.inputs == 4 and report.counts["skipped"] == 1 and report.bad() == 0
+    assert "skipped 1" in report.text()
+
+
+def test_a_grown_tree_is_not_grown_further():
+    import random
+    from lxml import etree
+    from tests.fuzz import mutate
+    text = "<r>" + "<a><b/></a>" * (mutate.MAX_GROWTH_ELEMENTS // 2 + 1) + "</r>"
+    for seed in range(100):
+        root = etree.fromstring(text)
+        before = len(list(root.iter()))
+        mutate._xml_mutation(random.Random(seed), root)
+        assert len(list(root.iter())) <= before

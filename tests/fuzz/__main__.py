@@ -37,7 +37,14 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         last = [t0]
 
+        shown: set[str] = set()
+
         def progress(report):
+            # Each finding as soon as it is found: a campaign cut short keeps them.
+            for key, (n, index, detail) in list(report.findings.items()):
+                if key not in shown:
+                    shown.add(key)
+                    print(f"  found {key} (input {index})", file=sys.stderr, flush=True)
             if time.time() - last[0] > 60:
                 last[0] = time.time()
                 print(f"  ... {report.inputs} inputs, bad {report.bad()}", file=sys.stderr,

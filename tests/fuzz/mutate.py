@@ -28,6 +28,10 @@ HOSTILE_TEXTS = [
     "file://", "a/b\\c", "%s%n", "{0}", "true", "false", "-1",
 ]
 DEPTHS = [2, 50, 300, 1500]
+# Trees of more elements than this are not grown further (copied, nested,
+# duplicated): fifty copies of a grown tree, again and again, would fill the
+# memory of the fuzzer before the reader sees the input.
+MAX_GROWTH_ELEMENTS = 10_000
 
 
 def hostile_value(rng: random.Random) -> str:
@@ -108,6 +112,8 @@ def _xml_mutation(rng: random.Random, root) -> None:
     el = rng.choice(els)
     parent = el.getparent()
     op = rng.randrange(11)
+    if op in (1, 9, 10) and len(els) > MAX_GROWTH_ELEMENTS:
+        return
     if op == 0 and parent is not None:
         parent.remove(el)
     elif op == 1 and parent is not None:

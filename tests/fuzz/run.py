@@ -13,7 +13,10 @@ Outcomes:
   times that of wall-clock time (a read that blocks);
 - ``memory``: the memory guard tripped (MemoryError);
 - ``nonsense``: a model loaded with NaN or an infinity where a number must be
-  finite (poses, masses, inertias, axes, damping, ...).
+  finite (poses, masses, inertias, axes, damping, ...);
+- ``skipped``: the fuzzer could not make the input (its mutation ran out of
+  memory, say) -- a fault of the harness, counted and shown, never a finding
+  about mbparse.
 """
 from __future__ import annotations
 
@@ -262,7 +265,8 @@ class Report:
 
     def text(self) -> str:
         lines = [f"{self.fmt}: {self.inputs} inputs, " + ", ".join(
-            f"{c} {self.counts[c]}" for c in ("ok", "error", "unlocated") + BAD)]
+            f"{c} {self.counts[c]}" for c in ("ok", "error", "unlocated") + BAD
+            + (("skipped",) if self.counts["skipped"] else ()))]
         for key, (n, index, detail) in sorted(self.findings.items(), key=lambda kv: -kv[1][0]):
             lines.append(f"  {n:7d}  {key}  (first: input {index})")
         return "\n".join(lines)
@@ -285,7 +289,11 @@ def _worker_chunk(bounds: tuple[int, int]) -> list[tuple[int, Outcome]]:
     w = _WORKER
     out = []
     for index in range(*bounds):
-        data, source = make_input(w["fmt"], w["seed"], index, w["seeds"])
+        try:
+            data, source = make_input(w["fmt"], w["seed"], index, w["seeds"])
+        except (Exception, MemoryError, RecursionError) as e:  # noqa: BLE001
+            out.append((index, Outcome("skipped", f"making the input: {type(e).__name__}")))
+            continue
         out.append((index, classify_bytes(w["fmt"], data, w["workdir"], source,
                                           w["time_limit"])))
     return out
