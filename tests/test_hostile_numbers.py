@@ -100,6 +100,31 @@ def test_sdf_quaternion_of_huge_components_is_a_located_error(write):
     assert "too large" in str(info.value) and info.value.diagnostic.line == 1
 
 
+def revolute(dynamics: str, limit: str = "") -> str:
+    return sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis>'
+               f'<xyz>0 0 1</xyz>{limit}<dynamics>{dynamics}</dynamics></axis></joint>')
+
+
+@pytest.mark.parametrize("dynamics", ["<damping>Infinity</damping>", "<damping>-inf</damping>",
+                                      "<spring_stiffness>inf</spring_stiffness>",
+                                      "<spring_reference>inf</spring_reference>"])
+def test_sdf_infinite_joint_dynamics_are_a_located_error(write, dynamics):
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", revolute(dynamics))))
+    d = info.value.diagnostic
+    assert d.code == "number-not-finite" and d.line == 1 and "finite" in d.message
+
+
+def test_sdf_infinite_joint_limits_still_mean_no_limit(write):
+    loaded = load(str(write("m.sdf", revolute("<damping>0.5</damping>",
+                                              "<limit><lower>-inf</lower><upper>inf</upper>"
+                                              "<velocity>inf</velocity></limit>"))))
+    joint = loaded.plant.get_joint_by_name("j")
+    assert list(joint.pos_lower) == [-math.inf] and list(joint.pos_upper) == [math.inf]
+    assert list(joint.damping) == [0.5]
+
+
 def plane(normal: str) -> str:
     return sdf(f'<link name="l"><collision name="c"><geometry><plane><normal>{normal}</normal>'
                '</plane></geometry></collision></link>')
