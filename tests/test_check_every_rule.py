@@ -187,6 +187,42 @@ EXAMPLES = {
     "obj-several-objects": ("o.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no b\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n", {}),
 }
 
+# The portability rules (check --for CONSUMER): one URDF that every consumer
+# reads differently, and files of formats a consumer does not load.
+PORTABLE = robot(
+    '<link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" '
+    'ixz="0" iyz="0"/></inertial>'
+    '<visual><geometry><mesh filename="package://nowhere/v.stl"/></geometry></visual>'
+    '<visual><geometry><mesh filename="v.ply"/></geometry></visual>'
+    '<collision><geometry><mesh filename="p.stl"/></geometry></collision>'
+    '<collision><geometry><mesh filename="c.glb"/></geometry></collision>'
+    '<collision><geometry><mesh filename="package://nowhere/c.obj"/></geometry></collision>'
+    '</link>'
+    '<link name="tool.tip"/><link name="arm"><collision><geometry><box size="1 1 1"/>'
+    f'</geometry></collision></link><link name="arm2">{I}</link>'
+    '<joint name="fix" type="fixed"><parent link="base"/><child link="tool.tip"/></joint>'
+    + rev(parent="base", child="arm") + rev('<mimic joint="j"/>', parent="base", child="arm2")
+    .replace('name="j"', 'name="j2"', 1))
+PORTABLE_FILES = {"p.stl": STL, "v.ply": "ply\n", "c.glb": "glTF"}
+SITE = mjcf('<body name="b"><joint type="hinge"/><site name="s"/><geom size="0.1"/></body>')
+FOR = {
+    **{code: ("r.urdf", PORTABLE, PORTABLE_FILES) for code in (
+        "for-drake-refuses", "for-drake-massless-link", "for-drake-mimic-needs-sap",
+        "for-mujoco-root-welded", "for-mujoco-fixed-fused", "for-mujoco-visual-discarded",
+        "for-mujoco-mass-from-geoms", "for-mujoco-package-uri", "for-mujoco-mesh-format",
+        "for-gazebo-link-dropped", "for-gazebo-fixed-lumped", "for-gazebo-package-uri",
+        "for-gazebo-mesh-format", "for-pybullet-default-inertia",
+        "for-pybullet-inertia-from-collision", "for-pybullet-mesh-format",
+        "for-pybullet-mesh-not-found", "for-pybullet-mimic-ignored", "for-isaac-base-fixed",
+        "for-isaac-fixed-merged", "for-isaac-mass-from-collision", "for-isaac-name-changed")},
+    "for-drake-ignores": ("m.xml", SITE, {}),
+    "for-mujoco-not-read": ("m.sdf", sdf(SDF_LINK), {}),
+    "for-isaac-not-read": ("m.sdf", sdf(SDF_LINK), {}),
+    "for-gazebo-not-read": ("m.xml", SITE, {}),
+    "for-pybullet-not-read": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n"
+                                                "      base_frame: world"), {}),
+}
+
 # The converter's rules (mbparse convert), triggered through urdf_to_sdf.
 CONVERT = {
     "convert-root": "<robt/>",
@@ -215,7 +251,7 @@ NOT_FEASIBLE = {
 
 
 def test_every_rule_has_an_example_or_a_reason():
-    covered = set(EXAMPLES) | set(CONVERT) | set(NOT_FEASIBLE)
+    covered = set(EXAMPLES) | set(CONVERT) | set(NOT_FEASIBLE) | set(FOR)
     assert covered == set(RULES), sorted(set(RULES) ^ covered)
 
 
@@ -238,6 +274,16 @@ def test_the_rule_is_reported_with_its_code_and_level(tmp_path, code):
     for f in hits:
         assert f.severity == RULES[code].severity or f.severity == "error"
         assert f.hint == RULES[code].hint and f.file
+
+
+@pytest.mark.parametrize("code", sorted(FOR))
+def test_the_portability_rule_is_reported_for_its_consumer(tmp_path, code):
+    name, text, others = FOR[code]
+    consumer = code.split("-")[1]
+    path = _write(tmp_path, name, text, others)
+    hits = [f for f in lint_file(path, consumers=(consumer,)) if f.rule == code]
+    assert hits and all(f.severity == RULES[code].severity and f.file for f in hits)
+    assert code not in {f.rule for f in lint_file(path)}   # only when asked for
 
 
 @pytest.mark.parametrize("code", sorted(CONVERT))

@@ -1,0 +1,120 @@
+"""The source elements the portability checks look at: a URDF file's links,
+joints and meshes as written (what a consumer's own importer reads), with
+the line each is on."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ... import formats
+from ...diagnostics import DiagnosticPolicy, ParseError
+from ...formats.common.xml import XmlDiagnostic, first_child, load_xml
+from ...workspace import DataSource
+
+# Where a URDF's <mesh> sits: visual or collision.
+ROLES = ("visual", "collision")
+
+
+@dataclass(frozen=True)
+class MeshUse:
+    """One ``<mesh filename=...>`` of a URDF link."""
+
+    link: str
+    role: str          # "visual" or "collision"
+    filename: str      # as written (package://, relative, file://, ...)
+    line: int | None
+
+    def extension(self) -> str:
+        return os.path.splitext(self.filename)[1].lower()
+
+
+@dataclass
+class UrdfSource:
+    """A URDF file's elements as written."""
+
+    path: str
+    root: object  # lxml element <robot>
+    links: dict[str, object] = field(default_factory=dict)
+    joints: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for el in self.root:
+            if el.tag == "link" and el.get("name") is not None:
+                self.links.setdefault(el.get("name"), el)
+            elif el.tag == "joint" and el.get("name") is not None:
+                self.joints.append(el)
+
+    @staticmethod
+    def joint_ends(joint) -> tuple[str | None, str | None]:
+        parent, child = first_child(joint, "parent"), first_child(joint, "child")
+        return (parent.get("link") if parent is not None else None,
+                child.get("link") if child is not None else None)
+
+    @cached_property
+    def parent_joint(self) -> dict[str, object]:
+        """Child link name → the joint that attaches it."""
+        out = {}
+        for j in self.joints:
+            child = self.joint_ends(j)[1]
+            if child is not None:
+                out.setdefault(child, j)
+        return out
+
+    def root_links(self) -> list[str]:
+        """The links no joint attaches to a parent, in file order."""
+        return [name for name in self.links if name not in self.parent_joint]
+
+    def floating_roots(self) -> list[str]:
+        """The root links Drake and pybullet leave free to move: every root
+        but a link named ``world`` (which is the world itself)."""
+        return [name for name in self.root_links() if name != "world"]
+
+    def has_inertial(self, link: str) -> bool:
+        return first_child(self.links[link], "inertial") is not None
+
+    def fixed_children(self) -> list[tuple[object, str]]:
+        """(fixed joint, child link) pairs whose parent is not ``world``."""
+        out = []
+        for j in self.joints:
+            parent, child = self.joint_ends(j)
+            if j.get("type") == "fixed" and child in self.links and parent != "world":
+                out.append((j, child))
+        return out
+
+    def mimics(self) -> list[tuple[object, object]]:
+        """(joint, its <mimic>) pairs."""
+        return [(j, m) for j in self.joints if (m := first_child(j, "mimic")) is not None]
+
+    def loop_joints(self) -> list:
+        return [el for el in self.root if el.tag == "loop_joint"]
+
+    def meshes(self) -> list[MeshUse]:
+        out = []
+        for name, link in self.links.items():
+            for role in ROLES:
+                for holder in link.iterchildren(role):
+                    geometry = first_child(holder, "geometry")
+                    mesh = first_child(geometry, "mesh") if geometry is not None else None
+                    if mesh is not None and mesh.get("filename"):
+                        out.append(MeshUse(name, role, mesh.get("filename").strip(),
+                                           mesh.sourceline))
+        return out
+
+    def line(self, el) -> int | None:
+        return getattr(el, "sourceline", None)
+
+
+def read_urdf(path: str) -> UrdfSource | None:
+    """The URDF source of ``path`` (None for another format, or a file that
+    cannot be read as XML: the reader's findings already say why)."""
+    if formats.format_of(path) != "urdf":
+        return None
+    try:
+        root = load_xml(DataSource(filename=path), XmlDiagnostic(DiagnosticPolicy(emit=False),
+                                                                  path))
+    except ParseError:
+        return None
+    if root is None or root.tag != "robot":
+        return None
+    return UrdfSource(path, root)
