@@ -12,7 +12,7 @@ from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
 from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial_number_problem,
-                       quote)
+                        quote, unreadable_code)
 from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
 from ...workspace import DataSource
@@ -402,7 +402,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{quote(text)}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return vals[0]
 
@@ -417,7 +417,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{quote(text)}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return tuple(vals)
 

@@ -55,6 +55,9 @@ class Assets:
         self.meshes: dict[str, MeshAsset] = {}
         self.materials: dict[str, Attrs] = {}
         self.ignored_meshes: set[str] = set()  # named meshes that were skipped with a warning
+        # Named meshes refused with an error (under check, reading goes on): a
+        # geom using one is left out without a second error.
+        self.refused_meshes: set[str] = set()
 
     def read(self, asset_el) -> None:
         doc = self.doc
@@ -109,10 +112,12 @@ class Assets:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
             path = self.resolve(file)
             if not os.path.isfile(path):
+                self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
             suffix = os.path.splitext(path)[1].lower()
             if suffix not in MESH_FILE_TYPES and not doc.policy.like_drake:
+                self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
                               "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")

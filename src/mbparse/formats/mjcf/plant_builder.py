@@ -9,6 +9,7 @@ from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec, norm,
                         scale)
+from ..common.suggest import did_you_mean
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
 from .document import Document
@@ -31,6 +32,15 @@ class PlantBuilder:
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
+
+    def suggest_joint(self, name: str) -> str:
+        """" Did you mean 'x'?" for a joint of this model one edit or two
+        from ``name`` (the empty string when none is that close). The joints
+        the file declares count even when one could not be added."""
+        declared = {el.get("name") for el in self.doc.root.iter("joint") if el.get("name")}
+        added = {j.name for j in self.plant.joints()
+                 if j.model_instance == self.instance and not j.is_ephemeral}
+        return did_you_mean(name, declared | added)
 
     # ------------------------------------------------------------ bodies
     def add_world(self, world: Body) -> None:
