@@ -61,6 +61,7 @@ TAMSI = LoadOptions(contact_approximation="tamsi")  # Drake's default: no constr
 EXAMPLES = {
     "mass-negative": ("r.urdf", robot('<link name="a"><inertial><mass value="-1"/></inertial></link>'), {}),
     "mass-zero-with-inertia": ("r.urdf", robot('<link name="a"><inertial><mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
+    "mass-none": ("r.urdf", robot('<link name="a"/><link name="b"/>' + rev()), {}),
     "mass-zero-moving": ("r.urdf", robot(f'{LINK}<link name="b"/>' + rev()), {}),
     "inertia-not-positive": ("r.urdf", robot('<link name="a"><inertial><mass value="1"/><inertia ixx="-1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
     "inertia-triangle": ("r.urdf", robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="5" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),

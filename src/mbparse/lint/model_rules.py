@@ -118,6 +118,7 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
     plant = ctx.plant
     tree = _tree(plant)
     poses = plant.calc_body_poses_in_world()
+    kinematic = yield from _massless_models(ctx)
     for group in welded_subgraphs(plant):
         if 0 in group:
             continue
@@ -125,6 +126,8 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         body, joint = plant.get_body(b), tree.parent_joint.get(b)
         outboard = _outboard(tree, group)
         total = sum(plant.get_body(i).mass for i in outboard)
+        if total <= 0 and body.model_instance in kinematic:
+            continue
         if total <= 0:
             jname = f" (joint '{ctx.label(joint)}')" if joint is not None else ""
             yield rule_finding("mass-zero-moving",
@@ -139,6 +142,25 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         if m > MAX_MASS:
             yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg; "
                                "was it given in grams?", **ctx.at(body))
+
+
+def _massless_models(ctx: ModelContext):
+    """One ``mass-none`` finding per model instance with several bodies of
+    which none has mass (a description for kinematics and drawing); yields
+    them and returns those instances, whose moving parts are then not
+    reported one by one."""
+    bodies = defaultdict(list)
+    for body in ctx.plant.bodies()[1:]:
+        bodies[body.model_instance].append(body)
+    kinematic = set()
+    for instance, members in bodies.items():
+        if len(members) > 1 and all(b.mass == 0 for b in members):
+            kinematic.add(instance)
+            yield rule_finding("mass-none", f"no body of model '{ctx.instance_name(members[0])}'"
+                               f" has mass ({len(members)} bodies): it can serve kinematics and "
+                               "drawing, but its dynamics cannot be simulated",
+                               **ctx.at(members[0]))
+    return kinematic
 
 
 def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Iterator[Finding]:

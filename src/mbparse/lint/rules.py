@@ -84,6 +84,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "give the body its mass, or remove the inertia"),
     Rule("mass-zero-moving", "error", "a moving part of the model has no mass, so its dynamics are "
          "singular", "give the body (or a body welded to it or outboard of it) a positive mass"),
+    Rule("mass-none", "warning", "no body of a model has mass: a description for kinematics "
+         "and drawing, whose dynamics cannot be simulated",
+         "give the links their masses and inertias if the model is to be simulated"),
     Rule("inertia-not-positive", "error", "a rotational inertia has a negative principal moment",
          "use the moments of a real shape, e.g. a box's m(b²+c²)/12, ..."),
     Rule("inertia-triangle", "error", "a rotational inertia breaks the triangle inequality "

@@ -6,6 +6,7 @@ caller may run it on many files at once.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -88,6 +89,39 @@ def lint_file(path: str, options: LoadOptions | None = None,
     return _sorted(findings)
 
 
+# Rules whose findings, repeated with the same message in one file, are one
+# finding: the same unknown tag on every link is a deliberate extension of some
+# tool rather than a typo, and one line says so as well as forty.
+GROUPED = re.compile(r"-unknown-(element|attribute)$")
+
+
 def _sorted(findings: list[Finding]) -> list[Finding]:
-    unique = list(dict.fromkeys(findings))
-    return sorted(unique, key=lambda f: (f.file or "", f.line or 0, f.column or 0))
+    unique = sorted(dict.fromkeys(findings),
+                    key=lambda f: (f.file or "", f.line or 0, f.column or 0))
+    return _grouped(unique)
+
+
+def _grouped(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with each repeated unknown element or attribute (same
+    rule, file and message) kept once, at its first place, its message
+    naming the other lines."""
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        if GROUPED.search(f.rule):
+            groups.setdefault((f.rule, f.file, f.message), []).append(f)
+    out = []
+    for f in findings:
+        group = groups.get((f.rule, f.file, f.message))
+        if group is None:
+            out.append(f)
+        elif group[0] is f:
+            out.append(_with_others(f, group[1:]) if len(group) > 1 else f)
+    return out
+
+
+def _with_others(first: Finding, others: list[Finding]) -> Finding:
+    lines = sorted({o.line for o in others if o.line})
+    shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
+    where = f" (also on line{'s' if len(lines) > 1 else ''} {shown})" if lines else ""
+    return replace(first, message=f"{first.message} [{len(others) + 1} times in this file"
+                                  f"{where}]")
