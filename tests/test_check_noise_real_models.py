@@ -90,3 +90,27 @@ def test_an_included_mjcf_mesh_is_found_beside_the_included_file(tmp_path):
     # Drake looks only under the main file's folder.
     drake = [f for f in lint_file(str(path), LoadOptions(like="drake")) if f.severity == "error"]
     assert drake and drake[0].rule == "mesh-missing"
+
+
+def test_an_mjcf_body_outside_worldbody_is_ignored_as_mujoco_ignores_it(tmp_path):
+    path = tmp_path / "robot.xml"
+    path.write_text('<mujoco><body name="b"><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/>'
+                    '<geom class="undefined" size="1"/></body></mujoco>')
+    findings = lint_file(str(path))
+    assert shown(path) == []
+    assert any("outside <worldbody>" in f.message for f in findings)
+    loaded = load(str(path))
+    assert loaded.plant.num_bodies() == 1
+
+
+def test_check_dir_skips_mjcf_fragments_but_not_models(tmp_path):
+    from mbparse.lint.config import model_files
+    (tmp_path / "materials.xml").write_text('<mujoco><asset><texture name="t" builtin="flat" '
+                                            'width="8" height="8"/></asset></mujoco>')
+    (tmp_path / "robot.xml").write_text('<mujoco><body name="b"/></mujoco>')
+    (tmp_path / "scene.xml").write_text('<mujoco model="s"><include file="robot.xml"/>'
+                                        '</mujoco>')
+    (tmp_path / "model.xml").write_text('<mujoco model="m"><worldbody/></mujoco>')
+    found = {p.rsplit("/", 1)[-1] for p in model_files([str(tmp_path)])}
+    assert found == {"scene.xml", "model.xml"}
+    assert list(model_files([str(tmp_path / "robot.xml")])) == [str(tmp_path / "robot.xml")]

@@ -152,10 +152,18 @@ def model_files(paths: Iterable[str]) -> Iterator[str]:
                 yield full
 
 
+# How much of an .xml file is read to tell an MJCF model from a fragment.
+MJCF_SNIFF = 8 << 20
+
+
 def _is_mjcf(path: str) -> bool:
+    """Whether a ``.xml`` file under a folder is an MJCF model: a ``<mujoco>``
+    root with a ``<worldbody>`` or an ``<include>``. A file with neither
+    (materials, a skybox, bodies without a world) is a fragment that other
+    files include, and is checked through them."""
     try:
         with open(path, "rb") as f:
-            head = f.read(65536)
+            text = f.read(MJCF_SNIFF)
     except OSError:
         return False
-    return b"<mujoco" in head
+    return b"<mujoco" in text[:65536] and (b"<worldbody" in text or b"<include" in text)
