@@ -74,12 +74,11 @@ def massless_links(ctx) -> Iterator[Finding]:
     floating root): Drake gives it no mass, where pybullet gives it 1 kg and
     MuJoCo and Isaac Sim compute one from its collision shapes."""
     urdf = ctx.urdf
-    for name, el in urdf.links.items():
-        if name == "world" or urdf.has_inertial(name):
-            continue
+    for name in urdf.massless_bodies():
+        el = urdf.links[name]
         joint = urdf.parent_joint.get(name)
         if joint is not None and joint.get("type") == "fixed":
-            continue  # welded: its parent carries it; harmless
+            continue  # reported at the link of its group that moves
         how = (f"on joint '{joint.get('name')}'" if joint is not None
                else "as a floating base")
         yield ctx.finding("for-drake-massless-link",

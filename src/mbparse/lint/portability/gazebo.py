@@ -10,6 +10,7 @@ from typing import Iterator
 from ...convert import urdf_to_sdf_tree
 from ...diagnostics import DiagnosticPolicy, ParseError
 from ..findings import Finding
+from .source import merge_findings
 
 NAME = "gazebo"
 TITLE = "Gazebo"
@@ -37,33 +38,44 @@ def converted_links(ctx) -> Iterator[Finding]:
         return  # check's own findings say why the file cannot be read
     model = sdf.first("model")
     kept = {link.attrs.get("name") for link in model.all("link")} if model is not None else set()
+    lumped = {child for _, child in urdf.fixed_children()
+              if child not in kept and _lumped_into(urdf, child, kept) in kept}
+    yield from merge_findings(
+        ctx, "for-gazebo-fixed-lumped",
+        lambda link, joint: (
+            f"link '{link}' is lumped into link '{_lumped_into(urdf, link, kept)}' by Gazebo's "
+            f"URDF converter (fixed joint '{joint}'): no link or joint of these names exists in "
+            "Gazebo, so plugins naming them miss (<gazebo "
+            f"reference='{joint}'><preserveFixedJoint>true</preserveFixedJoint></gazebo> keeps "
+            "it)"),
+        lambda n, names: (
+            f"{n} links on fixed joints ({names}) are lumped into their parents by Gazebo's "
+            "URDF converter: no links or joints of these names exist in Gazebo, so plugins "
+            "naming them miss (<gazebo reference='JOINT'><preserveFixedJoint>true"
+            "</preserveFixedJoint></gazebo> keeps one)"),
+        only=lumped)
+    dropped = {name for name in urdf.links if name not in kept | lumped | {"world"}}
     for name, el in urdf.links.items():
-        if name in kept or name == "world":
+        if name not in dropped:
             continue
         joint = urdf.parent_joint.get(name)
-        if joint is not None and joint.get("type") == "fixed":
-            into = _lumped_into(urdf, name, kept)
-            yield ctx.finding(
-                "for-gazebo-fixed-lumped",
-                f"link '{name}' is lumped into link '{into}' by Gazebo's URDF converter (fixed "
-                f"joint '{joint.get('name')}'); there is no link or joint of these names in "
-                "Gazebo, so plugins and sensors naming them miss (add <gazebo "
-                f"reference='{joint.get('name')}'><preserveFixedJoint>true</preserveFixedJoint>"
-                "</gazebo> to keep it)", urdf.line(el))
-        else:
-            why = "no <inertial>" if not urdf.has_inertial(name) else "no positive mass"
-            yield ctx.finding(
-                "for-gazebo-link-dropped",
-                f"link '{name}' has {why}: Gazebo's URDF converter leaves it out, with its "
-                "joint and every link below it", urdf.line(el))
+        if joint is not None and urdf.joint_ends(joint)[0] in dropped:
+            continue  # left out with the link above it, which says so
+        why = "no <inertial>" if not urdf.has_inertial(name) else "no positive mass"
+        yield ctx.finding(
+            "for-gazebo-link-dropped",
+            f"link '{name}' has {why}: Gazebo's URDF converter leaves it out, with its "
+            "joint and every link below it", urdf.line(el))
 
 
 def _lumped_into(urdf, name: str, kept: set[str]) -> str:
+    """The link a link on fixed joints is lumped into: up its fixed joints
+    to the first link kept (or the last one reached)."""
     seen = set()
     while name not in kept and name not in seen:
         seen.add(name)
         joint = urdf.parent_joint.get(name)
-        if joint is None:
+        if joint is None or joint.get("type") != "fixed":
             break
         name = urdf.joint_ends(joint)[0] or name
     return name

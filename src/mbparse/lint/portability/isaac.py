@@ -9,6 +9,7 @@ import re
 from typing import Iterator
 
 from ..findings import Finding
+from .source import merge_findings
 
 NAME = "isaac"
 TITLE = "Isaac Sim"
@@ -37,19 +38,22 @@ def fixed_base(ctx) -> Iterator[Finding]:
 
 
 def merged_links(ctx) -> Iterator[Finding]:
-    for joint, child in ctx.urdf.fixed_children():
-        yield ctx.finding(
-            "for-isaac-fixed-merged",
-            f"link '{child}' is merged into its parent by Isaac Sim's URDF importer (fixed "
-            f"joint '{joint.get('name')}'; merge_fixed_joints is on by default), so the stage "
-            "has no prim of that name", ctx.urdf.line(ctx.urdf.links[child]))
+    yield from merge_findings(
+        ctx, "for-isaac-fixed-merged",
+        lambda link, joint: (
+            f"link '{link}' is merged into its parent by Isaac Sim's URDF importer (fixed joint "
+            f"'{joint}'; merge_fixed_joints is on by default), so the stage has no prim of "
+            "that name"),
+        lambda n, names: (
+            f"{n} links on fixed joints ({names}) are merged into their parents by "
+            "Isaac Sim's URDF importer (merge_fixed_joints is on by default): the stage has no "
+            "prims of these names"))
 
 
 def masses(ctx) -> Iterator[Finding]:
     urdf = ctx.urdf
-    for name, el in urdf.links.items():
-        if name == "world" or urdf.has_inertial(name):
-            continue
+    for name in urdf.massless_bodies():
+        el = urdf.links[name]
         joint = urdf.parent_joint.get(name)
         if joint is not None and joint.get("type") == "fixed":
             continue  # merged into its parent

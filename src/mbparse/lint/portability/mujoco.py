@@ -11,6 +11,7 @@ from typing import Iterator
 
 from ...formats.common.xml import first_child
 from ..findings import Finding
+from .source import merge_findings
 
 NAME = "mujoco"
 TITLE = "MuJoCo"
@@ -47,13 +48,16 @@ def welded_roots(ctx) -> Iterator[Finding]:
 
 
 def fused_links(ctx) -> Iterator[Finding]:
-    for joint, child in ctx.urdf.fixed_children():
-        yield ctx.finding(
-            "for-mujoco-fixed-fused",
-            f"link '{child}' is fused into its parent by MuJoCo (fixed joint "
-            f"'{joint.get('name')}'; the compiler's fusestatic is on for URDF), so MuJoCo has "
-            "no body of that name (<mujoco><compiler fusestatic=\"false\"/></mujoco> keeps it)",
-            ctx.urdf.line(ctx.urdf.links[child]))
+    yield from merge_findings(
+        ctx, "for-mujoco-fixed-fused",
+        lambda link, joint: (
+            f"link '{link}' is fused into its parent by MuJoCo (fixed joint '{joint}'; the "
+            "compiler's fusestatic is on for URDF), so MuJoCo has no body of that name (<mujoco><compiler fusestatic=\"false\"/></mujoco> "
+            "keeps it)"),
+        lambda n, names: (
+            f"{n} links on fixed joints ({names}) are fused into their parents by MuJoCo "
+            "(fusestatic is on for URDF): MuJoCo has no bodies of these names "
+            "(<mujoco><compiler fusestatic=\"false\"/></mujoco> keeps them)"))
 
 
 def discarded_visuals(ctx) -> Iterator[Finding]:
@@ -71,9 +75,8 @@ def discarded_visuals(ctx) -> Iterator[Finding]:
 
 def masses(ctx) -> Iterator[Finding]:
     urdf = ctx.urdf
-    for name, el in urdf.links.items():
-        if name == "world" or urdf.has_inertial(name):
-            continue
+    for name in urdf.massless_bodies():
+        el = urdf.links[name]
         joint = urdf.parent_joint.get(name)
         if joint is not None and joint.get("type") == "fixed":
             continue  # fused into its parent

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Callable, Iterator
 
 from ... import formats
 from ...diagnostics import DiagnosticPolicy, ParseError
@@ -82,6 +83,38 @@ class UrdfSource:
                 out.append((j, child))
         return out
 
+    def welded_group(self, link: str) -> set[str]:
+        """The links joined to ``link`` by fixed joints (itself included)."""
+        neighbours: dict[str, list[str]] = {}
+        for j in self.joints:
+            if j.get("type") == "fixed":
+                a, b = self.joint_ends(j)
+                neighbours.setdefault(a, []).append(b)
+                neighbours.setdefault(b, []).append(a)
+        group, stack = {link}, [link]
+        while stack:
+            for other in neighbours.get(stack.pop(), []):
+                if other not in group:
+                    group.add(other)
+                    stack.append(other)
+        return group
+
+    def massless_bodies(self) -> list[str]:
+        """The links without ``<inertial>`` that no link welded to them
+        gives mass (a consumer that merges welded links, or adds their
+        masses as Drake does, finds a mass for the others): what each
+        consumer fills in its own way. The world and links welded to it are
+        left out."""
+        out = []
+        for name in self.links:
+            if name == "world" or self.has_inertial(name):
+                continue
+            group = self.welded_group(name)
+            if "world" in group or any(self.has_inertial(g) for g in group if g in self.links):
+                continue
+            out.append(name)
+        return out
+
     def mimics(self) -> list[tuple[object, object]]:
         """(joint, its <mimic>) pairs."""
         return [(j, m) for j in self.joints if (m := first_child(j, "mimic")) is not None]
@@ -118,3 +151,25 @@ def read_urdf(path: str) -> UrdfSource | None:
     if root is None or root.tag != "robot":
         return None
     return UrdfSource(path, root)
+
+
+# Up to this many merged links are reported one by one; more are one finding.
+MERGES_LISTED = 5
+
+
+def merge_findings(ctx, code: str, merged: Callable[[str, str], str],
+                   many: Callable[[int, str], str], only: set[str] | None = None) -> Iterator:
+    """The findings of a consumer that merges links on fixed joints into
+    their parents: one per link (``merged(link, joint)`` says what happens)
+    when there are a few, else one for them all (``many(count, names)``) at
+    the first; ``only``: the links to report (default all)."""
+    urdf = ctx.urdf
+    pairs = [p for p in urdf.fixed_children() if only is None or p[1] in only]
+    if len(pairs) <= MERGES_LISTED:
+        for joint, child in pairs:
+            yield ctx.finding(code, merged(child, joint.get("name")),
+                              urdf.line(urdf.links[child]))
+    else:
+        names = [child for _, child in pairs]
+        shown = ", ".join(f"'{n}'" for n in names[:8]) + (", ..." if len(names) > 8 else "")
+        yield ctx.finding(code, many(len(names), shown), urdf.line(urdf.links[names[0]]))
