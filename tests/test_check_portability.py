@@ -191,3 +191,25 @@ def test_pybullet_finds_package_meshes_in_the_folders_above_the_urdf(tmp_path):
     missing = [f for f in lint_file(str(path), consumers=("pybullet",))
                if f.rule == "for-pybullet-mesh-not-found"]
     assert len(missing) == 1 and "other" in missing[0].message
+
+
+def test_a_xacro_file_is_checked_as_expanded_and_located_where_written(tmp_path):
+    pytest.importorskip("xacro")
+    (tmp_path / "arm.xacro").write_text(
+        '<robot xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+        '  <xacro:macro name="bare" params="name">\n'
+        '    <link name="${name}"/>\n'
+        '  </xacro:macro>\n'
+        '</robot>\n')
+    path = tmp_path / "r.urdf.xacro"
+    path.write_text('<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+                    '  <xacro:include filename="arm.xacro"/>\n'
+                    f'  <link name="base">{INERTIAL}</link>\n'
+                    '  <xacro:bare name="tip"/>\n'
+                    '  <joint name="j" type="continuous"><parent link="base"/>'
+                    '<child link="tip"/></joint>\n'
+                    '</robot>\n')
+    (hit,) = [f for f in lint_file(str(path), consumers=("pybullet",))
+              if f.rule == "for-pybullet-default-inertia"]
+    assert "'tip'" in hit.message
+    assert (hit.file, hit.line) == (str(tmp_path / "arm.xacro"), 3)

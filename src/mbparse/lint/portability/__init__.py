@@ -53,10 +53,16 @@ class PortabilityContext:
 
     @cached_property
     def urdf(self) -> UrdfSource | None:
-        return read_urdf(self.path)
+        loaded = self.reading.loaded
+        return read_urdf(self.path, loaded.parser if loaded is not None else None)
 
     def finding(self, code: str, message: str, line: int | None = None,
                 file: str | None = None) -> Finding:
+        """A finding at ``file:line``; without ``file``, ``line`` is a line
+        of the URDF source (for a xacro file, of its expansion), located
+        where it was written."""
+        if file is None and self.urdf is not None:
+            file, line = self.urdf.locate(line)
         return rule_finding(code, message, file or self.path, line)
 
 

@@ -51,7 +51,7 @@ def refusals_and_ignored(ctx) -> Iterator[Finding]:
             covered.add(_where(d, ctx.path))
             refused += 1
             yield ctx.finding("for-drake-refuses", _REFUSAL_NOTE.sub("", d.message) +
-                              "; Drake 1.51 refuses the file", d.line, d.file)
+                              "; Drake 1.51 refuses the file", d.line, d.file or ctx.path)
         elif level_of(rule_of(d.code, d.severity), d.severity) == "error":
             covered.add(_where(d, ctx.path))  # check reports it as an error already
     seen_warnings = {(_where(d, ctx.path), d.message) for d in default if d.severity != "error"}
@@ -63,10 +63,10 @@ def refusals_and_ignored(ctx) -> Iterator[Finding]:
             covered.add(where)
             refused += 1
             yield ctx.finding("for-drake-refuses", f"{d.message}; Drake 1.51 refuses the file "
-                              "(mbparse's default mode loads it)", d.line, d.file)
+                              "(mbparse's default mode loads it)", d.line, d.file or ctx.path)
         elif (where, d.message) not in seen_warnings and d.code != "drake-refuses":
             yield ctx.finding("for-drake-ignores", f"{d.message} (Drake 1.51 warns and reads "
-                              "the file without it)", d.line, d.file)
+                              "the file without it)", d.line, d.file or ctx.path)
 
 
 def massless_links(ctx) -> Iterator[Finding]:

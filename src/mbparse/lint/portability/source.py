@@ -32,12 +32,15 @@ class MeshUse:
 
 @dataclass
 class UrdfSource:
-    """A URDF file's elements as written."""
+    """A URDF file's elements as written (for a xacro file, as expanded)."""
 
     path: str
     root: object  # lxml element <robot>
     links: dict[str, object] = field(default_factory=dict)
     joints: list = field(default_factory=list)
+    # (file, line) in the expanded text → where it was written (xacro).
+    locate_expanded: Callable | None = None
+    expanded_name: str | None = None
 
     def __post_init__(self) -> None:
         for el in self.root:
@@ -137,11 +140,23 @@ class UrdfSource:
     def line(self, el) -> int | None:
         return getattr(el, "sourceline", None)
 
+    def locate(self, line: int | None) -> tuple[str, int | None]:
+        """The file and line a line of this source was written at."""
+        if self.locate_expanded is None:
+            return self.path, line
+        file, line = self.locate_expanded(self.expanded_name, line)
+        return file or self.path, line
 
-def read_urdf(path: str) -> UrdfSource | None:
-    """The URDF source of ``path`` (None for another format, or a file that
-    cannot be read as XML: the reader's findings already say why)."""
-    if formats.format_of(path) != "urdf":
+
+def read_urdf(path: str, parser=None) -> UrdfSource | None:
+    """The URDF source of ``path``, a URDF file or a xacro file expanded
+    with ``parser``'s package map (None for another format, a xacro file
+    without a parser, or a file that cannot be read: the reader's findings
+    already say why)."""
+    fmt = formats.format_of(path)
+    if fmt == "xacro":
+        return _read_xacro(path, parser) if parser is not None else None
+    if fmt != "urdf":
         return None
     try:
         root = load_xml(DataSource(filename=path), XmlDiagnostic(DiagnosticPolicy(emit=False),
@@ -151,6 +166,21 @@ def read_urdf(path: str) -> UrdfSource | None:
     if root is None or root.tag != "robot":
         return None
     return UrdfSource(path, root)
+
+
+def _read_xacro(path: str, parser) -> UrdfSource | None:
+    from ...formats import xacro
+    workspace = parser.make_workspace()
+    workspace.diagnostic = DiagnosticPolicy(emit=False)  # check has its findings already
+    try:
+        expanded, expansion = xacro.expand(DataSource(filename=path), workspace)
+        root = load_xml(expanded, XmlDiagnostic(workspace.diagnostic, expanded.name()))
+    except (ParseError, ImportError):
+        return None
+    if root is None or root.tag != "robot":
+        return None
+    return UrdfSource(path, root, locate_expanded=expansion.locate,
+                      expanded_name=expansion.expanded_name)
 
 
 # Up to this many merged links are reported one by one; more are one finding.
