@@ -213,3 +213,17 @@ def test_a_xacro_file_is_checked_as_expanded_and_located_where_written(tmp_path)
               if f.rule == "for-pybullet-default-inertia"]
     assert "'tip'" in hit.message
     assert (hit.file, hit.line) == (str(tmp_path / "arm.xacro"), 3)
+
+
+def test_a_behaviour_met_on_many_links_is_one_finding_naming_them(tmp_path):
+    links = "".join(f'<link name="l{i}"/>\n' for i in range(7))
+    joints = "".join(f'<joint name="j{i}" type="fixed"><parent link="base"/>'
+                     f'<child link="l{i}"/></joint>\n' for i in range(7))
+    path = tmp_path / "r.urdf"
+    path.write_text(f'<robot name="r">\n<link name="base">{INERTIAL}</link>\n{links}{joints}'
+                    '</robot>\n')
+    findings = lint_file(str(path), consumers=("pybullet", "mujoco"))
+    (bullet,) = [f for f in findings if f.rule == "for-pybullet-default-inertia"]
+    assert "7 links" in bullet.message and "7 kg" in bullet.message and bullet.line == 3
+    (fused,) = [f for f in findings if f.rule == "for-mujoco-fixed-fused"]
+    assert "7 links" in fused.message and "'l0'" in fused.message

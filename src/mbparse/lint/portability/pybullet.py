@@ -11,6 +11,7 @@ from typing import Iterator
 
 from ...formats.common.xml import first_child
 from ..findings import Finding
+from .source import each_or_all
 
 NAME = "pybullet"
 TITLE = "pybullet"
@@ -32,12 +33,14 @@ def check(ctx) -> Iterator[Finding]:
 
 def default_inertia(ctx) -> Iterator[Finding]:
     urdf = ctx.urdf
-    for name, el in urdf.links.items():
-        if name != "world" and not urdf.has_inertial(name):
-            yield ctx.finding(
-                "for-pybullet-default-inertia",
-                f"link '{name}' has no <inertial>: pybullet gives it a mass of 1 kg (and unit "
-                "inertia at its origin), where Drake gives it none", urdf.line(el))
+    links = [n for n in urdf.links if n != "world" and not urdf.has_inertial(n)]
+    yield from each_or_all(
+        ctx, "for-pybullet-default-inertia", links,
+        lambda link: (f"link '{link}' has no <inertial>: pybullet gives it a mass of 1 kg (and "
+                      "unit inertia at its origin), where Drake gives it none"),
+        lambda n, names: (f"{n} links have no <inertial> ({names}): pybullet gives each a mass "
+                          f"of 1 kg (and unit inertia), {n} kg in all, where Drake gives them "
+                          "none"))
 
 
 def inertia_from_collision(ctx) -> Iterator[Finding]:

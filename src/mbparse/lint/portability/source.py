@@ -183,23 +183,30 @@ def _read_xacro(path: str, parser) -> UrdfSource | None:
                       expanded_name=expansion.expanded_name)
 
 
-# Up to this many merged links are reported one by one; more are one finding.
-MERGES_LISTED = 5
+# Up to this many links are reported one by one; more are one finding.
+LISTED = 5
+
+
+def each_or_all(ctx, code: str, links: list[str], one: Callable[[str], str],
+                many: Callable[[int, str], str]) -> Iterator:
+    """Findings about ``links``: one per link (``one(link)``) when there
+    are a few, else one for them all (``many(count, names)``) at the first
+    -- a consumer's systematic behaviour is said once, not forty times."""
+    urdf = ctx.urdf
+    if len(links) <= LISTED:
+        for link in links:
+            yield ctx.finding(code, one(link), urdf.line(urdf.links[link]))
+    elif links:
+        shown = ", ".join(f"'{n}'" for n in links[:8]) + (", ..." if len(links) > 8 else "")
+        yield ctx.finding(code, many(len(links), shown), urdf.line(urdf.links[links[0]]))
 
 
 def merge_findings(ctx, code: str, merged: Callable[[str, str], str],
                    many: Callable[[int, str], str], only: set[str] | None = None) -> Iterator:
-    """The findings of a consumer that merges links on fixed joints into
-    their parents: one per link (``merged(link, joint)`` says what happens)
-    when there are a few, else one for them all (``many(count, names)``) at
-    the first; ``only``: the links to report (default all)."""
-    urdf = ctx.urdf
-    pairs = [p for p in urdf.fixed_children() if only is None or p[1] in only]
-    if len(pairs) <= MERGES_LISTED:
-        for joint, child in pairs:
-            yield ctx.finding(code, merged(child, joint.get("name")),
-                              urdf.line(urdf.links[child]))
-    else:
-        names = [child for _, child in pairs]
-        shown = ", ".join(f"'{n}'" for n in names[:8]) + (", ..." if len(names) > 8 else "")
-        yield ctx.finding(code, many(len(names), shown), urdf.line(urdf.links[names[0]]))
+    """:func:`each_or_all` for the links on fixed joints a consumer merges
+    into their parents (``merged(link, joint)``); ``only``: the links to
+    report (default all)."""
+    joints = {child: joint.get("name") for joint, child in ctx.urdf.fixed_children()
+              if only is None or child in only}
+    yield from each_or_all(ctx, code, list(joints), lambda link: merged(link, joints[link]),
+                           many)
