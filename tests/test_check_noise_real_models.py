@@ -114,3 +114,15 @@ def test_check_dir_skips_mjcf_fragments_but_not_models(tmp_path):
     found = {p.rsplit("/", 1)[-1] for p in model_files([str(tmp_path)])}
     assert found == {"scene.xml", "model.xml"}
     assert list(model_files([str(tmp_path / "robot.xml")])) == [str(tmp_path / "robot.xml")]
+
+
+@pytest.mark.parametrize("range_, error", [("", False), ('range="0 0"', False),
+                                           ('range="0 90"', False), ('range="1 0"', True)])
+def test_a_limited_mjcf_ball_joint_is_refused_only_as_mujoco_refuses_it(tmp_path, range_, error):
+    # MuJoCo: a ball joint's range is [0, largest angle]; a limited one without
+    # a range ([0, 0], as genesis' three_joint_link.xml has) compiles.
+    path = tmp_path / "m.xml"
+    path.write_text(f'<mujoco model="m"><worldbody><body name="b"><joint name="j" type="ball" '
+                    f'limited="true" {range_}/><geom size="0.1"/></body></worldbody></mujoco>')
+    errors = [f.rule for f in lint_file(str(path)) if f.severity == "error"]
+    assert errors == (["mjcf-value-invalid"] if error else [])

@@ -168,7 +168,7 @@ class PlantBuilder:
                                                       "not supported and is ignored",
                                  code="mjcf-unsupported")
 
-    def _limits(self, j: Placed) -> tuple[float, float] | None:
+    def _limits(self, j: Placed, kind: str) -> tuple[float, float] | None:
         a = j.attrs
         limited = a.choice("limited", ("true", "false", "auto"), "auto")
         has_range = a.has("range")
@@ -180,6 +180,13 @@ class PlantBuilder:
         if limited == "false":
             return None
         lo, hi = a.numbers("range", 2, (0.0, 0.0))
+        if kind == "ball" and not self.doc.policy.like_drake:
+            # MuJoCo: a ball joint's range is [0, largest angle]; [0, 0] is accepted.
+            if lo != 0:
+                a.error("range" if has_range else "limited",
+                        f"the range [{lo}, {hi}] of a ball joint must start at 0 (it is 0 and "
+                        "the largest rotation angle)", code="mjcf-value-invalid")
+            return lo, hi
         if not lo < hi:
             a.error("range" if has_range else "limited",
                     f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
@@ -200,7 +207,7 @@ class PlantBuilder:
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
                                             "coefficient is supported; the others are ignored",
                         code="mjcf-unsupported")
-        limits = self._limits(j)
+        limits = self._limits(j, kind)
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ
