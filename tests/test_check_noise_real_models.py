@@ -126,3 +126,25 @@ def test_a_limited_mjcf_ball_joint_is_refused_only_as_mujoco_refuses_it(tmp_path
                     f'limited="true" {range_}/><geom size="0.1"/></body></worldbody></mujoco>')
     errors = [f.rule for f in lint_file(str(path)) if f.severity == "error"]
     assert errors == (["mjcf-value-invalid"] if error else [])
+
+
+def test_an_mjcf_site_named_like_a_body_below_it_does_not_take_its_name(tmp_path):
+    # dm_control's CMU humanoid: <site name="lwrist"/> then <body name="lwrist">.
+    path = tmp_path / "m.xml"
+    path.write_text('<mujoco model="m"><worldbody><body name="arm"><joint name="a"/>'
+                    '<geom size="0.1"/><site name="wrist"/><body name="wrist"><joint name="w"/>'
+                    '<geom size="0.1"/></body></body></worldbody></mujoco>')
+    assert [f.rule for f in lint_file(str(path)) if f.severity != "note"] == []
+    plant = load(str(path)).plant
+    assert plant.has_body_named("wrist") and plant.has_frame_named("wrist_site")
+
+
+def test_the_massless_bodies_of_a_multi_joint_mjcf_body_take_no_real_bodys_name(tmp_path):
+    # dm_control's rodent: vertebra_C1 has two joints, and vertebra_C10 exists.
+    path = tmp_path / "m.xml"
+    path.write_text('<mujoco model="m"><worldbody><body name="v1"><joint name="x" axis="1 0 0"/>'
+                    '<joint name="y" axis="0 1 0"/><geom size="0.1"/><body name="v10">'
+                    '<joint name="z"/><geom size="0.1"/></body></body></worldbody></mujoco>')
+    assert [f.rule for f in lint_file(str(path)) if f.severity == "error"] == []
+    plant = load(str(path)).plant
+    assert plant.get_body_by_name("v10").mass > 0 and plant.num_bodies() == 4

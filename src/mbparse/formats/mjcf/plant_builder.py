@@ -32,6 +32,7 @@ class PlantBuilder:
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
+        self._body_names: set[str] = set()
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -44,6 +45,13 @@ class PlantBuilder:
 
     # ------------------------------------------------------------ bodies
     def add_world(self, world: Body) -> None:
+        # Every body's name, so that a site does not take the name of a body
+        # added after it (MJCF keeps the two kinds' names apart).
+        stack = [world]
+        while stack:
+            body = stack.pop()
+            self._body_names.add(body.name)
+            stack.extend(body.children)
         world.plant_body = self.plant.world_body()
         self._geometry(world)
         self._sites(world)
@@ -110,7 +118,8 @@ class PlantBuilder:
             self._site_count += 1
             self.site_frames[name] = (site.el, X_BS, body)
             frame_name = name
-            while plant.has_frame_named(frame_name, self.instance):
+            while (plant.has_frame_named(frame_name, self.instance)
+                   or frame_name in self._body_names):
                 frame_name += "_site"
             if frame_name != name:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
@@ -147,6 +156,13 @@ class PlantBuilder:
             return
         chain = []
         for name in body.dummy_names:
+            if not doc.policy.like_drake:
+                # Drake names the massless bodies of a multi-joint body by a
+                # counter after it, which can be a real body's name (rodent's
+                # vertebra_C1 + 0 = vertebra_C10); MuJoCo has no such bodies,
+                # so the default mode picks a name no body has.
+                while name in self._body_names or plant.has_body_named(name, self.instance):
+                    name += "_"
             with doc.diag(body.el).located(body.el):
                 chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
         chain.append(body.plant_body)
