@@ -148,3 +148,16 @@ def test_the_massless_bodies_of_a_multi_joint_mjcf_body_take_no_real_bodys_name(
     assert [f.rule for f in lint_file(str(path)) if f.severity == "error"] == []
     plant = load(str(path)).plant
     assert plant.get_body_by_name("v10").mass > 0 and plant.num_bodies() == 4
+
+
+def test_a_single_massless_body_is_pybullets_static_object_one_warning(tmp_path):
+    path = tmp_path / "plane.urdf"
+    path.write_text('<?xml version="0.0" ?>\n<robot name="plane"><link name="p"><inertial>'
+                    '<mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/>'
+                    '</inertial><collision><geometry><box size="200 200 1"/></geometry>'
+                    '</collision></link></robot>')
+    findings = shown(path)
+    assert [(f.rule, f.severity) for f in findings] == [("mass-none", "warning")]
+    assert "pybullet" in findings[0].message
+    # the odd XML version pybullet's files carry is a note
+    assert "xml-version" in {f.rule for f in lint_file(str(path))}

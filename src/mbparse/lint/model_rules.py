@@ -145,8 +145,9 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
 
 
 def _massless_models(ctx: ModelContext):
-    """One ``mass-none`` finding per model instance with several bodies of
-    which none has mass (a description for kinematics and drawing); yields
+    """One ``mass-none`` finding per model instance none of whose bodies has
+    mass: a description for kinematics and drawing, or (one body) a fixed
+    object in pybullet's convention, where zero mass means static. Yields
     them and returns those instances, whose moving parts are then not
     reported one by one."""
     bodies = defaultdict(list)
@@ -154,12 +155,18 @@ def _massless_models(ctx: ModelContext):
         bodies[body.model_instance].append(body)
     kinematic = set()
     for instance, members in bodies.items():
-        if len(members) > 1 and all(b.mass == 0 for b in members):
-            kinematic.add(instance)
-            yield rule_finding("mass-none", f"no body of model '{ctx.instance_name(members[0])}'"
-                               f" has mass ({len(members)} bodies): it can serve kinematics and "
-                               "drawing, but its dynamics cannot be simulated",
-                               **ctx.at(members[0]))
+        if not all(b.mass == 0 for b in members):
+            continue
+        kinematic.add(instance)
+        name = ctx.instance_name(members[0])
+        if len(members) == 1:
+            message = (f"model '{name}' is one body without mass: pybullet keeps such a body "
+                       "fixed, but in Drake it floats and cannot be simulated; weld it to the "
+                       "world or give it a mass")
+        else:
+            message = (f"no body of model '{name}' has mass ({len(members)} bodies): it can "
+                       "serve kinematics and drawing, but its dynamics cannot be simulated")
+        yield rule_finding("mass-none", message, **ctx.at(members[0]))
     return kinematic
 
 
@@ -282,7 +289,9 @@ def check_geometry(ctx: ModelContext) -> Iterator[Finding]:
         return
     moving = set()
     for group in welded_subgraphs(ctx.plant):
-        if 0 not in group:
+        # A group without mass does not move on its own (pybullet's static
+        # objects); its size is judged as a fixed object's.
+        if 0 not in group and any(ctx.plant.get_body(b).mass > 0 for b in group):
             moving.update(group)
     seen: dict[tuple[int, str, str], object] = {}
     for g in sg.geometries():

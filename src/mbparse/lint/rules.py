@@ -85,8 +85,9 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("mass-zero-moving", "error", "a moving part of the model has no mass, so its dynamics are "
          "singular", "give the body (or a body welded to it or outboard of it) a positive mass"),
     Rule("mass-none", "warning", "no body of a model has mass: a description for kinematics "
-         "and drawing, whose dynamics cannot be simulated",
-         "give the links their masses and inertias if the model is to be simulated"),
+         "and drawing, or one body pybullet keeps fixed; its dynamics cannot be simulated",
+         "give the links their masses and inertias if the model is to be simulated, or weld "
+         "a fixed object to the world"),
     Rule("inertia-not-positive", "error", "a rotational inertia has a negative principal moment",
          "use the moments of a real shape, e.g. a box's m(b²+c²)/12, ..."),
     Rule("inertia-triangle", "error", "a rotational inertia breaks the triangle inequality "
@@ -148,6 +149,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "the root", "write the XML as the message says"),
     Rule("xml-value-invalid", "error", "an attribute does not hold the numbers it should",
          "write the number of values the message names"),
+    Rule("xml-version", "note", "the XML declaration gives no version or one that is not "
+         "XML's; the file is read as XML 1.0, as tinyxml2 (Drake, pybullet), urdfdom and "
+         "Python's ElementTree read it (strict parsers such as lxml refuse it)",
+         "write <?xml version=\"1.0\"?>"),
     Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",
          "nothing to fix if the simulators you target read it"),
     Rule("file-missing", "error", "a referenced file does not exist",
