@@ -170,6 +170,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "convert it to .obj or .gltf if cameras should see it"),
     Rule("package-unknown", "error", "a package:// or model:// URI names an unknown package",
          "add a package.xml above the file, or pass --package NAME=DIR"),
+    Rule("package-found-by-name", "warning", "a package:// URI names a package the map does not "
+         "have, and its files are read from a folder of that name above the model (Drake "
+         "refuses this)", "pass --package NAME=DIR, or add a package.xml to that folder"),
     Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
          "folders for one package)", "fix the package folders"),
     Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
