@@ -116,6 +116,18 @@ def test_sdf_infinite_joint_dynamics_are_a_located_error(write, dynamics):
     assert d.code == "number-not-finite" and d.line == 1 and "finite" in d.message
 
 
+@pytest.mark.parametrize("damping", ["0.2 Infinity 0.2", "0.1 0.1 -inf"])
+def test_sdf_infinite_planar_joint_damping_is_a_located_error(write, damping):
+    text = sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<drake:joint name="p" type="planar"><drake:parent>a</drake:parent>'
+               f'<drake:child>b</drake:child><drake:damping>{damping}</drake:damping>'
+               '</drake:joint>')
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", text)))
+    d = info.value.diagnostic
+    assert d.code == "number-not-finite" and d.line == 1 and "<drake:damping>" in d.message
+
+
 def test_sdf_infinite_joint_limits_still_mean_no_limit(write):
     loaded = load(str(write("m.sdf", revolute("<damping>0.5</damping>",
                                               "<limit><lower>-inf</lower><upper>inf</upper>"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from ...numbers import non_finite_code, non_finite_problem
 from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
 from ..common import drake
@@ -31,9 +32,20 @@ def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
 def _vector(diag: SdfDiagnostic, el, name: str):
     text, node = _text(diag, el, name)
     try:
-        return values.parse_numbers(text, 3)
+        vector = values.parse_numbers(text, 3)
     except ValueError:
         diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.", code="sdf-value-invalid")
+    _require_finite(diag, node, name, text, vector)
+    return vector
+
+
+def _require_finite(diag: SdfDiagnostic, node, name: str, text: str, numbers) -> None:
+    """No Drake element takes an infinity (a damping, stiffness, length or
+    direction of ``inf`` means nothing)."""
+    problem = non_finite_problem(text, numbers)
+    if problem is not None:
+        diag.error(node, f"<{name}> must hold finite numbers: {problem}.",
+                   code=non_finite_code(numbers))
 
 
 def _double(diag: SdfDiagnostic, el, name: str) -> float:
@@ -43,9 +55,11 @@ def _double(diag: SdfDiagnostic, el, name: str) -> float:
 def _double_and_node(diag: SdfDiagnostic, el, name: str) -> tuple[float, object]:
     text, node = _text(diag, el, name)
     try:
-        return values.parse_double(text), node
+        value = values.parse_double(text)
     except ValueError:
         diag.error(node, f"<{name}> needs a number; got '{text}'.", code="sdf-value-invalid")
+    _require_finite(diag, node, name, text, [value])
+    return value, node
 
 
 def scoped_frame(builder, el, instance: int, tag: str):
