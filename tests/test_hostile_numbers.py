@@ -128,6 +128,26 @@ def test_sdf_infinite_planar_joint_damping_is_a_located_error(write, damping):
     assert d.code == "number-not-finite" and d.line == 1 and "<drake:damping>" in d.message
 
 
+@pytest.mark.parametrize("angle,radius", [("0", "1"), ("1e-200", "1e-200")])
+def test_sdf_curvilinear_arc_of_no_length_is_a_located_error(write, angle, radius):
+    text = sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<drake:joint name="c" type="curvilinear"><drake:parent>a</drake:parent>'
+               '<drake:child>b</drake:child><drake:curves>\n<drake:circular_arc>'
+               f'<drake:radius>{radius}</drake:radius><drake:angle>{angle}</drake:angle>'
+               '</drake:circular_arc></drake:curves></drake:joint>')
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", text)))
+    d = info.value.diagnostic
+    assert d.code == "value-out-of-range" and d.line == 2 and "no length" in d.message
+
+
+def test_sdf_blank_static_is_its_default_false(write):
+    static = load(str(write("s.sdf", sdf('<static>true</static><link name="l"/>'))))
+    blank = load(str(write("m.sdf", sdf('<static> </static><link name="l"/>'))))
+    assert any("static" in j.name for j in static.plant.joints())
+    assert not any("static" in j.name for j in blank.plant.joints())
+
+
 def test_sdf_infinite_joint_limits_still_mean_no_limit(write):
     loaded = load(str(write("m.sdf", revolute("<damping>0.5</damping>",
                                               "<limit><lower>-inf</lower><upper>inf</upper>"

@@ -167,6 +167,10 @@ def drake_joint(builder, el, instance: int) -> None:
                                    "drake:radius.", code="value-out-of-range")
                 angle = _double(diag, curve, "drake:angle")
                 length = abs(angle) * radius
+                if length == 0:
+                    diag.error(curve, f"A drake:circular_arc node of drake:angle {angle} and "
+                                      f"drake:radius {radius} has no length; use a "
+                                      "drake:line_segment or drop it.", code="value-out-of-range")
             else:
                 diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.",
                            code="sdf-value-invalid")

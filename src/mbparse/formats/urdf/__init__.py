@@ -464,11 +464,11 @@ class UrdfReader:
                 if angle is None:
                     diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
                                code="urdf-attribute-missing")
-                if angle == 0:
+                length = abs(angle) * radius
+                if length == 0:  # a zero angle, or one so small the length underflows
                     diag.error(curve, "<drake:circular_arc> angle must not be zero (an arc "
                                       "of no length); use a <drake:line_segment> or drop it",
                                code="value-out-of-range")
-                length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
                                "and <drake:circular_arc>", code="urdf-structure")
