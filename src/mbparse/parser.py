@@ -5,7 +5,7 @@ import gc
 import os
 from typing import NoReturn
 
-from . import formats
+from . import formats, memory
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .geometry import SceneGraph, ShapeError
@@ -172,6 +172,10 @@ class Parser:
         finally:
             if collector_was_enabled:
                 gc.enable()
+            # The parse's XML tree is gone now; a large one's pages go back
+            # to the system instead of staying next to the model.
+            if memory.source_is_large(source.filename, source.contents):
+                memory.release_freed_memory()
 
     def _parse_with(self, fmt: str, source: DataSource) -> list[int]:
         workspace = self.make_workspace()

@@ -19,13 +19,14 @@ def _check_positive(kind: str, **values: float) -> None:
 class Shape:
     """Base class; ``type_name`` is Drake's shape name (Box, Sphere, ...)."""
 
+    __slots__ = ()  # subclasses are slotted dataclasses: no per-shape __dict__
     type_name = "Shape"
 
     def summary(self) -> dict:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box(Shape):
     width: float
     depth: float
@@ -42,7 +43,7 @@ class Box(Shape):
         return {"type": "box", "size": [self.width, self.depth, self.height]}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sphere(Shape):
     radius: float
     type_name = "Sphere"
@@ -56,7 +57,7 @@ class Sphere(Shape):
         return {"type": "sphere", "radius": self.radius}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cylinder(Shape):
     radius: float
     length: float
@@ -69,7 +70,7 @@ class Cylinder(Shape):
         return {"type": "cylinder", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Capsule(Shape):
     radius: float
     length: float
@@ -82,7 +83,7 @@ class Capsule(Shape):
         return {"type": "capsule", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ellipsoid(Shape):
     a: float
     b: float
@@ -96,7 +97,7 @@ class Ellipsoid(Shape):
         return {"type": "ellipsoid", "abc": [self.a, self.b, self.c]}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HalfSpace(Shape):
     type_name = "HalfSpace"
 
@@ -104,7 +105,7 @@ class HalfSpace(Shape):
         return {"type": "halfspace"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mesh(Shape):
     """A mesh file (path resolved, not read) with a per-axis scale."""
 
@@ -129,13 +130,13 @@ class Mesh(Shape):
                 "scale": list(self.scale)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convex(Mesh):
     """The convex hull of a mesh file."""
 
     type_name = "Convex"
 
     def summary(self) -> dict:
-        d = super().summary()
+        d = Mesh.summary(self)  # (super() fails in slotted dataclasses)
         d["type"] = "convex"
         return d

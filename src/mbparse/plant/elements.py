@@ -32,7 +32,7 @@ class ModelInstance:
     static: bool = False  # bodies are welded to the world at finalize
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # a model holds one per link: no __dict__
 class RigidBody:
     """A rigid body with its spatial inertia about its origin."""
 
@@ -55,7 +55,7 @@ class RigidBody:
         return self.index == 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # a model holds one per link: no __dict__
 class Frame:
     """A frame fixed to a body: ``X_BF`` is its pose in the body frame."""
 
