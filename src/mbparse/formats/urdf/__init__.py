@@ -24,7 +24,7 @@ from ..common.suggest import did_you_mean
 WORLD = "world"
 # In a large file, the C heap's free pages are handed back after every so many
 # links are read and freed (see mbparse.memory).
-RELEASE_EVERY_LINKS = 8192
+RELEASE_EVERY_LINKS = 2048
 INF = math.inf
 
 
