@@ -28,6 +28,8 @@ class Shape:
 
 @dataclass(frozen=True, slots=True)
 class Box(Shape):
+    """A box of the given width (x), depth (y) and height (z), centred on its frame."""
+
     width: float
     depth: float
     height: float
@@ -45,6 +47,8 @@ class Box(Shape):
 
 @dataclass(frozen=True, slots=True)
 class Sphere(Shape):
+    """A sphere of the given radius about its frame's origin."""
+
     radius: float
     type_name = "Sphere"
 
@@ -59,6 +63,8 @@ class Sphere(Shape):
 
 @dataclass(frozen=True, slots=True)
 class Cylinder(Shape):
+    """A cylinder along its frame's z axis, centred on the origin."""
+
     radius: float
     length: float
     type_name = "Cylinder"
@@ -72,6 +78,8 @@ class Cylinder(Shape):
 
 @dataclass(frozen=True, slots=True)
 class Capsule(Shape):
+    """A cylinder with hemispherical caps, along its frame's z axis."""
+
     radius: float
     length: float
     type_name = "Capsule"
@@ -85,6 +93,8 @@ class Capsule(Shape):
 
 @dataclass(frozen=True, slots=True)
 class Ellipsoid(Shape):
+    """An ellipsoid with semi-axes a, b and c along its frame's x, y and z."""
+
     a: float
     b: float
     c: float
@@ -99,6 +109,8 @@ class Ellipsoid(Shape):
 
 @dataclass(frozen=True, slots=True)
 class HalfSpace(Shape):
+    """The half space below its frame's x-y plane (z <= 0)."""
+
     type_name = "HalfSpace"
 
     def summary(self) -> dict:
