@@ -16,6 +16,7 @@ from typing import Callable
 
 from lxml import etree
 
+from ...numbers import unreadable_code
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
 from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
@@ -123,7 +124,8 @@ class Loader:
                     values.check(spec.type, text)
                 except (ValueError, OverflowError):
                     diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
-                                   f"{spec.type}: '{text}'.", code="sdf-value-invalid")
+                                   f"{spec.type}: '{text}'.",
+                               code=unreadable_code(text, "sdf-value-invalid"))
         for key, spec in attrs.items():
             if spec.required and el.get(key) is None and node.name != "sdf":
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
@@ -177,7 +179,8 @@ class Loader:
                 values.check(value_type, text)
         except (ValueError, OverflowError) as e:
             self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}' ({e}).", code="sdf-value-invalid")
+                                f"'{text.strip()}' ({e}).",
+                            code=unreadable_code(text, "sdf-value-invalid"))
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:

@@ -51,6 +51,22 @@ UNSUPPORTED_TRANSMISSION_CHILDREN = (
 # input, so a note rather than a warning (pybullet's contact parameters, the
 # URDF schema's self-collision flag).
 OTHER_CONSUMERS_LINK_CHILDREN = {"contact", "self_collision_checking"}
+def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
+    """An element neither URDF nor a known extension gives ``parent``: a
+    warning naming the element probably meant when one is within an edit or
+    two (a typo such as <inertail>), otherwise a note -- the element of some
+    other tool (<ros2_control>, <mujoco>, <self_filter>), valid input that
+    Drake ignores too."""
+    meant = did_you_mean(tag, known, element=True)
+    if meant:
+        diag.warning(child, f"<{tag}> is not a child {parent} may have; it is ignored.{meant}",
+                     code="urdf-unknown-element")
+    else:
+        diag.warning(child, f"<{tag}> is not a child {parent} may have in URDF or Drake's "
+                            "extensions (another tool's element?); it is ignored",
+                     code="urdf-unsupported")
+
+
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -100,8 +116,7 @@ class UrdfReader:
         for child in children(root):
             tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
-                diag.warning(child, f"<{tag}> is not part of URDF or of Drake's "
-                                    "extensions; it is ignored", code="urdf-unknown-element")
+                _unknown_child(diag, child, tag, "<robot>", KNOWN_ROBOT_CHILDREN)
             by_tag.setdefault(tag, []).append(child)
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
@@ -205,10 +220,7 @@ class UrdfReader:
                 diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
                                     "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored."
-                                    + did_you_mean(tag, ("visual", "collision", "inertial"),
-                                                   element=True),
-                             code="urdf-unknown-element")
+                _unknown_child(diag, child, tag, "<link>", ("visual", "collision", "inertial"))
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
