@@ -13,6 +13,7 @@ from typing import NamedTuple
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
+from ... import memory
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
@@ -21,6 +22,9 @@ from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, 
 from ..common.suggest import did_you_mean
 
 WORLD = "world"
+# In a large file, the C heap's free pages are handed back after every so many
+# links are read and freed (see mbparse.memory).
+RELEASE_EVERY_LINKS = 2048
 INF = math.inf
 
 
@@ -132,9 +136,7 @@ class UrdfReader:
         for el in found("material", ()):
             with recovering():
                 self.geometry.material(el, name_required=True)
-        for el in found("link", ()):
-            with recovering():
-                self.link(el)
+        self._read_links(root, by_tag.pop("link", []))
         if self.plant.geometry_source_is_registered():
             for el in found("drake:collision_filter_group", ()):
                 with recovering():
@@ -175,6 +177,25 @@ class UrdfReader:
         return self.instance, name
 
     # ------------------------------------------------------------ links
+    def _read_links(self, root, links: list) -> None:
+        """Reads every ``<link>``, in document order, and then takes it out
+        of the tree: nothing later reads a link's element (joints and the
+        rest find links by name in the plant), and links are most of a large
+        file's tree, so the tree shrinks as the model grows. ``links`` is
+        emptied as it goes, so that no reference keeps a read link alive."""
+        recovering = self.diag.policy.recovering
+        links.reverse()
+        count = 0
+        while links:
+            el = links.pop()
+            with recovering():
+                self.link(el)
+            root.remove(el)
+            del el
+            count += 1
+            if count % RELEASE_EVERY_LINKS == 0:
+                memory.release_freed_memory()
+
     def link(self, el) -> None:
         diag = self.diag
         if el.get("drake_ignore") == "true":
