@@ -103,12 +103,16 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     assets = Assets(doc, defaults, compiler)
     for el in sections["asset"]:
         assets.read(el)
-    expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
+    if not doc.policy.like_drake:  # Drake 1.51 ignores <replicate>, with a warning
+        expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
-    for el in sections["worldbody"] + sections["body"]:
+    for el in sections["worldbody"]:
         with doc.policy.recovering():
             tree.read_world(el)
+    for el in sections["body"]:
+        with doc.policy.recovering():
+            tree.read_top_level_body(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
     builder.add_world(tree.world)

@@ -34,12 +34,28 @@ class PlantBuilder:
 
     # ------------------------------------------------------------ bodies
     def add_world(self, world: Body) -> None:
+        """Adds every body below ``world``, then the sites' frames: MuJoCo
+        keeps sites and bodies in separate name spaces, so a body keeps its
+        name even when a site above it was written first with the same name."""
         world.plant_body = self.plant.world_body()
         self._geometry(world)
-        self._sites(world)
+        self._body_names = set()
+        pending = [world]
+        while pending:
+            body = pending.pop()
+            self._body_names.add(body.name)
+            pending.extend(body.children)
         for child in world.children:
             with self.doc.policy.recovering():
                 self.add_body(child)
+        pending = [world]
+        while pending:
+            body = pending.pop()
+            if body.plant_body is None:
+                continue  # its reading failed (and was reported)
+            with self.doc.policy.recovering():
+                self._sites(body)
+            pending.extend(reversed(body.children))
 
     def add_body(self, body: Body) -> None:
         plant = self.plant
@@ -51,8 +67,6 @@ class PlantBuilder:
             self._geometry(body)
         with recovering():
             self._joints(body)
-        with recovering():
-            self._sites(body)
         for child in body.children:
             with self.doc.policy.recovering():
                 self.add_body(child)
@@ -111,6 +125,22 @@ class PlantBuilder:
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
     # ------------------------------------------------------------ joints
+    def _dummy_name(self, body: Body, name: str) -> str:
+        """The name of a massless body between two joints of ``body``: Drake's
+        (the body's name and a number), unless a body of the model has it —
+        Drake then refuses the file; the default mode adds underscores."""
+        if self.doc.policy.like_drake or not (name in self._body_names or
+                                              self.plant.has_body_named(name, self.instance)):
+            return name
+        free = name
+        while free in self._body_names or self.plant.has_body_named(free, self.instance):
+            free += "_"
+        self.doc.diag(body.el).drake_refuses(
+            body.el, f"the massless body Drake adds between the joints of body '{body.name}' "
+                     f"is named '{name}', the name of another body of the model",
+            f"mbparse names it '{free}'", code="mjcf-conflict")
+        return free
+
     def _joints(self, body: Body) -> None:
         doc = self.doc
         plant = self.plant
@@ -137,6 +167,7 @@ class PlantBuilder:
             return
         chain = []
         for name in body.dummy_names:
+            name = self._dummy_name(body, name)
             with doc.diag(body.el).located(body.el):
                 chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
         chain.append(body.plant_body)
@@ -158,7 +189,7 @@ class PlantBuilder:
                                                       "not supported and is ignored",
                                  code="mjcf-unsupported")
 
-    def _limits(self, j: Placed) -> tuple[float, float] | None:
+    def _limits(self, j: Placed, kind: str) -> tuple[float, float] | None:
         a = j.attrs
         limited = a.choice("limited", ("true", "false", "auto"), "auto")
         has_range = a.has("range")
@@ -170,7 +201,13 @@ class PlantBuilder:
         if limited == "false":
             return None
         lo, hi = a.numbers("range", 2, (0.0, 0.0))
-        if not lo < hi:
+        if kind == "ball":
+            # A ball joint's range is a cone: [0, largest angle]; [0, 0] is allowed.
+            if lo != 0:
+                a.error("range" if has_range else "limited",
+                        f"the range [{lo}, {hi}] of a ball joint must start at 0",
+                        code="mjcf-value-invalid")
+        elif not lo < hi:
             a.error("range" if has_range else "limited",
                     f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
                     "upper end", code="limit-inverted")
@@ -190,7 +227,7 @@ class PlantBuilder:
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
                                             "coefficient is supported; the others are ignored",
                         code="mjcf-unsupported")
-        limits = self._limits(j)
+        limits = self._limits(j, kind)
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ
