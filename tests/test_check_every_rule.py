@@ -159,6 +159,7 @@ EXAMPLES = {
                             '<geom size="1"/><body name="b"><joint name="j2"/><geom size="1"/></body>'
                             '</body></worldbody><equality><joint joint1="j1" joint2="j2"/></equality>'
                             '</mujoco>', {}, TAMSI),
+    "mjcf-body-ignored": ("m.xml", mjcf("", '<body name="b"><geom size="1"/></body>'), {}),
     "mjcf-site-renamed": ("m.xml", mjcf('<body name="b"><site name="b"/></body>'), {}),
     "mjcf-element-missing": ("m.xml", mjcf('<body><inertial pos="0 0 0" mass="1"/></body>'), {}),
     "mjcf-value-invalid": ("m.xml", mjcf('<geom type="sphere" size="a"/>'), {}),

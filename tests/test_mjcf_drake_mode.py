@@ -238,3 +238,72 @@ def test_mjcf_default_class_without_a_joint_default_breaks_inheritance_like_drak
     jB, jC = (p.plant.get_joint_by_name(n, p.instance) for n in ("jB", "jC"))
     assert (jB.damping, jC.damping) == ([0.0], [0.0])
     assert jC.axis == (0.0, 1.0, 0.0)
+
+
+# ------------------------------------------------------------ actuator defaults
+ACTUATOR_DEFAULTS = ('<mujoco model="m"><default><general ctrllimited="true" ctrlrange="-1 1"/>'
+                     '<default class="c"><motor ctrllimited="true" ctrlrange="-2 2"/></default>'
+                     '</default><worldbody><body name="a"><joint name="j"/><geom size="1"/>'
+                     '<body name="b"><joint name="k"/><geom size="1"/></body></body></worldbody>'
+                     '<actuator><motor name="plain" joint="j"/>'
+                     '<position name="servo" joint="k" class="c"/></actuator></mujoco>')
+
+
+def effort_limits(p: Parsed) -> dict:
+    return {a.name: a.effort_limit for a in p.plant.actuators()}
+
+
+def test_mjcf_every_actuator_reads_the_one_actuator_default_of_its_class_by_default():
+    # MuJoCo: <general> and <motor> defaults write the same slot; a position
+    # servo takes no effort limit from its control range.
+    p = parse(ACTUATOR_DEFAULTS, like_drake=False)
+    assert effort_limits(p) == {"plain": 1.0, "servo": float("inf")}
+
+
+def test_mjcf_an_actuator_reads_only_the_defaults_of_its_own_element_like_drake():
+    # Drake 1.51 keeps defaults per element name: <general> does not reach a
+    # <motor>, nor <motor> a <position> (whose ctrlrange it reads as a force range).
+    p = parse(ACTUATOR_DEFAULTS, like_drake=True)
+    assert effort_limits(p) == {"plain": float("inf"), "servo": float("inf")}
+
+
+# ------------------------------------------------------------ replicate
+REPLICATE = ('<mujoco model="m"><worldbody><replicate count="3" offset="1 0 0">'
+             '<body name="d"><freejoint/><geom size="0.1"/></body></replicate>'
+             '<body name="e"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>')
+
+
+def test_mjcf_replicate_is_expanded_by_default_and_ignored_with_a_warning_like_drake():
+    mine = parse(REPLICATE, like_drake=False)
+    assert {"d0", "d1", "d2", "e"} <= {b.name for b in mine.plant.bodies()}
+    drake = parse(REPLICATE, like_drake=True)
+    assert [b.name for b in drake.plant.bodies() if b.model_instance == drake.instance] == ["e"]
+    assert any("<replicate>" in w for w in drake.warnings)
+
+
+# ------------------------------------------------------------ mesh inertia
+def obj_model(tmp_path, faces: str) -> str:
+    (tmp_path / "shape.obj").write_text(
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\n" + faces)
+    return (f'<mujoco model="m"><compiler meshdir="{tmp_path}"/><asset>'
+            '<mesh name="shape" file="shape.obj"/></asset><worldbody><body name="b">'
+            '<freejoint/><geom type="mesh" mesh="shape" density="6"/></body></worldbody>'
+            '</mujoco>')
+
+
+def test_mjcf_an_open_obj_mesh_is_measured_by_its_convex_hull_with_drakes_warning_like_drake(
+        tmp_path):
+    # A tetrahedron with one face missing: its signed volume is not the solid's.
+    text = obj_model(tmp_path, "f 1 3 2\nf 1 2 4\nf 1 4 3\n")
+    p = parse(text, like_drake=True)
+    # The hull of all five points (vertex 5 is listed but used by no face):
+    # the tetrahedron (1/6) and the one on its far face up to (1,1,1) (1/3).
+    assert p.plant.get_body_by_name("b").default_spatial_inertia.mass == pytest.approx(3.0)
+    assert any("convex hull as a fallback" in w for w in p.warnings)
+
+
+def test_mjcf_a_closed_obj_mesh_has_drakes_signed_volume_like_drake(tmp_path):
+    text = obj_model(tmp_path, "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    p = parse(text, like_drake=True)
+    assert p.plant.get_body_by_name("b").default_spatial_inertia.mass == pytest.approx(1.0)
+    assert not any("convex hull" in w for w in p.warnings)

@@ -134,11 +134,21 @@ def test_urdf_drake_acceleration_limit(jtype):
     assert (j.acc_lower, j.acc_upper) == ([-9.5], [9.5])
 
 
-def test_urdf_joint_lower_limit_above_upper_is_a_located_error():
+def test_urdf_joint_lower_limit_above_upper_is_a_located_error_like_drake():
     text = two_links(joint("joint", "revolute", '<limit lower="2" upper="1"/>'))
     with pytest.raises(ParseError) as info:
-        parse_urdf(text)
+        parse_urdf(text, like_drake=True)
     assert f"<string>:{line_of(text, '<joint')}:" in str(info.value)
+
+
+def test_urdf_joint_lower_limit_above_upper_is_unlimited_with_a_located_warning_by_default():
+    # pybullet's models (cube_no_rotation.urdf) write lower > upper for "no limit".
+    text = two_links(joint("joint", "prismatic", '<limit lower="1" upper="-1"/>'))
+    p = parse_urdf(text)
+    j = p.plant.get_joint_by_name("j", p.instance)
+    assert (j.pos_lower, j.pos_upper) == ([-math.inf], [math.inf])
+    (d,) = [d for d in p.parser.diagnostic_policy().warnings_seen if d.code == "limit-inverted"]
+    assert d.line == line_of(text, "<joint") and "Drake refuses" in d.message
 
 
 def test_urdf_joint_zero_axis_is_an_error():

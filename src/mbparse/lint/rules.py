@@ -229,6 +229,10 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("mjcf-site-renamed", "note", "a site shares its name with a body or another frame: "
          "MJCF keeps names per kind, Drake's frames share one, so its frame gets a suffix",
          "rename the site if the frame's name matters"),
+    Rule("mjcf-body-ignored", "note", "a <body> written directly under <mujoco>, outside "
+         "<worldbody>: MuJoCo ignores it (and so does the default mode); Drake adds it as a "
+         "child of the world. Usually a file meant to be included inside a <worldbody>",
+         "include the file inside a <worldbody>, or move the body into <worldbody>"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
     *_family("dmd", "value-invalid structure conflict"),

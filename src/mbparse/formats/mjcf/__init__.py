@@ -72,13 +72,6 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         t = tag(el)
         if t in sections:
             sections[t].append(el)
-    if not doc.policy.like_drake:
-        for el in sections.pop("body"):
-            # MuJoCo's schema allows it there, its compiler adds nothing for it.
-            doc.warning(el, "a <body> outside <worldbody> is ignored, as MuJoCo ignores it "
-                            "(is this file meant to be included inside a <worldbody>?)",
-                        code="mjcf-unsupported")
-        sections["body"] = []
     name = model_name or root.get("model")
     if not name:
         # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.
@@ -110,12 +103,16 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     assets = Assets(doc, defaults, compiler)
     for el in sections["asset"]:
         assets.read(el)
-    expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
+    if not doc.policy.like_drake:  # Drake 1.51 ignores <replicate>, with a warning
+        expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
-    for el in sections["worldbody"] + sections["body"]:
+    for el in sections["worldbody"]:
         with doc.policy.recovering():
             tree.read_world(el)
+    for el in sections["body"]:
+        with doc.policy.recovering():
+            tree.read_top_level_body(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
     builder.add_world(tree.world)

@@ -13,7 +13,7 @@ from .attrs import Attrs
 from .compiler import Compiler
 from .defaults import DefaultClasses
 from .document import Document, tag
-from .inertia import MeshInertiaError, mesh_properties
+from .inertia import MeshInertiaError, drake_mesh_properties, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
 MESH_FILE_TYPES = (".obj", ".stl", ".msh")
@@ -149,12 +149,10 @@ class Assets:
 
     def resolve(self, file: str, el=None) -> str:
         """The path of a mesh file: absolute as given, else under ``meshdir``
-        (itself relative to the main file's folder unless absolute).
-
-        A mesh declared in an included file in another folder, whose file is
-        not found there, is looked for as MuJoCo also looks for it: with the
-        included file's folder (relative to the main file's) between
-        ``meshdir`` and the name. Drake's mode looks only where Drake does."""
+        (itself relative to the main file's folder unless absolute). When
+        that file does not exist and ``el`` was written in an included file,
+        MuJoCo looks relative to the included file's folder instead; so does
+        the default mode (Drake does not)."""
         if os.path.isabs(file):
             return os.path.normpath(file)
         meshdir = self.compiler.meshdir
@@ -163,14 +161,9 @@ class Assets:
         else:
             base = self.doc.base_dir
         path = os.path.normpath(os.path.join(base, file))
-        if el is None or os.path.exists(path) or self.doc.policy.like_drake:
+        if el is None or os.path.isfile(path):
             return path
-        folder = os.path.dirname(os.path.abspath(self.doc.file_of(el)))
-        inner = os.path.relpath(folder, os.path.abspath(self.doc.base_dir))
-        if inner == os.curdir or inner.startswith(os.pardir):
-            return path
-        beside = os.path.normpath(os.path.join(base, inner, file))
-        return beside if os.path.exists(beside) else path
+        return self.doc.relative_to_include(el, file, path, "mesh file")
 
     def data(self, mesh: MeshAsset):
         """The mesh's vertices and triangles (read once); a located error
@@ -206,6 +199,34 @@ class Assets:
             mesh._data = data
         return mesh._data
 
+    def _drake_properties(self, mesh: MeshAsset, geom_el, data) -> tuple:
+        """Drake 1.51's mass properties of a mesh: signed tetrahedra from the
+        mesh's origin; a mesh whose volume is not positive (open, or wound
+        inward) or whose inertia is not physically valid is measured by its
+        convex hull instead, with Drake's warning."""
+        from ...geometry.meshes import MeshError, convex_hull
+        vertices, faces = data.vertices, data.faces
+        if mesh.path is not None and mesh.path.lower().endswith(".obj"):
+            # Drake keeps an OBJ file's vertices in double precision.
+            from ...geometry.mesh_io import read_obj
+            obj = read_obj(mesh.path, allow_no_faces=True)
+            vertices, faces = obj.vertices, obj.faces
+        try:
+            return drake_mesh_properties(vertices, faces, mesh.scale)
+        except MeshInertiaError:
+            pass
+        try:
+            hull = convex_hull(vertices)
+            props = drake_mesh_properties(vertices, hull, mesh.scale)
+        except (MeshError, MeshInertiaError) as e:
+            self.doc.error(geom_el, f"Failed to compute spatial inertia even for the convex "
+                                    f"hull of mesh '{mesh.name}': {e}", code="mesh-unreadable")
+        self.doc.warning(geom_el, f"CalcSpatialInertia() failed to compute a physically valid "
+                                  f"inertia for mesh {mesh.name} (probably the mesh is not "
+                                  "watertight). The spatial inertia was computed using its "
+                                  "convex hull as a fallback.", code="mjcf-mesh-note")
+        return props
+
     def mesh_properties(self, mesh: MeshAsset, geom_el) -> tuple[float, tuple, tuple]:
         """(volume or area, centroid, inertia per unit density) of a mesh,
         in the mesh file's frame after scaling. A mesh without faces, and
@@ -227,6 +248,9 @@ class Assets:
             except (MeshDataError, MeshError) as e:
                 self.doc.error(mesh.el, f"the mesh '{mesh.name}' cannot be used: {e}",
                                code="mesh-unreadable")
+            if self.doc.policy.like_drake and len(data.faces):
+                mesh._props = self._drake_properties(mesh, geom_el, data)
+                return mesh._props
             try:
                 mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:

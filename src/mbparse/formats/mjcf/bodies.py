@@ -67,10 +67,27 @@ class BodyTreeReader:
             if world_el.get(name) is not None:
                 doc.warning(world_el, f"the attribute '{name}' of <worldbody> is not supported "
                                       "and is ignored", code="mjcf-unsupported")
+        self._read_tree([(child_el, self.world, X, cls) for child_el, X, cls in
+                         self._contents(self.world, world_el, RigidTransform(), None, True,
+                                        False)])
+
+    def read_top_level_body(self, body_el) -> None:
+        """A ``<body>`` written directly under ``<mujoco>``: Drake adds it as
+        a child of the world (after the bodies of ``<worldbody>``); MuJoCo's
+        compiler ignores it, and so does the default mode, with a warning."""
+        doc = self.doc
+        if not doc.policy.like_drake:
+            doc.warning(body_el, "a <body> outside <worldbody> is ignored, as MuJoCo ignores "
+                                 "it (Drake adds it as a child of the world); is this file meant "
+                                 "to be included inside a <worldbody>?", code="mjcf-body-ignored")
+            return
+        self._read_tree([(body_el, self.world, RigidTransform(), None)])
+
+    def _read_tree(self, pending: list) -> None:
+        """Reads bodies (element, parent, pose of the parent frame, class)
+        and everything below them."""
         # Depth first, in document order, with a stack of its own: a chain of
         # nested bodies (a rope) must not exhaust Python's stack.
-        pending = [(child_el, self.world, X, cls) for child_el, X, cls in
-                   self._contents(self.world, world_el, RigidTransform(), None, True, False)]
         pending.reverse()
         while pending:
             item = pending.pop()

@@ -15,9 +15,11 @@ DEFAULT_KINDS = ("mesh", "material", "joint", "geom", "site", "camera", "light",
 MAIN = "main"
 
 
-def kind_of(element_tag: str) -> str:
-    """The default slot an element reads: actuators share one."""
-    return "actuator" if element_tag in ACTUATOR_KINDS else element_tag
+def kind_of(element_tag: str, like_drake: bool = False) -> str:
+    """The default slot an element reads: in MuJoCo every actuator shortcut
+    shares one; Drake 1.51 keeps one per element name (a ``<general>``
+    default does not reach a ``<motor>``)."""
+    return "actuator" if element_tag in ACTUATOR_KINDS and not like_drake else element_tag
 
 
 class DefaultClasses:
@@ -51,13 +53,14 @@ class DefaultClasses:
                     doc.warning(child, f"<{t}> defaults are not supported and are ignored",
                                 code="mjcf-unsupported")
                 continue
-            slot = values.setdefault(kind_of(t), {})
+            kind = kind_of(t, doc.policy.like_drake)
+            slot = values.setdefault(kind, {})
             own = {k: (v, child) for k, v in child.items()}
             if any(k in own for k in ORIENTATION):
                 for k in ORIENTATION:
                     slot.pop(k, None)
             slot.update(own)
-            written.add(kind_of(t))
+            written.add(kind)
         if doc.policy.like_drake:
             # Drake 1.51 keeps a class's defaults only for the kinds of element
             # the class itself writes, so a class that writes no <joint> gives
@@ -85,7 +88,7 @@ class DefaultClasses:
     def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
         """The element's attributes with its class's defaults filled in."""
         cls = self.class_of(el, childclass)
-        slot = self.classes[cls].get(kind or kind_of(tag(el)), {})
+        slot = self.classes[cls].get(kind or kind_of(tag(el), self.doc.policy.like_drake), {})
         own = {k: (v, el) for k, v in el.items() if k != "class"}
         if slot:
             values = dict(slot)

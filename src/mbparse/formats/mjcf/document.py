@@ -63,6 +63,27 @@ class Document:
     def file_of(self, el) -> str:
         return self.diag(el).file
 
+    def relative_to_include(self, el, file: str, path: str, what: str) -> str:
+        """Where MuJoCo looks for ``file`` (written at ``el``) when ``path``,
+        its place relative to the main file's folder, does not exist: relative
+        to the folder of the included file ``el`` was read from. Drake looks
+        only at ``path``: in Drake's mode (or for an element of the main
+        file, or when that file does not exist either) ``path`` is returned
+        unchanged, for the caller's not-found error; otherwise a warning says
+        Drake would refuse it."""
+        diag = self.diag(el)
+        if self.policy.like_drake or os.path.isabs(file) or diag is self._diags[self.root]:
+            return path
+        near = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(diag.file)), file))
+        if not os.path.isfile(near):
+            return path
+        diag.drake_refuses(
+            el, f"the {what} '{file}' does not exist relative to the main file's folder "
+                f"(looked for '{path}')",
+            f"mbparse reads '{near}', relative to the included file, as MuJoCo does",
+            code="file-missing")
+        return near
+
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
         """Child elements (named ``name``, or all), includes expanded."""
@@ -95,8 +116,11 @@ class Document:
         if file is None:
             self.error(include_el, "<include> has no 'file' attribute",
                        code="mjcf-attribute-missing")
-        # MuJoCo resolves every include against the main file's folder.
+        # MuJoCo resolves an include against the main file's folder first,
+        # then against the folder of the file that includes it.
         path = os.path.abspath(os.path.join(self.base_dir, file))
+        if not os.path.isfile(path):
+            path = self.relative_to_include(include_el, file, path, "<include> file")
         if path in self._include_stack:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
                                    "being included", code="include-cycle")

@@ -182,6 +182,40 @@ def mesh_properties(vertices, faces, mode: str,
     return measure, (float(com[0]), float(com[1]), float(com[2])), I
 
 
+def drake_mesh_properties(vertices, faces,
+                          scale: Sequence[float] = (1.0, 1.0, 1.0)) -> tuple[float, Vec3, tuple]:
+    """(volume, centroid, inertia about the centroid per unit density) of a
+    triangle mesh as Drake's ``CalcSpatialInertia`` computes them: signed
+    tetrahedra from the mesh frame's origin, in double precision. A volume
+    below 1e-14 or an inertia that is not physically valid raises
+    :class:`MeshInertiaError` (Drake then falls back to the convex hull)."""
+    import numpy as np
+
+    V = np.asarray(vertices, dtype=np.float64).reshape(-1, 3) * np.asarray(scale, dtype=np.float64)
+    F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
+    if len(F) == 0:
+        raise MeshInertiaError("the mesh has no faces")
+    a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
+    v = np.einsum("ij,ij->i", a, np.cross(b, c)) / 6.0
+    volume = float(v.sum())
+    if not volume >= 1e-14:
+        raise MeshInertiaError(f"the mesh's signed volume {volume} is not positive (an open "
+                               "mesh, or faces wound inward)")
+    s = a + b + c
+    com = (v[:, None] * s).sum(axis=0) / (4.0 * volume)
+    # Second moments about the origin: v/20 (aaᵀ + bbᵀ + ccᵀ + ssᵀ) per tetrahedron.
+    C = np.einsum("t,ti,tj->ij", v / 20.0, a, a) + np.einsum("t,ti,tj->ij", v / 20.0, b, b) \
+        + np.einsum("t,ti,tj->ij", v / 20.0, c, c) + np.einsum("t,ti,tj->ij", v / 20.0, s, s)
+    C = C - volume * np.outer(com, com)  # about the centroid
+    M = np.trace(C) * np.eye(3) - C
+    I = (M[0, 0], M[1, 1], M[2, 2], M[0, 1], M[0, 2], M[1, 2])
+    eig = np.linalg.eigvalsh(M)
+    tol = 1e-14 * max(1.0, float(abs(eig).max()))
+    if eig[0] < -tol or eig[0] + eig[1] < eig[2] - tol:
+        raise MeshInertiaError("the mesh's inertia is not physically valid")
+    return volume, (float(com[0]), float(com[1]), float(com[2])), tuple(float(x) for x in I)
+
+
 def _check_orientation(V, F) -> None:
     """MuJoCo refuses exact inertia when two faces run along the same edge
     in the same direction (faces wound inconsistently); faces of (nearly)

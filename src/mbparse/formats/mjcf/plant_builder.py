@@ -45,19 +45,28 @@ class PlantBuilder:
 
     # ------------------------------------------------------------ bodies
     def add_world(self, world: Body) -> None:
-        # Every body's name, so that a site does not take the name of a body
-        # added after it (MJCF keeps the two kinds' names apart).
-        stack = [world]
-        while stack:
-            body = stack.pop()
-            self._body_names.add(body.name)
-            stack.extend(body.children)
+        """Adds every body below ``world``, then the sites' frames: MuJoCo
+        keeps sites and bodies in separate name spaces, so a body keeps its
+        name even when a site above it was written first with the same name."""
         world.plant_body = self.plant.world_body()
         self._geometry(world)
-        self._sites(world)
+        self._body_names = set()
+        pending = [world]
+        while pending:
+            body = pending.pop()
+            self._body_names.add(body.name)
+            pending.extend(body.children)
         for child in world.children:
             with self.doc.policy.recovering():
                 self.add_body(child)
+        pending = [world]
+        while pending:
+            body = pending.pop()
+            if body.plant_body is None:
+                continue  # its reading failed (and was reported)
+            with self.doc.policy.recovering():
+                self._sites(body)
+            pending.extend(reversed(body.children))
 
     def add_body(self, body: Body) -> None:
         plant = self.plant
@@ -69,8 +78,6 @@ class PlantBuilder:
             self._geometry(body)
         with recovering():
             self._joints(body)
-        with recovering():
-            self._sites(body)
         for child in body.children:
             with self.doc.policy.recovering():
                 self.add_body(child)
@@ -130,6 +137,22 @@ class PlantBuilder:
                 plant.add_frame(frame_name, body.plant_body.body_frame, X_BS, self.instance)
 
     # ------------------------------------------------------------ joints
+    def _dummy_name(self, body: Body, name: str) -> str:
+        """The name of a massless body between two joints of ``body``: Drake's
+        (the body's name and a number), unless a body of the model has it —
+        Drake then refuses the file; the default mode adds underscores."""
+        if self.doc.policy.like_drake or not (name in self._body_names or
+                                              self.plant.has_body_named(name, self.instance)):
+            return name
+        free = name
+        while free in self._body_names or self.plant.has_body_named(free, self.instance):
+            free += "_"
+        self.doc.diag(body.el).drake_refuses(
+            body.el, f"the massless body Drake adds between the joints of body '{body.name}' "
+                     f"is named '{name}', the name of another body of the model",
+            f"mbparse names it '{free}'", code="mjcf-conflict")
+        return free
+
     def _joints(self, body: Body) -> None:
         doc = self.doc
         plant = self.plant
@@ -156,13 +179,7 @@ class PlantBuilder:
             return
         chain = []
         for name in body.dummy_names:
-            if not doc.policy.like_drake:
-                # Drake names the massless bodies of a multi-joint body by a
-                # counter after it, which can be a real body's name (rodent's
-                # vertebra_C1 + 0 = vertebra_C10); MuJoCo has no such bodies,
-                # so the default mode picks a name no body has.
-                while name in self._body_names or plant.has_body_named(name, self.instance):
-                    name += "_"
+            name = self._dummy_name(body, name)
             with doc.diag(body.el).located(body.el):
                 chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
         chain.append(body.plant_body)
@@ -196,14 +213,13 @@ class PlantBuilder:
         if limited == "false":
             return None
         lo, hi = a.numbers("range", 2, (0.0, 0.0))
-        if kind == "ball" and not self.doc.policy.like_drake:
-            # MuJoCo: a ball joint's range is [0, largest angle]; [0, 0] is accepted.
+        if kind == "ball":
+            # A ball joint's range is a cone: [0, largest angle]; [0, 0] is allowed.
             if lo != 0:
                 a.error("range" if has_range else "limited",
-                        f"the range [{lo}, {hi}] of a ball joint must start at 0 (it is 0 and "
-                        "the largest rotation angle)", code="mjcf-value-invalid")
-            return lo, hi
-        if not lo < hi:
+                        f"the range [{lo}, {hi}] of a ball joint must start at 0",
+                        code="mjcf-value-invalid")
+        elif not lo < hi:
             a.error("range" if has_range else "limited",
                     f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
                     "upper end", code="limit-inverted")

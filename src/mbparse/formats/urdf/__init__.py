@@ -420,6 +420,17 @@ class UrdfReader:
             for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
                                      "effort")):
                 values[i] = diag.scalar(node, key, values[i])
+            if values[0] > values[1] and el.get("type") != "continuous":
+                # pybullet's convention for "no limit"; Drake's joint refuses it. The
+                # code keeps it an error in `mbparse check`.
+                message = (f"Joint '{el.get('name')}': the position lower limit {values[0]} "
+                           f"is greater than the upper limit {values[1]}")
+                if diag.policy.like_drake:
+                    diag.error(el, message, code="limit-inverted")
+                diag.warning(el, f"{message} [Drake refuses this; mbparse leaves the joint's "
+                                 "position unlimited, as pybullet reads a lower limit above "
+                                 "the upper one]", code="limit-inverted")
+                values[0], values[1] = -INF, INF
         return values
 
     def dynamics(self, el, node=None) -> float:
