@@ -192,8 +192,11 @@ def mujoco_bodies(path: str) -> dict[str, BodyRecord] | None:
     return out
 
 
-def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str]]:
-    """Converts ``path`` to ``target`` in ``folder`` and checks the result.
+def check_conversion(path: str, target: str, folder: str,
+                     packages: list[tuple[str, str]] | None = None,
+                     out: str | None = None) -> tuple[str, list[str]]:
+    """Converts ``path`` to ``target`` in ``folder`` (or to the file ``out``)
+    and checks the result; ``packages`` are (name, folder) pairs the input needs.
 
     Returns ("faithful" (no loss, same model), "lossy-ok" (same model up to
     the loss report), "differs" or "error", details). MJCF output is also
@@ -204,10 +207,12 @@ def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str
     from .loss import ConvertError
     from .writers import SUFFIXES
     from ..diagnostics import ParseError
-    original = read_back(path)
-    out = os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    original = read_back(path, packages)
+    out = out or os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    options = ConvertFileOptions(via_model=True,
+                                 load=LoadOptions(time_step=0.0, packages=packages or []))
     try:
-        result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
+        result = convert_file(path, target, out, options)
     except (ConvertError, ParseError) as e:
         return "error", [f"convert: {e}"]
     with open(out, "w", encoding="utf-8") as f:

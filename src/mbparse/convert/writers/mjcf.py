@@ -20,15 +20,17 @@ from lxml import etree
 
 from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh, Sphere
 from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
-from ...spatial import (IDENTITY, matrix_to_quaternion, point_mass_inertia, principal_moments,
-                        reexpress_inertia)
+from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
+                        principal_moments, reexpress_inertia)
 from ..loss import APPROXIMATED, DROPPED
 from .base import Writer, geometry_label, num, nums, sub
 from .walk import BodyNode, where
 
 MUJOCO_MESHES = (".obj", ".stl", ".msh")
+STL_MAX_FACES = 200000  # MuJoCo's STL reader refuses more
 TINY = 1e-9     # mass and inertia given to a moving body MuJoCo would refuse
 MINIMUM = 1e-12  # below this MuJoCo's check (mjMINVAL) is too close to call
+MUJOCO_EPS = 1e-14  # MuJoCo's smallest principal moment of a fullinertia (mjEPS)
 
 
 def pos_quat(X, what: str) -> dict[str, str]:
@@ -41,12 +43,68 @@ def pos_quat(X, what: str) -> dict[str, str]:
     return attrs
 
 
+def mujoco_inertia(I) -> tuple[dict, str | None]:
+    """The MJCF attributes of a rotational inertia (about the centre of
+    mass, in body axes) that MuJoCo accepts, and why it was changed (None
+    when it was not): ``fullinertia`` (MuJoCo wants its smallest principal
+    moment at least 1e-14), else ``quat`` + ``diaginertia`` of the principal
+    moments, negative ones raised to zero and the largest lowered to the sum
+    of the other two when they break the triangle inequality (MuJoCo's
+    check has no tolerance)."""
+    ixx, iyy, izz, ixy, ixz, iyz = I
+    if not (ixy or ixz or iyz):
+        moments, R = [ixx, iyy, izz], None
+    else:
+        import numpy as np
+        values, vectors = np.linalg.eigh(np.array(inertia_matrix(I)))
+        moments = [float(v) for v in values]
+        if moments[0] >= MUJOCO_EPS and moments[0] + moments[1] >= moments[2] * (1 + 1e-9):
+            return {"fullinertia": (ixx, iyy, izz, ixy, ixz, iyz)}, None
+        if np.linalg.det(vectors) < 0:
+            vectors[:, 2] = -vectors[:, 2]
+        R = tuple(tuple(float(v) for v in row) for row in vectors)
+    why = []
+    if min(moments) < 0:
+        why.append("a negative principal moment")
+        moments = [max(m, 0.0) for m in moments]
+    for k in range(3):
+        others = sum(moments) - moments[k]
+        if moments[k] > others:
+            why.append("its principal moments break the triangle inequality")
+            moments[k] = others
+    change = "; ".join(why) if max(
+        abs(a - b) for a, b in zip(moments, principal_moments(I) if R is not None
+                                   else (ixx, iyy, izz))
+        ) > 1e-9 * max(1e-300, *(abs(v) for v in I)) else None
+    if R is None:
+        if not why:
+            return {"diaginertia": (ixx, iyy, izz)}, None
+        return {"diaginertia": tuple(moments)}, change
+    return {"quat": matrix_to_quaternion(R), "diaginertia": tuple(moments)}, change
+
+
+def stl_problem(path: str, faces: int) -> str | None:
+    """Why MuJoCo's STL reader refuses a file it can open: text (ASCII) STL,
+    or more faces than it takes; None when it reads it."""
+    with open(path, "rb") as f:
+        head = f.read(84)
+    size = os.path.getsize(path)
+    binary = len(head) == 84 and 84 + 50 * int.from_bytes(head[80:84], "little") == size
+    if not binary:
+        return (f"MuJoCo reads binary STL only, and '{path}' is text (ASCII) STL; save it "
+                "as binary STL or OBJ to keep it")
+    if faces > STL_MAX_FACES:
+        return (f"MuJoCo reads STL files of at most {STL_MAX_FACES} faces; '{path}' has "
+                f"{faces} (save it as OBJ to keep it)")
+    return None
+
+
 class MjcfWriter(Writer):
     target = "MJCF"
 
     def build(self):
         walk = self.walk
-        name = (walk.instance_name(walk.instances[0]) if walk.single_instance() else "scene")
+        name = walk.model_name("scene")
         root = etree.Element("mujoco", {"model": name})
         sub(root, "compiler", {"angle": "radian", "inertiafromgeom": "false",
                                "autolimits": "true"})
@@ -56,6 +114,7 @@ class MjcfWriter(Writer):
         sub(sub(defaults, "default", {"class": "collision"}), "geom", {"group": "3"})
         self.asset = sub(root, "asset")
         self.meshes_by_key: dict[tuple, str] = {}
+        self.refused_meshes: set[tuple] = set()
         self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
@@ -110,11 +169,13 @@ class MjcfWriter(Writer):
             I = (I[0] + TINY, I[1] + TINY, I[2] + TINY, I[3], I[4], I[5])
         what = f"the inertia of body '{node.name}'"
         attrs = {"pos": nums(M.com, what), "mass": num(mass, what)}
-        ixx, iyy, izz, ixy, ixz, iyz = I
-        if ixy or ixz or iyz:
-            attrs["fullinertia"] = nums((ixx, iyy, izz, ixy, ixz, iyz), what)
-        else:
-            attrs["diaginertia"] = nums((ixx, iyy, izz), what)
+        form, change = mujoco_inertia(I)
+        if change:
+            self.report.add(APPROXIMATED, f"body '{node.name}'",
+                            f"MuJoCo refuses its rotational inertia {tuple(I)} ({change}); "
+                            f"the principal moments written are {form['diaginertia']}",
+                            where(node.body))
+        attrs.update({k: nums(v, what) for k, v in form.items()})
         sub(el, "inertial", attrs)
 
     def _refused(self, node: BodyNode) -> bool:
@@ -285,7 +346,12 @@ class MjcfWriter(Writer):
             return None
         key = (os.path.abspath(s.filename), tuple(s.scale))
         name = self.meshes_by_key.get(key)
+        if name is None and key in self.refused_meshes:
+            return None
         if name is None:
+            if not self._mesh_usable(g, s):
+                self.refused_meshes.add(key)
+                return None
             stem = os.path.splitext(os.path.basename(s.filename))[0]
             name = stem
             n = 1
@@ -296,8 +362,43 @@ class MjcfWriter(Writer):
             attrs = {"name": name, "file": self.mesh_uri(s.filename)}
             if tuple(s.scale) != (1.0, 1.0, 1.0):
                 attrs["scale"] = nums(s.scale, f"the scale of mesh '{s.filename}'")
+            attrs["inertia"] = "shell"
             sub(self.asset, "mesh", attrs)
         return {"type": "mesh", "mesh": name}
+
+    def _mesh_usable(self, g: Geometry, s: Mesh) -> bool:
+        """Whether MuJoCo's compiler takes the mesh file; what it refuses is
+        reported and left out. Every mesh is written with ``inertia="shell"``:
+        MuJoCo measures each mesh even when the bodies' inertias are given
+        (as they are here), and refuses a flat or open one by its volume,
+        while the surface of any mesh with triangles has an area."""
+        from ...formats.mjcf.inertia import MeshInertiaError, mesh_properties
+        from ...geometry.meshes import MeshError, read_mesh, read_msh_arrays
+        path = s.filename
+        try:
+            if path.lower().endswith(".msh"):
+                V, F = read_msh_arrays(path)
+            else:
+                mesh = read_mesh(path)
+                V, F = mesh.vertices, mesh.faces
+        except (MeshError, OSError, ValueError) as e:
+            self.report.add(DROPPED, geometry_label(g), f"MuJoCo cannot read the mesh: {e}",
+                            g.instance.source)
+            return False
+        if path.lower().endswith(".stl"):
+            problem = stl_problem(path, len(F))
+            if problem:
+                self.report.add(DROPPED, geometry_label(g), problem, g.instance.source)
+                return False
+        if len(F) == 0:  # a .msh of vertices only: MuJoCo takes the hull
+            return True
+        try:
+            mesh_properties(V, F, "shell", s.scale)
+        except MeshInertiaError as e:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"MuJoCo refuses the mesh '{path}': {e}", g.instance.source)
+            return False
+        return True
 
     def _site(self, el, frame) -> None:
         sub(el, "site", {"name": self._unique("site", self.name(frame)),

@@ -56,11 +56,11 @@ class SdfWriter(Writer):
     def build(self):
         walk = self.walk
         sdf = etree.Element("sdf", {"version": "1.9"}, nsmap={"drake": DRAKE_NS})
+        stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
         if walk.single_instance():
-            top = sub(sdf, "model", {"name": self.model_name(walk.instances[0])})
-            self.models = {walk.instances[0]: top}
+            top = sub(sdf, "model", {"name": walk.model_name(stem).replace("::", "__")})
+            self.models = {walk.instances[0]: top} if walk.instances else {}
         else:
-            stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
             top = sub(sdf, "model", {"name": stem})
             # Only instances with links become nested models (SDFormat wants a
             # link in every model); the frames of the others go in the top model.

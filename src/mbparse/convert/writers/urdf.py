@@ -74,8 +74,7 @@ class UrdfWriter(Writer):
 
     def build(self):
         walk = self.walk
-        name = (walk.instance_name(walk.instances[0]) if walk.single_instance()
-                else "robot")
+        name = walk.model_name("robot")
         robot = etree.Element("robot", {"name": name}, nsmap={"drake": DRAKE_NS})
         self.robot = robot
         self.link_names = {n.body.index: self.name(n.body) for n in walk.preorder()}
