@@ -133,7 +133,7 @@ def test_massless_moving_body_gets_a_tiny_mass_for_mujoco_and_is_reported(tmp_pa
 
 def test_an_empty_model_is_an_error_not_output():
     plant = MultibodyPlant(0.0)
-    with pytest.raises(ConvertError, match="no bodies"):
+    with pytest.raises(ConvertError, match="no rigid bodies"):
         write(plant, SceneGraph(), "mjcf")
 
 

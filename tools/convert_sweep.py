@@ -11,7 +11,11 @@ with ``path``, ``format`` and the ``packages`` they need); ``--others`` converts
 each file only to the two formats it is not in. With ``--drake``, a written
 URDF or SDFormat file must also parse in Drake whenever Drake parsed the input.
 
-Prints one line per failing pair and the faithful figure per pair of formats.
+Prints one line per failing pair and the faithful figure per pair of formats:
+"faithful" (the same model, nothing lost), "lossy-ok" (the same model up to the
+loss report), "differs", "error" (no output, or the output does not load),
+"drake" (Drake refuses the output), "empty" (the input holds nothing to convert
+-- no rigid body, no geometry -- and the conversion refuses it, as it should).
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ import warnings
 from mbparse.convert.roundtrip import check_conversion
 from mbparse.loading import LoadOptions, load
 
+EMPTY = "no rigid bodies and no geometry on the world"
 WRITTEN_SUFFIX = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
 SUFFIXES = {".urdf": "urdf", ".sdf": "sdf", ".xml": "mjcf", ".yaml": "dmd", ".obj": "obj"}
 
@@ -103,6 +108,8 @@ def main(argv=None) -> int:
                     verdict, details = check_conversion(path, target, folder, packages, out)
                 except Exception as e:  # a crash is a finding, not a stop
                     verdict, details = "error", [f"crash: {type(e).__name__}: {e}"]
+                if verdict == "error" and EMPTY in details[0]:
+                    verdict = "empty"  # refused as it should be: nothing to convert
                 if (drake and target in ("urdf", "sdf") and verdict in ("faithful", "lossy-ok")):
                     if drake_parsed_input is None:
                         drake_parsed_input = drake.parses(path, packages)[0]
@@ -122,7 +129,7 @@ def main(argv=None) -> int:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(records, f, indent=1)
     print(f"{'pair':14} {'files':>5} {'faithful':>9} {'lossy-ok':>9} {'differs':>8} "
-          f"{'error':>6} {'drake':>6}  same-model %")
+          f"{'error':>6} {'drake':>6} {'empty':>6}  same-model % (of all; of non-empty)")
     total = collections.Counter()
     for (src, target), c in sorted(tally.items()):
         total.update(c)
@@ -135,7 +142,8 @@ def _row(label: str, c: collections.Counter) -> None:
     n = sum(c.values())
     ok = c["faithful"] + c["lossy-ok"]
     print(f"{label:14} {n:5} {c['faithful']:9} {c['lossy-ok']:9} "
-          f"{c['differs']:8} {c['error']:6} {c['drake']:6}  {100.0 * ok / max(n, 1):.1f}")
+          f"{c['differs']:8} {c['error']:6} {c['drake']:6} {c['empty']:6}  "
+          f"{100.0 * ok / max(n, 1):.1f}; {100.0 * ok / max(n - c['empty'], 1):.1f}")
 
 
 if __name__ == "__main__":

@@ -136,11 +136,11 @@ def read_back(path: str, packages: list[tuple[str, str]] | None = None):
 def excused_by(report: LossReport) -> tuple[set[str], set[str], set[str]]:
     """(bodies, joints, joints written at zero) the report accounts for."""
     bodies = _names_in(report, "body")
-    joints = _names_in(report, "joint")
-    zero = {n for n in joints if any(
-        loss.action == DROPPED and "default positions" in loss.what and
-        f"'{n}'" in loss.element for loss in report.losses)}
-    return bodies, joints - zero, zero
+    zero_report = LossReport(report.source, report.target, [
+        x for x in report.losses if x.action == DROPPED and "default positions" in x.what])
+    other_report = LossReport(report.source, report.target, [
+        x for x in report.losses if x not in zero_report.losses])
+    return bodies, _names_in(other_report, "joint"), _names_in(zero_report, "joint")
 
 
 def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
@@ -156,14 +156,19 @@ def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
 
 
 def below(plant: MultibodyPlant, names: set[str]) -> set[str]:
-    """The bodies named in ``names`` and every body outboard of them."""
+    """The bodies named in ``names`` and every body outboard of them: every
+    body joined to them other than through the world (a joint declared from
+    the child's side, as a writer turns round, still hangs below)."""
     out = set(names)
     changed = True
     while changed:
         changed = False
         for j in plant.joints():
-            if j.parent_body.name in out and j.child_body.name not in out:
-                out.add(j.child_body.name)
+            if j.parent_body.index == 0 or j.child_body.index == 0:
+                continue
+            ends = {j.parent_body.name, j.child_body.name}
+            if ends & out and not ends <= out:
+                out |= ends
                 changed = True
     return out
 

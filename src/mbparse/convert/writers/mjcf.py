@@ -22,7 +22,7 @@ from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, Hal
 from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
 from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
                         principal_moments, reexpress_inertia)
-from ..loss import APPROXIMATED, DROPPED
+from ..loss import APPROXIMATED, DROPPED, SPLIT
 from .base import Writer, geometry_label, num, nums, sub
 from .walk import BodyNode, where
 
@@ -99,6 +99,23 @@ def stl_problem(path: str, faces: int) -> str | None:
     return None
 
 
+# How each joint type is written: (MJCF joint type, axis in the joint's child
+# frame M (None: the joint's own axis), name suffix), applied in order.
+X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
+MOTIONS = {
+    "revolute": [("hinge", None, "")],
+    "prismatic": [("slide", None, "")],
+    "ball_rpy": [("ball", None, "")],
+    "universal": [("hinge", X, "_x"), ("hinge", Y, "_y")],
+    "planar": [("slide", X, "_x"), ("slide", Y, "_y"), ("hinge", Z, "_theta")],
+    "screw": [("hinge", None, "_rotation"), ("slide", None, "_translation")],
+    "quaternion_floating": [("slide", X, "_x"), ("slide", Y, "_y"), ("slide", Z, "_z"),
+                            ("ball", None, "_rotation")],
+    "rpy_floating": [("slide", X, "_x"), ("slide", Y, "_y"), ("slide", Z, "_z"),
+                     ("ball", None, "_rotation")],
+}
+
+
 class MjcfWriter(Writer):
     target = "MJCF"
 
@@ -115,6 +132,8 @@ class MjcfWriter(Writer):
         self.asset = sub(root, "asset")
         self.meshes_by_key: dict[tuple, str] = {}
         self.refused_meshes: set[tuple] = set()
+        self.joint_names: dict[int, str] = {}  # a model joint's (first) MJCF joint
+        self.screws: list[tuple[str, str, float]] = []  # (slide, hinge, pitch / 2π)
         self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
@@ -141,7 +160,7 @@ class MjcfWriter(Writer):
     # -- bodies -----------------------------------------------------------
     def _body(self, parent_el, node: BodyNode) -> None:
         body = node.body
-        X = node.X_PB(at_default=True)
+        X = node.X_PB(at_default=self._at_default(node))
         el = sub(parent_el, "body", {"name": self.name(body),
                                      **pos_quat(X, f"the pose of body '{body.name}'")})
         self._joints(el, node)
@@ -214,58 +233,90 @@ class MjcfWriter(Writer):
         what = f"joint '{j.name}'"
         if kind == "weld":
             return
-        if kind in ("quaternion_floating", "rpy_floating"):
-            if node.parent is None:
-                sub(el, "freejoint", {"name": self._unique("joint", self.name(j))})
-                return
-            self.report.add(APPROXIMATED, what, "a floating joint below another body is "
-                                                "written as a ball and three slides", where(j))
-        attrs = {}
-        if any(h.X_CM.p):
-            attrs["pos"] = nums(h.X_CM.p, what)
-        if kind in ("revolute", "prismatic"):
-            axis = h.X_CM.R
-            a = h.axis
-            axis_B = tuple(sum(axis[r][k] * a[k] for k in range(3)) for r in range(3))
-            attrs.update({"name": self._unique("joint", self.name(j)),
-                          "type": "hinge" if kind == "revolute" else "slide",
-                          "axis": nums(axis_B, what)})
-            lo, hi = j.pos_lower[0], j.pos_upper[0]
-            if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
-                attrs["range"] = nums((lo, hi), what)
-            elif lo == hi:
-                self.report.add(APPROXIMATED, what, f"the empty range [{lo}, {hi}] has no MJCF "
-                                                    "form; the joint is written unlimited",
-                                where(j))
-            elif math.isfinite(lo) or math.isfinite(hi):
-                self.report.add(APPROXIMATED, what, f"the one-sided limit [{lo}, {hi}] has no "
-                                                    "MJCF form; the joint is written unlimited",
-                                where(j))
-            if j.default_positions[0]:
-                attrs["ref"] = num(j.default_positions[0], what)
-            for f in self.plant.force_elements():
-                if isinstance(f, RevoluteSpring) and f.joint is j:
-                    attrs["stiffness"] = num(f.stiffness)
-                    attrs["springref"] = num(f.nominal_angle)
-        elif kind == "ball_rpy":
-            attrs.update({"name": self._unique("joint", self.name(j)), "type": "ball"})
-            if any(j.default_positions):
-                self.report.add(DROPPED, what, f"the default positions {j.default_positions} "
-                                               "of a ball joint", where(j))
-        else:
+        if kind in ("quaternion_floating", "rpy_floating") and node.parent is None:
+            sub(el, "freejoint", {"name": self._unique("joint", self.name(j))})
+            return
+        motions = MOTIONS.get(kind)
+        if motions is None:
             self.report.add(APPROXIMATED, what, f"a {kind} joint has no MJCF form; the body is "
                                                 "welded to its parent", where(j))
             return
-        if any(j.damping):
-            attrs["damping"] = num(j.damping[0], what)
+        if kind in ("quaternion_floating", "rpy_floating"):
+            self.report.add(SPLIT, what, "a floating joint below another body is written as "
+                                         "three slides and a ball joint in its body", where(j))
+        elif len(motions) > 1:
+            self.report.add(SPLIT, what, f"MJCF has no {kind} joint; it is written as "
+                            + ", ".join(f"{m[0]} '{self.name(j)}{m[2]}'" for m in motions)
+                            + " in the body" + (" and a joint equality that keeps the slide "
+                                                "at pitch/2π times the hinge"
+                                                if kind == "screw" else ""), where(j))
+        at_default = self._at_default(node)
+        if not at_default:
+            self.report.add(DROPPED, what, f"the default positions {j.default_positions} of a "
+                                           f"{kind} joint (MJCF's ref is for single hinges and "
+                                           "slides; the body is written at zero positions)",
+                            where(j))
+        R_CM = h.X_CM.R
+        written = []
+        for index, (mtype, axis, suffix) in enumerate(motions):
+            attrs = {"name": self._unique("joint", self.name(j) + suffix), "type": mtype}
+            if mtype in ("hinge", "slide"):
+                a = h.axis if axis is None else axis
+                attrs["axis"] = nums(tuple(sum(R_CM[r][k] * a[k] for k in range(3))
+                                           for r in range(3)), what)
+            if any(h.X_CM.p) and mtype != "slide":
+                attrs["pos"] = nums(h.X_CM.p, what)
+            if kind in ("revolute", "prismatic"):
+                self._range(attrs, j, what)
+                if j.default_positions[0]:
+                    attrs["ref"] = num(j.default_positions[0], what)
+                for f in self.plant.force_elements():
+                    if isinstance(f, RevoluteSpring) and f.joint is j:
+                        attrs["stiffness"] = num(f.stiffness)
+                        attrs["springref"] = num(f.nominal_angle)
+            damping = j.damping[min(index, len(j.damping) - 1)] if j.damping else 0.0
+            if kind == "screw" and mtype == "slide":
+                damping = 0.0
+            if damping:
+                attrs["damping"] = num(damping, what)
+            if index == 0:
+                actuated = [a for a in self.plant.actuators() if a.joint is j]
+                if actuated and actuated[0].rotor_inertia:
+                    a = actuated[0]
+                    attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
+            written.append(sub(el, "joint", attrs))
+        self.joint_names[id(j)] = written[0].get("name")
+        if kind == "screw":
+            self.screws.append((written[1].get("name"), written[0].get("name"),
+                                j.screw_pitch / (2 * math.pi)))
+        if kind == "ball_rpy" and any(j.pos_lower[k] > -math.inf or j.pos_upper[k] < math.inf
+                                      for k in range(3)):
+            self.report.add(DROPPED, what, "the limits of a ball joint", where(j))
         if any(math.isfinite(v) for v in j.vel_upper + j.acc_upper):
             self.report.add(DROPPED, what, "velocity and acceleration limits (MJCF has none)",
                             where(j))
-        actuated = [a for a in self.plant.actuators() if a.joint is j]
-        if actuated and actuated[0].rotor_inertia:
-            a = actuated[0]
-            attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
-        sub(el, "joint", attrs)
+
+    def _at_default(self, node: BodyNode) -> bool:
+        """Whether the body is written at its joint's default positions: always,
+        but for a joint of several degrees of freedom off zero (MJCF's ``ref``
+        belongs to one hinge or slide)."""
+        h = node.hinge
+        if h is None or h.joint.type_name in ("revolute", "prismatic", "weld"):
+            return True
+        j = h.joint
+        return all(q == z for q, z in zip(j.default_positions, j.zero_positions()))
+
+    def _range(self, attrs: dict, j, what: str) -> None:
+        lo, hi = j.pos_lower[0], j.pos_upper[0]
+        if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
+            attrs["range"] = nums((lo, hi), what)
+        elif lo == hi:
+            self.report.add(APPROXIMATED, what, f"the empty range [{lo}, {hi}] has no MJCF "
+                                                "form; the joint is written unlimited", where(j))
+        elif math.isfinite(lo) or math.isfinite(hi):
+            self.report.add(APPROXIMATED, what, f"the one-sided limit [{lo}, {hi}] has no "
+                                                "MJCF form; the joint is written unlimited",
+                            where(j))
 
     # -- geometry -----------------------------------------------------------
     def _geom(self, el, g: Geometry) -> None:
@@ -412,12 +463,19 @@ class MjcfWriter(Writer):
             for a, b in pairs:
                 sub(contact, "exclude", {"body1": self.name(a.body), "body2": self.name(b.body)})
 
+    def joint_name(self, j) -> str:
+        """The MJCF joint that stands for a model joint (the first of several)."""
+        return self.joint_names.get(id(j), self.name(j))
+
     def _equality(self, root) -> None:
         equality = etree.Element("equality")
+        for slide, hinge, ratio in self.screws:
+            sub(equality, "joint", {"joint1": slide, "joint2": hinge,
+                                    "polycoef": nums((0, ratio, 0, 0, 0))})
         for c in self.plant.constraints():
             if isinstance(c, CouplerConstraint):
-                sub(equality, "joint", {"joint1": self.name(c.joint0),
-                                        "joint2": self.name(c.joint1),
+                sub(equality, "joint", {"joint1": self.joint_name(c.joint0),
+                                        "joint2": self.joint_name(c.joint1),
                                         "polycoef": nums((c.offset, c.gear_ratio, 0, 0, 0))})
             elif isinstance(c, BallConstraint):
                 sub(equality, "connect", {"body1": self.name(c.body_A),
@@ -443,7 +501,7 @@ class MjcfWriter(Writer):
             return
         el = sub(root, "actuator")
         for a in actuators:
-            attrs = {"name": self.name(a), "joint": self.name(a.joint)}
+            attrs = {"name": self.name(a), "joint": self.joint_name(a.joint)}
             if a.gear_ratio != 1.0:
                 attrs["gear"] = num(a.gear_ratio)
             if math.isfinite(a.effort_limit):

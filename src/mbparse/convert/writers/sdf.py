@@ -242,10 +242,7 @@ class SdfWriter(Writer):
         elif kind in SDF_TYPES:
             stype = SDF_TYPES[kind]
         elif kind == "planar":
-            self.report.add(APPROXIMATED, f"joint '{j.name}'",
-                            "a planar joint is not written to SDFormat yet; the body is welded "
-                            "to its parent", where(j))
-            self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
+            self._planar_chain(node)
             return
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
@@ -291,6 +288,60 @@ class SdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, D + "mimic", {"joint": self.written_names.get(id(c.joint1), c.joint1.name),
                                       "multiplier": num(c.gear_ratio), "offset": num(c.offset)})
+
+    def _planar_chain(self, node: BodyNode) -> None:
+        """A planar joint, which SDFormat has no type for, as a chain: a slide
+        along the joint's x to a massless link, a slide along its y to a
+        second one, a revolute joint about its z to the body (reported as
+        split). The extra links stand at the joint's frame on the child."""
+        h = node.hinge
+        j = h.joint
+        name = self.written_names[id(j)]
+        model = self._model_of(node.body)
+        scope = node.body.model_instance
+        taken = {el.get("name") for el in model if el.get("name")}
+        taken |= set(self.written_names.values())
+        links, slides = [], []
+        for suffix in ("x", "y"):
+            base, n = f"{name}_{suffix}", 1
+            joint_name = base
+            while joint_name in taken or f"{joint_name}_link" in taken:
+                joint_name = f"{base}_{n}"
+                n += 1
+            taken |= {joint_name, f"{joint_name}_link"}
+            slides.append(joint_name)
+            links.append(f"{joint_name}_link")
+        self.report.add(SPLIT, f"joint '{j.name}'",
+                        "SDFormat has no planar joint; it is written as prismatic joints "
+                        f"'{slides[0]}' (along x) to a massless link '{links[0]}' and "
+                        f"'{slides[1]}' (along y) to a massless link '{links[1]}', then a "
+                        f"revolute joint '{name}' about z", where(j))
+        X_WM = self.X_WB[node.body.index] @ h.X_CM
+        parent = self.scoped(node.parent.body, scope) if node.parent else "world"
+        if node.parent is not None and node.parent.body.model_instance != scope:
+            parent = self.scoped(node.parent.body, None)
+        for link_name in links:
+            link = sub(model, "link", {"name": link_name})
+            sub(link, "pose", text=pose_text(X_WM, f"the pose of joint '{j.name}'"))
+            inertial = sub(link, "inertial")
+            sub(inertial, "mass", text="0")
+            inertia = sub(inertial, "inertia")
+            for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+                sub(inertia, k, text="0")
+        chain = [(slides[0], "prismatic", parent, links[0], "1 0 0", IDENTITY),
+                 (slides[1], "prismatic", links[0], links[1], "0 1 0", IDENTITY),
+                 (name, "revolute", links[1], self.scoped(node.body, scope), "0 0 1", h.X_CM)]
+        for index, (joint_name, stype, parent_name, child_name, xyz, X) in enumerate(chain):
+            el = sub(model, "joint", {"name": joint_name,
+                                      "type": "continuous" if stype == "revolute" else stype})
+            sub(el, "pose", text=pose_text(X, f"the pose of joint '{j.name}'"))
+            sub(el, "parent", text=parent_name)
+            sub(el, "child", text=child_name)
+            axis = sub(el, "axis")
+            sub(axis, "xyz", text=xyz)
+            sub(sub(axis, "limit"), "effort", text="0")
+            if j.damping[index]:
+                sub(sub(axis, "dynamics"), "damping", text=num(j.damping[index]))
 
     def _joint_element(self, name, stype, parent: BodyNode | None, child: BodyNode,
                        X_CM: RigidTransform, joint=None):
