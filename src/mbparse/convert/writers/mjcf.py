@@ -83,19 +83,20 @@ def mujoco_inertia(I) -> tuple[dict, str | None]:
     return {"quat": matrix_to_quaternion(R), "diaginertia": tuple(moments)}, change
 
 
-def stl_problem(path: str, faces: int) -> str | None:
-    """Why MuJoCo's STL reader refuses a file it can open: text (ASCII) STL,
-    or more faces than it takes; None when it reads it."""
-    with open(path, "rb") as f:
-        head = f.read(84)
-    size = os.path.getsize(path)
-    binary = len(head) == 84 and 84 + 50 * int.from_bytes(head[80:84], "little") == size
-    if not binary:
-        return (f"MuJoCo reads binary STL only, and '{path}' is text (ASCII) STL; save it "
-                "as binary STL or OBJ to keep it")
-    if faces > STL_MAX_FACES:
-        return (f"MuJoCo reads STL files of at most {STL_MAX_FACES} faces; '{path}' has "
-                f"{faces} (save it as OBJ to keep it)")
+def stl_problem(path: str) -> str | None:
+    """Why MuJoCo's STL reader refuses a file: text (ASCII) STL, no faces or
+    more faces than it takes; None when it reads it."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(84)
+        size = os.path.getsize(path)
+    except OSError:
+        return None  # reported where the mesh is read
+    faces = int.from_bytes(head[80:84], "little") if len(head) == 84 else -1
+    if faces < 0 or 84 + 50 * faces != size:
+        return "MuJoCo reads binary STL only, and this is text (ASCII) STL"
+    if not 1 <= faces <= STL_MAX_FACES:
+        return f"MuJoCo reads STL files of 1 to {STL_MAX_FACES} faces; this one has {faces}"
     return None
 
 
@@ -385,11 +386,6 @@ class MjcfWriter(Writer):
 
     def _mesh(self, g: Geometry, s: Mesh) -> dict | None:
         ext = os.path.splitext(s.filename)[1].lower()
-        if ext not in MUJOCO_MESHES:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
-                            f"{', '.join(MUJOCO_MESHES)}): '{s.filename}'", g.instance.source)
-            return None
         if not os.path.isfile(s.filename):
             self.report.add(DROPPED, geometry_label(g),
                             f"the mesh file '{s.filename}' does not exist, and MuJoCo needs "
@@ -399,10 +395,22 @@ class MjcfWriter(Writer):
         name = self.meshes_by_key.get(key)
         if name is None and key in self.refused_meshes:
             return None
+        uri = None
         if name is None:
+            problem = None
+            if ext not in MUJOCO_MESHES:
+                problem = (f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
+                           f"{', '.join(MUJOCO_MESHES)})")
+            elif ext == ".stl":
+                problem = stl_problem(s.filename)
             if not self._mesh_usable(g, s):
                 self.refused_meshes.add(key)
                 return None
+            if problem:
+                uri = self._mesh_as_obj(g, s, problem)
+                if uri is None:
+                    self.refused_meshes.add(key)
+                    return None
             stem = os.path.splitext(os.path.basename(s.filename))[0]
             name = stem
             n = 1
@@ -410,12 +418,36 @@ class MjcfWriter(Writer):
                 name = f"{stem}_{n}"
                 n += 1
             self.meshes_by_key[key] = name
-            attrs = {"name": name, "file": self.mesh_uri(s.filename)}
+            attrs = {"name": name, "file": uri or self.mesh_uri(s.filename)}
             if tuple(s.scale) != (1.0, 1.0, 1.0):
                 attrs["scale"] = nums(s.scale, f"the scale of mesh '{s.filename}'")
             attrs["inertia"] = "shell"
             sub(self.asset, "mesh", attrs)
         return {"type": "mesh", "mesh": name}
+
+    def _mesh_as_obj(self, g: Geometry, s: Mesh, problem: str) -> str | None:
+        """The URI of an OBJ copy of a mesh MuJoCo cannot read, written into
+        the copy-meshes folder (reported: materials and textures stay
+        behind); without that folder, or when the file cannot be read, the
+        mesh is reported and left out (None)."""
+        from ...geometry.meshes import MeshError
+        if self.meshes.copy_to is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{problem}: '{s.filename}'; give a folder to copy meshes to "
+                            "(--copy-meshes DIR) and the mesh is written there as OBJ",
+                            g.instance.source)
+            return None
+        try:
+            uri = self.meshes.as_obj(s.filename)
+        except (MeshError, OSError) as e:
+            self.report.add(DROPPED, geometry_label(g), f"{problem}, and the mesh cannot be "
+                                                        f"converted to OBJ: {e}",
+                            g.instance.source)
+            return None
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"{problem}: '{s.filename}' is written as the OBJ '{uri}' (its "
+                        "triangles; materials and textures are not carried)", g.instance.source)
+        return uri
 
     def _mesh_usable(self, g: Geometry, s: Mesh) -> bool:
         """Whether MuJoCo's compiler takes the mesh file; what it refuses is
@@ -436,11 +468,6 @@ class MjcfWriter(Writer):
             self.report.add(DROPPED, geometry_label(g), f"MuJoCo cannot read the mesh: {e}",
                             g.instance.source)
             return False
-        if path.lower().endswith(".stl"):
-            problem = stl_problem(path, len(F))
-            if problem:
-                self.report.add(DROPPED, geometry_label(g), problem, g.instance.source)
-                return False
         if len(F) == 0:  # a .msh of vertices only: MuJoCo takes the hull
             return True
         try:

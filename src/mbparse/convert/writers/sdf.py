@@ -16,7 +16,7 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper, RevoluteSpring)
 from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, DROPPED, RENAMED, SPLIT
-from .base import Writer, geometry_label, num, nums, pose_text, sub
+from .base import Writer, curve_segments, geometry_label, num, nums, pose_text, sub
 from .urdf import DRAKE_NS, proximity_children
 from .walk import BodyNode, where
 
@@ -244,6 +244,9 @@ class SdfWriter(Writer):
         elif kind == "planar":
             self._planar_chain(node)
             return
+        elif kind == "curvilinear":
+            self._curvilinear(node)
+            return
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"a {kind} joint has no SDFormat form; it is written as a fixed "
@@ -288,6 +291,53 @@ class SdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, D + "mimic", {"joint": self.written_names.get(id(c.joint1), c.joint1.name),
                                       "multiplier": num(c.gear_ratio), "offset": num(c.offset)})
+
+    def _curvilinear(self, node: BodyNode) -> None:
+        """A curvilinear joint as Drake's ``<drake:joint type="curvilinear">``,
+        which takes no pose: two frames carry the joint's frames on its
+        bodies (reported as split)."""
+        h = node.hinge
+        j = h.joint
+        name = self.written_names[id(j)]
+        model = self._model_of(node.body)
+        scope = node.body.model_instance
+        if node.parent is not None and node.parent.body.model_instance != scope:
+            model, scope = self.top, None
+        taken = {el.get("name") for el in model if el.get("name")}
+        taken |= set(self.written_names.values())
+        what = f"joint '{j.name}'"
+        frames = []
+        for end, body, X in (("parent", node.parent.body if node.parent else None, h.X_PF),
+                             ("child", node.body, h.X_CM)):
+            base, n = f"{name}_{end}_frame", 1
+            frame_name = base
+            while frame_name in taken:
+                frame_name = f"{base}_{n}"
+                n += 1
+            taken.add(frame_name)
+            frames.append(frame_name)
+            attached = self.scoped(body, scope) if body is not None else "world"
+            el = sub(model, "frame", {"name": frame_name, "attached_to": attached})
+            sub(el, "pose", text=pose_text(X, what))
+        self.report.add(SPLIT, what, "Drake's SDFormat curvilinear joint takes no pose; the "
+                        f"joint's frames are written as frames '{frames[0]}' and '{frames[1]}'",
+                        where(j))
+        el = sub(model, D + "joint", {"name": name, "type": "curvilinear"})
+        sub(el, D + "parent", text=frames[0])
+        sub(el, D + "child", text=frames[1])
+        sub(sub(el, D + "plane_normal"), "xyz", text=nums(j.normal, what))
+        sub(sub(el, D + "initial_tangent"), "xyz", text=nums(j.tangent, what))
+        sub(el, D + "is_periodic", text="true" if j.is_periodic else "false")
+        if j.damping[0]:
+            sub(el, D + "damping", text=num(j.damping[0], what))
+        curves = sub(el, D + "curves")
+        for shape, a, b in curve_segments(j):
+            if shape == "line":
+                sub(sub(curves, D + "line_segment"), D + "length", text=num(a, what))
+            else:
+                arc = sub(curves, D + "circular_arc")
+                sub(arc, D + "radius", text=num(a, what))
+                sub(arc, D + "angle", text=num(b, what))
 
     def _planar_chain(self, node: BodyNode) -> None:
         """A planar joint, which SDFormat has no type for, as a chain: a slide
