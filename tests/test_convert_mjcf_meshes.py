@@ -109,3 +109,19 @@ def test_converted_meshes_compile_in_mujoco_from_the_command_line(tmp_path):
     assert m.nmesh == 1 and m.mesh_facenum[0] == 12
     losses = json.loads((tmp_path / "out" / "loss.json").read_text())["losses"]
     assert [x["action"] for x in losses] == ["approximated"]
+
+
+def test_an_obj_mixing_faces_with_and_without_normals_is_rewritten(tmp_path):
+    (tmp_path / "mixed.obj").write_text(
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nvn 0 0 1\n"
+        "f 1//1 2//1 3//1\nf 1 2 4\nf 1 3 4\nf 2 3 4\n")
+    model = tmp_path / "model.urdf"
+    model.write_text(URDF.format(mesh="mixed.obj"))
+    result = convert_file(str(model), "mjcf", str(tmp_path / "out" / "model.xml"),
+                          ConvertFileOptions(copy_meshes=str(tmp_path / "out" / "meshes")))
+    [loss] = result.report.losses
+    assert "normals for some corners" in loss.what and loss.action == "approximated"
+    assert 'file="meshes/mixed.obj"' in result.text
+    mujoco = pytest.importorskip("mujoco")
+    (tmp_path / "out" / "model.xml").write_text(result.text)
+    assert mujoco.MjModel.from_xml_path(str(tmp_path / "out" / "model.xml")).nmesh == 1

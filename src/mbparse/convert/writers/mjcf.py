@@ -117,6 +117,29 @@ MOTIONS = {
 }
 
 
+def obj_problem(path: str) -> str | None:
+    """Why MuJoCo's OBJ reader refuses a file mbparse reads: faces that give
+    normals for some corners and none for others; None when it reads it."""
+    with_normals = without = False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.startswith("f "):
+                    continue
+                for corner in line.split()[1:]:
+                    parts = corner.split("/")
+                    if len(parts) == 3 and parts[2]:
+                        with_normals = True
+                    else:
+                        without = True
+                if with_normals and without:
+                    return ("MuJoCo's OBJ reader refuses faces that give normals for some "
+                            "corners and none for others, as this file does")
+    except OSError:
+        return None  # reported where the mesh is read
+    return None
+
+
 class MjcfWriter(Writer):
     target = "MJCF"
 
@@ -403,6 +426,8 @@ class MjcfWriter(Writer):
                            f"{', '.join(MUJOCO_MESHES)})")
             elif ext == ".stl":
                 problem = stl_problem(s.filename)
+            elif ext == ".obj":
+                problem = obj_problem(s.filename)
             if not self._mesh_usable(g, s):
                 self.refused_meshes.add(key)
                 return None
