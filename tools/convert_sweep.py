@@ -7,7 +7,8 @@ and MuJoCo (when installed) compiles each MJCF to the same bodies.
         [--drake PYTHON_WITH_PYDRAKE] [--json OUT]
 
 ``--manifest`` takes the URDF, SDFormat and MJCF models of a manifest (entries
-with ``path``, ``format`` and the ``packages`` they need); ``--others`` converts
+with ``path``, ``format`` and the ``packages`` they need; for a ``xacro`` entry
+with links, the URDF xacro expanded of it, named by ``expanded``); ``--others`` converts
 each file only to the two formats it is not in. With ``--drake``, a written
 URDF or SDFormat file must also parse in Drake whenever Drake parsed the input.
 
@@ -52,12 +53,21 @@ MANIFEST_FORMATS = {"urdf": "urdf", "sdf": "sdf", "mjcf": "mjcf"}
 
 
 def manifest_models(manifest: str) -> list[tuple[str, list[tuple[str, str]]]]:
-    """(path, packages) of every URDF, SDFormat and MJCF model a manifest lists."""
+    """(path, packages) of every URDF, SDFormat and MJCF model a manifest lists,
+    and the URDF that xacro expanded of each xacro model with links."""
     with open(manifest, encoding="utf-8") as f:
         data = json.load(f)
     root = data.get("root") or os.path.dirname(os.path.abspath(manifest))
-    return sorted((os.path.join(root, m["path"]), sorted(m.get("packages", {}).items()))
-                  for m in data["models"] if m.get("format") in MANIFEST_FORMATS)
+    out = []
+    for m in data["models"]:
+        path = None
+        if m.get("format") in MANIFEST_FORMATS:
+            path = m["path"]
+        elif m.get("format") == "xacro" and m.get("expanded") and m.get("has_links"):
+            path = m["expanded"]
+        if path:
+            out.append((os.path.join(root, path), sorted(m.get("packages", {}).items())))
+    return sorted(out)
 
 
 def main(argv=None) -> int:
