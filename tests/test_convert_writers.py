@@ -198,3 +198,12 @@ def test_a_model_of_world_geometry_only_is_written_not_refused(target, tmp_path)
     name = root_name = etree.fromstring(result.text.encode())
     name = root_name.get("name") or root_name.get("model") or root_name.find("model").get("name")
     assert name == "arena"
+
+
+@pytest.mark.parametrize("pitch_offset", [0.0, 1e-15, 8e-12, 1e-9, 1e-6, 1e-4, 1e-2])
+def test_rpy_written_next_to_pitch_90_degrees_gives_back_the_rotation(pitch_offset):
+    from mbparse.spatial import matrix_to_rpy, rpy_to_matrix
+    for sign in (1, -1):
+        R = rpy_to_matrix((2.07, sign * (math.pi / 2 - pitch_offset), -3.1))
+        back = rpy_to_matrix(matrix_to_rpy(R))
+        assert max(abs(a - b) for r, s in zip(R, back) for a, b in zip(r, s)) < 1e-14
