@@ -96,14 +96,23 @@ class SdfWriter(Writer):
     def _name_joints_and_frames(self) -> None:
         """Links, joints and frames share one name space in an SDFormat model;
         a joint or frame whose name a link took is renamed (and reported)."""
-        taken: dict[int, set[str]] = {}
+        # One name space per written <model> (instances without links put
+        # their frames in the top model, so they share its names).
+        taken: dict[int, set[str]] = {id(self.top): {m.get("name") for m in self.models.values()
+                                                     if m is not self.top}}
         for node in self.walk.preorder():
-            taken.setdefault(node.body.model_instance, set()).add(node.body.name)
+            taken.setdefault(id(self._model_of(node.body)), set()).add(node.body.name)
         self.written_names: dict[int, str] = {}
         elements = [n.hinge.joint for n in self.walk.preorder() if n.hinge is not None]
         elements += [f for n in self.walk.preorder() for f in n.frames] + self.walk.world_frames
         for e in elements:
-            names = taken.setdefault(e.model_instance, set())
+            model = self._model_of(e)
+            if hasattr(e, "type_name") and 0 not in (e.parent_body.index, e.child_body.index) \
+                    and e.parent_body.model_instance != e.child_body.model_instance:
+                model = self.top  # a joint between two models stands in the top model
+            if not hasattr(e, "type_name") and e.body.index == 0:
+                model = self.top
+            names = taken.setdefault(id(model), set())
             name = e.name
             if name in names:
                 kind = "joint" if hasattr(e, "type_name") else "frame"
