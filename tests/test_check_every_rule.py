@@ -61,6 +61,7 @@ TAMSI = LoadOptions(contact_approximation="tamsi")  # Drake's default: no constr
 EXAMPLES = {
     "mass-negative": ("r.urdf", robot('<link name="a"><inertial><mass value="-1"/></inertial></link>'), {}),
     "mass-zero-with-inertia": ("r.urdf", robot('<link name="a"><inertial><mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
+    "mass-none": ("r.urdf", robot('<link name="a"/><link name="b"/>' + rev()), {}),
     "mass-zero-moving": ("r.urdf", robot(f'{LINK}<link name="b"/>' + rev()), {}),
     "inertia-not-positive": ("r.urdf", robot('<link name="a"><inertial><mass value="1"/><inertia ixx="-1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
     "inertia-triangle": ("r.urdf", robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="5" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
@@ -96,9 +97,11 @@ EXAMPLES = {
     "drake-refuses": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}),
     "xacro-error": ("r.xacro", '<robot name="r"><link name="${nowhere}"/></robot>', {}),
     "xacro-warning": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="len" value="1"/><link name="a"/></robot>', {}),
-    "xml-leniency": ("r.urdf", '<?xml version="0.0"?>\n' + robot(LINK), {}),
+    "xml-leniency": ("r.urdf", robot(LINK).replace('name="r"', 'name="r&d"'), {}),
+    "xml-version": ("r.urdf", '<?xml version="0.0"?>\n' + robot(LINK), {}),
     "mesh-not-rendered": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="p.stl"/></geometry></visual></link>'), {"p.stl": STL}),
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
+    "package-found-by-name": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://hand/m.obj"/></geometry></visual></link>'), {"hand/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "depth-limit": ("d.dmd.yaml", "directives:\n- " + "[" * 200 + "]" * 200 + "\n", {}),
@@ -187,6 +190,42 @@ EXAMPLES = {
     "obj-several-objects": ("o.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no b\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n", {}),
 }
 
+# The portability rules (check --for CONSUMER): one URDF that every consumer
+# reads differently, and files of formats a consumer does not load.
+PORTABLE = robot(
+    '<link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" '
+    'ixz="0" iyz="0"/></inertial>'
+    '<visual><geometry><mesh filename="package://nowhere/v.stl"/></geometry></visual>'
+    '<visual><geometry><mesh filename="v.ply"/></geometry></visual>'
+    '<collision><geometry><mesh filename="p.stl"/></geometry></collision>'
+    '<collision><geometry><mesh filename="c.glb"/></geometry></collision>'
+    '<collision><geometry><mesh filename="package://nowhere/c.obj"/></geometry></collision>'
+    '</link>'
+    '<link name="tool.tip"/><link name="arm"><collision><geometry><box size="1 1 1"/>'
+    f'</geometry></collision></link><link name="arm2">{I}</link>'
+    '<joint name="fix" type="fixed"><parent link="base"/><child link="tool.tip"/></joint>'
+    + rev(parent="base", child="arm") + rev('<mimic joint="j"/>', parent="base", child="arm2")
+    .replace('name="j"', 'name="j2"', 1))
+PORTABLE_FILES = {"p.stl": STL, "v.ply": "ply\n", "c.glb": "glTF"}
+SITE = mjcf('<body name="b"><joint type="hinge"/><site name="s"/><geom size="0.1"/></body>')
+FOR = {
+    **{code: ("r.urdf", PORTABLE, PORTABLE_FILES) for code in (
+        "for-drake-refuses", "for-drake-massless-link", "for-drake-mimic-needs-sap",
+        "for-mujoco-root-welded", "for-mujoco-fixed-fused", "for-mujoco-visual-discarded",
+        "for-mujoco-mass-from-geoms", "for-mujoco-package-uri", "for-mujoco-mesh-format",
+        "for-gazebo-link-dropped", "for-gazebo-fixed-lumped", "for-gazebo-package-uri",
+        "for-gazebo-mesh-format", "for-pybullet-default-inertia",
+        "for-pybullet-inertia-from-collision", "for-pybullet-mesh-format",
+        "for-pybullet-mesh-not-found", "for-pybullet-mimic-ignored", "for-isaac-base-fixed",
+        "for-isaac-fixed-merged", "for-isaac-mass-from-collision", "for-isaac-name-changed")},
+    "for-drake-ignores": ("m.xml", SITE, {}),
+    "for-mujoco-not-read": ("m.sdf", sdf(SDF_LINK), {}),
+    "for-isaac-not-read": ("m.sdf", sdf(SDF_LINK), {}),
+    "for-gazebo-not-read": ("m.xml", SITE, {}),
+    "for-pybullet-not-read": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n"
+                                                "      base_frame: world"), {}),
+}
+
 # The converter's rules (mbparse convert), triggered through urdf_to_sdf.
 CONVERT = {
     "convert-root": "<robt/>",
@@ -215,13 +254,14 @@ NOT_FEASIBLE = {
 
 
 def test_every_rule_has_an_example_or_a_reason():
-    covered = set(EXAMPLES) | set(CONVERT) | set(NOT_FEASIBLE)
+    covered = set(EXAMPLES) | set(CONVERT) | set(NOT_FEASIBLE) | set(FOR)
     assert covered == set(RULES), sorted(set(RULES) ^ covered)
 
 
 def _write(tmp_path, name, text, others):
     for other, content in {**others, name: text}.items():
         path = tmp_path / other
+        path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             path.write_bytes(content)
         else:
@@ -238,6 +278,16 @@ def test_the_rule_is_reported_with_its_code_and_level(tmp_path, code):
     for f in hits:
         assert f.severity == RULES[code].severity or f.severity == "error"
         assert f.hint == RULES[code].hint and f.file
+
+
+@pytest.mark.parametrize("code", sorted(FOR))
+def test_the_portability_rule_is_reported_for_its_consumer(tmp_path, code):
+    name, text, others = FOR[code]
+    consumer = code.split("-")[1]
+    path = _write(tmp_path, name, text, others)
+    hits = [f for f in lint_file(path, consumers=(consumer,)) if f.rule == code]
+    assert hits and all(f.severity == RULES[code].severity and f.file for f in hits)
+    assert code not in {f.rule for f in lint_file(path)}   # only when asked for
 
 
 @pytest.mark.parametrize("code", sorted(CONVERT))

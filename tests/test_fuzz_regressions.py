@@ -1,7 +1,8 @@
 """Every reproducer under tests/fuzz/regressions/<format>/ (a crash, hang or
 silent nonsense the fuzzer or a hostile-input review found, minimised) ends
 as a located error or a model of finite numbers, within the fuzzer's time
-limit; and the command line prints no traceback on it."""
+limit; and the command line (inspect, check, tree, convert) prints no
+traceback on it."""
 from __future__ import annotations
 
 import sys
@@ -33,6 +34,16 @@ def test_the_command_line_prints_no_traceback_on_any_regression_case(command, ca
     from mbparse import cli
     for path in CASES:
         status = cli.main([command, str(path)])
+        out, err = capsys.readouterr()
+        assert status in (0, 1), path
+        assert "Traceback" not in out + err and "internal error" not in out + err, path
+
+
+@pytest.mark.parametrize("to", ["urdf", "sdf", "mjcf"])
+def test_convert_prints_no_traceback_on_any_regression_case(to, tmp_path, capsys):
+    from mbparse import cli
+    for path in CASES:
+        status = cli.main(["convert", "--to", to, str(path), "-o", str(tmp_path / f"out.{to}")])
         out, err = capsys.readouterr()
         assert status in (0, 1), path
         assert "Traceback" not in out + err and "internal error" not in out + err, path

@@ -33,6 +33,18 @@ def test_450_nested_sdf_models_load(write):
     assert loaded.plant.num_bodies() == 451
 
 
+def test_sdf_models_nested_to_the_deepest_the_xml_reader_admits_load(write):
+    # <sdf>, 498 models and the innermost link: MAX_ELEMENT_DEPTH levels.
+    loaded = load(str(write("m.sdf", nested_sdf(MAX_ELEMENT_DEPTH - 2))))
+    assert loaded.plant.num_bodies() == MAX_ELEMENT_DEPTH - 1
+
+
+def test_mjcf_bodies_nested_to_the_deepest_the_xml_reader_admits_load(write):
+    # <mujoco>, <worldbody>, 497 bodies and the innermost joint and geom.
+    loaded = load(str(write("m.xml", nested_mjcf(MAX_ELEMENT_DEPTH - 3))))
+    assert loaded.plant.num_bodies() == MAX_ELEMENT_DEPTH - 2
+
+
 @pytest.mark.parametrize("name,text", [("m.xml", nested_mjcf(1500)), ("m.sdf", nested_sdf(1500)),
                                        ("m.urdf", '<robot name="r">' + "<link>" * 1500
                                         + "</link>" * 1500 + "</robot>")])

@@ -100,6 +100,83 @@ def test_sdf_quaternion_of_huge_components_is_a_located_error(write):
     assert "too large" in str(info.value) and info.value.diagnostic.line == 1
 
 
+def revolute(dynamics: str, limit: str = "") -> str:
+    return sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis>'
+               f'<xyz>0 0 1</xyz>{limit}<dynamics>{dynamics}</dynamics></axis></joint>')
+
+
+@pytest.mark.parametrize("dynamics", ["<damping>Infinity</damping>", "<damping>-inf</damping>",
+                                      "<spring_stiffness>inf</spring_stiffness>",
+                                      "<spring_reference>inf</spring_reference>"])
+def test_sdf_infinite_joint_dynamics_are_a_located_error(write, dynamics):
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", revolute(dynamics))))
+    d = info.value.diagnostic
+    assert d.code == "number-not-finite" and d.line == 1 and "finite" in d.message
+
+
+@pytest.mark.parametrize("damping", ["0.2 Infinity 0.2", "0.1 0.1 -inf"])
+def test_sdf_infinite_planar_joint_damping_is_a_located_error(write, damping):
+    text = sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<drake:joint name="p" type="planar"><drake:parent>a</drake:parent>'
+               f'<drake:child>b</drake:child><drake:damping>{damping}</drake:damping>'
+               '</drake:joint>')
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", text)))
+    d = info.value.diagnostic
+    assert d.code == "number-not-finite" and d.line == 1 and "<drake:damping>" in d.message
+
+
+@pytest.mark.parametrize("angle,radius", [("0", "1"), ("1e-200", "1e-200")])
+def test_sdf_curvilinear_arc_of_no_length_is_a_located_error(write, angle, radius):
+    text = sdf('<link name="a"/><link name="b"><inertial><mass>1</mass></inertial></link>'
+               '<drake:joint name="c" type="curvilinear"><drake:parent>a</drake:parent>'
+               '<drake:child>b</drake:child><drake:curves>\n<drake:circular_arc>'
+               f'<drake:radius>{radius}</drake:radius><drake:angle>{angle}</drake:angle>'
+               '</drake:circular_arc></drake:curves></drake:joint>')
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", text)))
+    d = info.value.diagnostic
+    assert d.code == "value-out-of-range" and d.line == 2 and "no length" in d.message
+
+
+def test_sdf_blank_static_is_its_default_false(write):
+    static = load(str(write("s.sdf", sdf('<static>true</static><link name="l"/>'))))
+    blank = load(str(write("m.sdf", sdf('<static> </static><link name="l"/>'))))
+    assert any("static" in j.name for j in static.plant.joints())
+    assert not any("static" in j.name for j in blank.plant.joints())
+
+
+def test_sdf_infinite_joint_limits_still_mean_no_limit(write):
+    loaded = load(str(write("m.sdf", revolute("<damping>0.5</damping>",
+                                              "<limit><lower>-inf</lower><upper>inf</upper>"
+                                              "<velocity>inf</velocity></limit>"))))
+    joint = loaded.plant.get_joint_by_name("j")
+    assert list(joint.pos_lower) == [-math.inf] and list(joint.pos_upper) == [math.inf]
+    assert list(joint.damping) == [0.5]
+
+
+def plane(normal: str) -> str:
+    return sdf(f'<link name="l"><collision name="c"><geometry><plane><normal>{normal}</normal>'
+               '</plane></geometry></collision></link>')
+
+
+def test_sdf_plane_normal_whose_squares_overflow_keeps_its_direction(write):
+    loaded = load(str(write("m.sdf", plane("1e200 2 3"))))
+    (geometry,) = loaded.plant.scene_graph.geometries()
+    z_axis = [row[2] for row in geometry.X_BG.R]
+    assert z_axis == pytest.approx([1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("normal", ["0 0 0", "1e-11 0 0", "1e-300 1e-300 0"])
+def test_sdf_plane_normal_of_no_length_is_a_located_error(write, normal):
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", plane(normal))))
+    d = info.value.diagnostic
+    assert d.code == "axis-zero" and d.line == 1 and "<normal>" in d.message
+
+
 def test_sdf_non_number_in_a_deformable_element_is_a_located_error(write):
     path = write("m.sdf", '<sdf version="1.9"><model name="m"><link name="l">'
                  '<drake:deformable_properties xmlns:drake="http://drake.mit.edu">'

@@ -331,6 +331,20 @@ def test_sdf_collision_filter_groups_use_scoped_member_names():
                for member in members)
 
 
+def test_sdf_collision_filter_group_ignore_that_is_not_a_boolean_is_a_located_error(tmp_path):
+    path = tmp_path / "m.sdf"
+    path.write_text('<sdf version="1.9"><model name="m"><link name="l"/>\n'
+                    '<drake:collision_filter_group ignore="-1 0 0" name="g">'
+                    '<drake:member>l</drake:member></drake:collision_filter_group>'
+                    '</model></sdf>')
+    parser = new_parser()
+    with pytest.raises(ParseError) as info:
+        parser.add_models(str(path))
+    d = info.value.diagnostic
+    assert d.line == 2 and d.code == "sdf-value-invalid" and "'-1 0 0'" not in d.message
+    assert 'ignore="-1 0 0"' in d.message and "boolean" in d.message
+
+
 # ------------------------------------------------------------ corpus
 def test_sdf_corpus_acrobot_matches_drake_pose_of_the_elbow():
     parser = new_parser()

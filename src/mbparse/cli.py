@@ -19,13 +19,20 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With ``only`` (a command's name), only that
+    command's module is imported and given its arguments; the others are
+    listed by name, so that running one command does not import the
+    converter, the linter, the viewer and what they need."""
     ap = argparse.ArgumentParser(prog="mbparse", description="Load, check, inspect, convert "
                                  "and view robot and scene descriptions (URDF, SDFormat, MJCF, "
                                  "Drake model directives, OBJ).")
     ap.add_argument("--version", action="version", version=f"mbparse {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, description=help_text)
+            continue
         mod = importlib.import_module(f"mbparse.commands.{module}")
         p = sub.add_parser(name, help=help_text, description=help_text)
         mod.add_arguments(p)
@@ -43,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in argv[:1]  # ``mbparse --debug COMMAND ...`` works too
     if debug:
         argv = argv[1:] + ["--debug"] if len(argv) > 1 else argv[1:]
-    ap = build_parser()
+    ap = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = ap.parse_args(argv)
     if not getattr(args, "command", None):
         ap.print_help()

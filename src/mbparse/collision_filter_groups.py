@@ -49,6 +49,8 @@ def _split(scoped: str) -> tuple[str, str]:
 
 @dataclass
 class _Group:
+    """One collision filter group: its members and the groups it ignores."""
+
     body_names: set[str]
     bodies: set[int]
 

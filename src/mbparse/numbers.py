@@ -43,6 +43,22 @@ def non_finite_code(values: Iterable[float]) -> str:
     return "number-nan" if any(map(math.isnan, values)) else "number-not-finite"
 
 
+def unreadable_code(text: str, otherwise: str) -> str:
+    """The code of a value that could not be read: ``number-nan`` or
+    ``number-not-finite`` when one of its words is a NaN or an infinity
+    (which Drake's stream reading stops at), else ``otherwise``."""
+    for token in text.split():
+        try:
+            value = float(token)
+        except ValueError:
+            continue
+        if math.isnan(value):
+            return "number-nan"
+        if math.isinf(value):
+            return "number-not-finite"
+    return otherwise
+
+
 def why_not_finite(token: str, value: float) -> str:
     """The reason, in words, that ``value`` (read from ``token``) is not finite."""
     if math.isnan(value):

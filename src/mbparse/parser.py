@@ -1,11 +1,10 @@
 """Parser: reads model files into a MultibodyPlant (Drake's ``Parser``)."""
 from __future__ import annotations
 
-import gc
 import os
 from typing import NoReturn
 
-from . import formats
+from . import formats, memory
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .geometry import SceneGraph, ShapeError
@@ -161,17 +160,14 @@ class Parser:
                          select_reader=_select_reader)
 
     def _parse(self, fmt: str, source: DataSource) -> list[int]:
-        # A parse makes many small objects and frees none of them until it
-        # ends, so the cyclic garbage collector's passes during it find
-        # nothing to free; they cost about a quarter of the parse time.
-        # Pause the collector for the parse and restore it afterwards.
-        collector_was_enabled = gc.isenabled()
-        gc.disable()
         try:
-            return self._parse_with(fmt, source)
+            with memory.collector_paused():  # (see there: the collector finds nothing mid-parse)
+                return self._parse_with(fmt, source)
         finally:
-            if collector_was_enabled:
-                gc.enable()
+            # The parse's XML tree is gone now; a large one's pages go back
+            # to the system instead of staying next to the model.
+            if memory.source_is_large(source.filename, source.contents):
+                memory.release_freed_memory()
 
     def _parse_with(self, fmt: str, source: DataSource) -> list[int]:
         workspace = self.make_workspace()

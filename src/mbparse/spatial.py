@@ -71,7 +71,13 @@ def norm(v: Sequence[float]) -> float:
 
 
 def normalized(v: Sequence[float]) -> Vec3:
+    """``v`` scaled to unit length (ZeroDivisionError for the zero vector).
+
+    A vector whose squares overflow or underflow (``1e200 2 3``) still has a
+    direction: its length is then taken without squaring."""
     n = norm(v)
+    if not 0.0 < n < math.inf:
+        n = math.hypot(v[0], v[1], v[2])
     return (v[0] / n, v[1] / n, v[2] / n)
 
 

@@ -1,7 +1,11 @@
 """The ``mbsummary/1`` JSON summary of a parsed model (see docs/SUMMARY_SCHEMA.md)."""
 from __future__ import annotations
 
+import io
+import itertools
+import json
 import math
+from typing import Iterator
 
 from .geometry.properties import ROLES, summarize_property_value
 from .parser import Parser
@@ -21,6 +25,11 @@ def num(v: float):
 
 
 def vec(values) -> list:
+    if not isinstance(values, (list, tuple)):
+        values = list(values)
+    total = sum(values)
+    if total - total == 0:  # every value finite (an inf or a NaN makes this NaN)
+        return [float(v) for v in values]
     return [num(v) for v in values]
 
 
@@ -28,23 +37,100 @@ def pose(X: RigidTransform) -> dict:
     return {"p": vec(X.p), "R": [vec(row) for row in X.R]}
 
 
+# How a section of the summary is held: one value, a mapping given as
+# (key, value) pairs, or a list given as its items.
+_VALUE, _MAPPING, _SEQUENCE = "value", "mapping", "sequence"
+
+
 def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
     """Summary of a finalized plant that ``parser`` filled."""
+    out: dict = {}
+    for key, kind, value in _sections(plant, parser, instances):
+        out[key] = dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE else value
+    return out
+
+
+class _RepeatedKey(Exception):
+    """A mapping section named one key twice (the dict keeps the last value)."""
+
+
+def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
+                 extra: dict | None = None) -> str:
+    """``json.dumps`` of the summary with ``extra``'s keys added at its end,
+    written one body, frame, joint and geometry at a time, so that a large
+    model never has its whole summary as Python objects (a 100,000-link
+    model's summary dict is several times the model's size)."""
+    out = io.StringIO()
+    write, dumps = out.write, json.dumps
+    sections = _sections(plant, parser, instances)
+    tail = ((key, _VALUE, value) for key, value in (extra or {}).items())
+    try:
+        write("{")
+        first = True
+        for key, kind, value in itertools.chain(sections, tail):
+            if not first:
+                write(", ")
+            first = False
+            write(dumps(key) + ": ")
+            if kind == _MAPPING:
+                seen: set = set()
+                write("{")
+                for i, (k, v) in enumerate(value):
+                    if k in seen:
+                        raise _RepeatedKey(k)
+                    seen.add(k)
+                    write((", " if i else "") + dumps(k) + ": " + dumps(v))
+                write("}")
+            elif kind == _SEQUENCE:
+                write("[")
+                for i, item in enumerate(value):
+                    write((", " if i else "") + dumps(item))
+                write("]")
+            else:
+                write(dumps(value))
+        write("}")
+    except _RepeatedKey:
+        return dumps({**summarize(plant, parser, instances), **(extra or {})})
+    return out.getvalue()
+
+
+def _sections(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> Iterator:
+    """(key, kind, value) of every top-level entry of the summary, in order;
+    the large sections are iterators, made as they are read."""
+    yield "schema", _VALUE, SCHEMA
+    yield "model_instances", _VALUE, [plant.get_model_instance_name(i) for i in instances]
+    yield "bodies", _MAPPING, _bodies(plant)
     name = plant.scoped_name
-    out: dict = {"schema": SCHEMA}
-    out["model_instances"] = [plant.get_model_instance_name(i) for i in instances]
+    yield "frames", _MAPPING, ((name(f), {"body": name(f.body), "X_BF": pose(f.X_BF)})
+                               for f in plant.frames() if not f.is_body_frame)
+    yield "joints", _MAPPING, _joints(plant)
+    yield "actuators", _MAPPING, _actuators(plant)
+    yield "geometries", _SEQUENCE, _geometries(plant)
+    sg = plant.scene_graph
+    yield "collision_candidates", _VALUE, sg.num_collision_candidates() if sg is not None else 0
+    groups = parser.get_collision_filter_groups()
+    yield "collision_filter_groups", _VALUE, {
+        "groups": {k: sorted(v) for k, v in sorted(groups.groups().items())},
+        "exclusion_pairs": sorted([list(p) for p in groups.exclusion_pairs()])}
+    yield "constraints", _VALUE, [_constraint(plant, c) for c in plant.constraints()]
+    yield "force_elements", _VALUE, [_force(plant, f) for f in plant.force_elements()]
+    if plant.sensors():
+        yield "sensors", _VALUE, [_sensor(plant, s) for s in plant.sensors()]
+
+
+def _bodies(plant: MultibodyPlant) -> Iterator[tuple[str, dict]]:
+    name = plant.scoped_name
     poses = plant.calc_body_poses_in_world()
-    bodies = {}
     for body in plant.bodies()[1:]:
         M = body.default_spatial_inertia
-        bodies[name(body)] = {"mass": num(M.mass), "com": vec(M.com),
-                              "inertia": vec(M.inertia_about_origin()),
-                              "X_WB": pose(poses[body.index]),
-                              "floating": body.is_floating_base_body}
-    out["bodies"] = bodies
-    out["frames"] = {name(f): {"body": name(f.body), "X_BF": pose(f.X_BF)}
-                     for f in plant.frames() if not f.is_body_frame}
-    joints = {}
+        yield name(body), {"mass": num(M.mass), "com": vec(M.com),
+                           "inertia": vec(M.inertia_about_origin()),
+                           "X_WB": pose(poses[body.index]),
+                           "floating": body.is_floating_base_body}
+
+
+def _joints(plant: MultibodyPlant) -> Iterator[tuple[str, dict]]:
+    name = plant.scoped_name
     for j in plant.joints():
         d = {"type": j.type_name, "parent": name(j.parent_body), "child": name(j.child_body),
              "X_PF": pose(j.frame_on_parent.X_BF), "X_CM": pose(j.frame_on_child.X_BF),
@@ -54,40 +140,33 @@ def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> di
              "damping": vec(j.damping), "default_positions": vec(j.default_positions)}
         for k, v in j.extra_summary().items():
             d[k] = vec(v) if isinstance(v, (list, tuple)) else num(v)
-        joints[name(j)] = d
-    out["joints"] = joints
-    actuators = {}
+        yield name(j), d
+
+
+def _actuators(plant: MultibodyPlant) -> Iterator[tuple[str, dict]]:
+    name = plant.scoped_name
     for a in plant.actuators():
         d = {"joint": name(a.joint), "effort_limit": num(a.effort_limit),
              "gear_ratio": num(a.gear_ratio), "rotor_inertia": num(a.rotor_inertia)}
         if a.controller_gains is not None:
             d["pd_gains"] = [num(a.controller_gains.p), num(a.controller_gains.d)]
-        actuators[name(a)] = d
-    out["actuators"] = actuators
-    geometries = []
+        yield name(a), d
+
+
+def _geometries(plant: MultibodyPlant) -> Iterator[dict]:
     sg = plant.scene_graph
-    if sg is not None:
-        for g in sorted(sg.geometries(), key=lambda g: g.body):
-            body = plant.get_body(g.body)
-            roles = [r for r in ROLES if g.has_role(r)]
-            geometries.append({
-                "body": "world" if body.is_world() else name(body),
-                "name": g.name, "roles": roles, "shape": g.shape.summary(),
-                "X_BG": pose(g.X_BG),
-                "props": {r: {f"{grp}/{key}": summarize_property_value(v)
-                              for (grp, key), v in sorted(g.properties(r).items())}
-                          for r in roles}})
-    out["geometries"] = geometries
-    out["collision_candidates"] = sg.num_collision_candidates() if sg is not None else 0
-    groups = parser.get_collision_filter_groups()
-    out["collision_filter_groups"] = {
-        "groups": {k: sorted(v) for k, v in sorted(groups.groups().items())},
-        "exclusion_pairs": sorted([list(p) for p in groups.exclusion_pairs()])}
-    out["constraints"] = [_constraint(plant, c) for c in plant.constraints()]
-    out["force_elements"] = [_force(plant, f) for f in plant.force_elements()]
-    if plant.sensors():
-        out["sensors"] = [_sensor(plant, s) for s in plant.sensors()]
-    return out
+    if sg is None:
+        return
+    name = plant.scoped_name
+    for g in sorted(sg.geometries(), key=lambda g: g.body):
+        body = plant.get_body(g.body)
+        roles = [r for r in ROLES if g.has_role(r)]
+        yield {"body": "world" if body.is_world() else name(body),
+               "name": g.name, "roles": roles, "shape": g.shape.summary(),
+               "X_BG": pose(g.X_BG),
+               "props": {r: {f"{grp}/{key}": summarize_property_value(v)
+                             for (grp, key), v in sorted(g.properties(r).items())}
+                         for r in roles}}
 
 
 def _constraint(plant: MultibodyPlant, c) -> dict:

@@ -66,11 +66,15 @@ class DataSource:
 
 @dataclass
 class ParsingOptions:
+    """Options of one parse (auto-renaming of taken model names)."""
+
     enable_auto_renaming: bool = False
 
 
 @dataclass
 class Workspace:
+    """What a reader works with during one parse: options, packages, diagnostics, the plant."""
+
     options: ParsingOptions
     package_map: PackageMap
     diagnostic: DiagnosticPolicy

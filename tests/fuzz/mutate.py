@@ -28,6 +28,10 @@ HOSTILE_TEXTS = [
     "file://", "a/b\\c", "%s%n", "{0}", "true", "false", "-1",
 ]
 DEPTHS = [2, 50, 300, 1500]
+# Trees of more elements than this are not grown further (copied, nested,
+# duplicated): fifty copies of a grown tree, again and again, would fill the
+# memory of the fuzzer before the reader sees the input.
+MAX_GROWTH_ELEMENTS = 10_000
 
 
 def hostile_value(rng: random.Random) -> str:
@@ -83,8 +87,11 @@ def _numbers(rng, data: bytes) -> bytes:
     return text.encode("utf-8", "surrogatepass" if _has_lone(text) else "surrogateescape")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _has_lone(text: str) -> bool:
-    return any("\ud800" <= c <= "\udfff" for c in text)
+    return _LONE_SURROGATE.search(text) is not None
 
 
 BYTE_MUTATORS = [_flip, _truncate, _splice, _insert_hostile, _numbers]
@@ -97,7 +104,7 @@ _XML_PARSER = etree.XMLParser(recover=True, resolve_entities=False, no_network=T
 
 
 def _elements(root) -> list:
-    return [e for e in root.iter() if isinstance(e.tag, str)]
+    return list(root.iter(etree.Element))  # elements only, in document order
 
 
 def _xml_mutation(rng: random.Random, root) -> None:
@@ -105,11 +112,12 @@ def _xml_mutation(rng: random.Random, root) -> None:
     el = rng.choice(els)
     parent = el.getparent()
     op = rng.randrange(11)
+    if op in (1, 9, 10) and len(els) > MAX_GROWTH_ELEMENTS:
+        return
     if op == 0 and parent is not None:
         parent.remove(el)
     elif op == 1 and parent is not None:
-        import copy
-        parent.insert(parent.index(el) + rng.choice([0, 1]), copy.deepcopy(el))
+        parent.insert(parent.index(el) + rng.choice([0, 1]), el.__copy__())
     elif op == 2 and parent is not None and len(parent) > 1:
         parent.remove(el)
         parent.insert(rng.randrange(len(parent) + 1), el)
@@ -137,21 +145,37 @@ def _xml_mutation(rng: random.Random, root) -> None:
     elif op == 9 and parent is not None:
         _nest(rng, el)
     elif op == 10 and parent is not None:
-        import copy
         for _ in range(rng.choice([2, 10, 50])):
-            parent.append(copy.deepcopy(el))
+            parent.append(el.__copy__())
 
 
 def _nest(rng, el) -> None:
-    """Wraps ``el``'s children in copies of ``el``, many levels deep."""
-    import copy
+    """Appends to ``el`` a chain of copies of ``el`` (attributes, text and
+    tail, no children), each inside the one before, many levels deep."""
     depth = rng.choice(DEPTHS)
-    shell = copy.deepcopy(el)
+    tag, attrib, text, tail = el.tag, dict(el.attrib), el.text, el.tail
+    try:
+        etree.Element(tag, attrib)
+    except ValueError:  # a name only the recovering parser takes: copy instead
+        return _nest_by_copies(el, depth)
+    name = attrib.get("name")
+    inner = el
+    for i in range(depth):
+        # Made in place (not copied and appended, which walks the ancestors
+        # on every append: quadratic in the depth).
+        if name is not None:
+            attrib["name"] = f"{name}_{i}"
+        inner = etree.SubElement(inner, tag, attrib)
+        inner.text, inner.tail = text, tail
+
+
+def _nest_by_copies(el, depth: int) -> None:
+    shell = el.__copy__()  # lxml's __copy__ copies the whole subtree
     for c in list(shell):
         shell.remove(c)
     inner = el
     for i in range(depth):
-        new = copy.deepcopy(shell)
+        new = shell.__copy__()
         if new.get("name") is not None:
             new.set("name", f"{new.get('name')}_{i}")
         inner.append(new)
@@ -196,8 +220,7 @@ def _line_mutation(rng: random.Random, lines: list[bytes]) -> list[bytes]:
     elif op == 3:
         lines[i] = _numbers(rng, lines[i])
     elif op == 4:
-        for _ in range(rng.choice([10, 300])):
-            lines.insert(i, lines[i])
+        lines[i:i] = [lines[i]] * rng.choice([10, 300])
     else:
         lines[i] = _flip(rng, lines[i])
     return lines
@@ -210,11 +233,16 @@ def mutate_lines(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+_CORNERS = [str(k or 1).encode() for k in range(-3, 4)]
+
+
 def mutate_obj(rng: random.Random, data: bytes) -> bytes:
     r = rng.random()
     if r < 0.1:
         n = rng.choice([5, 300, 20000])
-        face = b"f " + b" ".join(str(rng.randint(-3, 3) or 1).encode() for _ in range(n))
+        # rng._randbelow(7) - 3 is rng.randint(-3, 3), without its overhead.
+        below = rng._randbelow
+        face = b"f " + b" ".join(_CORNERS[below(7)] for _ in range(n))
         return data + b"\n" + face + b"\n"
     if r < 0.15:
         return data + b"\nf 1 2 " + rng.choice([b"99999999", b"-99999999", b"0", b"1/2/3/4",

@@ -8,10 +8,15 @@ Outcomes:
   by line, a line) -- the promised answer to bad input;
 - ``unlocated``: a ParseError without a file -- a finding, not a crash;
 - ``crash``: any other exception from inside mbparse;
-- ``hang``: the per-input time limit ran out;
+- ``hang``: the per-input time limit ran out: that many seconds of CPU time
+  (so that a busy machine does not turn a slow input into a hang), or three
+  times that of wall-clock time (a read that blocks);
 - ``memory``: the memory guard tripped (MemoryError);
 - ``nonsense``: a model loaded with NaN or an infinity where a number must be
-  finite (poses, masses, inertias, axes, damping, ...).
+  finite (poses, masses, inertias, axes, damping, ...);
+- ``skipped``: the fuzzer could not make the input (its mutation ran out of
+  memory, say) -- a fault of the harness, counted and shown, never a finding
+  about mbparse.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import hashlib
 import math
 import os
 import random
+import shutil
 import signal
 import tempfile
 import traceback
@@ -146,32 +152,51 @@ def classify_load(path: str) -> Outcome:
     return Outcome("ok")
 
 
+WALL_FACTOR = 3.0
+
+
 def run_with_limit(fn, seconds: float):
-    """fn() under a SIGALRM time limit (main thread only; no limit elsewhere)."""
+    """fn() limited to ``seconds`` of CPU time (SIGPROF) and to
+    ``WALL_FACTOR`` times that of wall-clock time (SIGALRM, for a read that
+    blocks); main thread only, no limit elsewhere."""
     import threading
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         return fn()
 
-    def on_alarm(signum, frame):
+    def on_timer(signum, frame):
         raise Timeout()
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old_prof = signal.signal(signal.SIGPROF, on_timer)
+    old_alarm = signal.signal(signal.SIGALRM, on_timer)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         return fn()
     except Timeout:
         return Outcome("hang", "hang")
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old_prof)
+        signal.signal(signal.SIGALRM, old_alarm)
+
+
+# Inputs are written to memory-backed storage where there is some.
+SCRATCH = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
 class Workdir:
     """A scratch folder per seed file holding links to the seed's neighbours,
-    so that a mutated file still finds its meshes, includes and package.xml."""
+    so that a mutated file still finds its meshes, includes and package.xml.
+    Worker processes share one (each writes its own input file); the one
+    who made it removes it with :meth:`remove`."""
 
     def __init__(self, root: str | None = None):
-        self.root = Path(root or tempfile.mkdtemp(prefix="mbparse-fuzz-"))
+        self.root = Path(root or tempfile.mkdtemp(prefix="mbparse-fuzz-", dir=SCRATCH))
         self._made: dict[Path, Path] = {}
+
+    def remove(self) -> None:
+        """Deletes the folder (the links in it, never what they point to)."""
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def folder_for(self, seed: Path | None) -> Path:
         if seed is None:
@@ -185,7 +210,10 @@ class Workdir:
             for entry in src.iterdir():
                 link = d / entry.name
                 if not link.exists() and not link.is_symlink():
-                    link.symlink_to(entry)
+                    try:
+                        link.symlink_to(entry)
+                    except FileExistsError:  # another worker made it first
+                        pass
             self._made[src] = d
         return self._made[src]
 
@@ -201,11 +229,17 @@ def classify_bytes(fmt: str, data: bytes, workdir: Workdir, seed: Path | None = 
     return run_with_limit(lambda: classify_load(path), time_limit)
 
 
+_SEED_BYTES: dict[Path, bytes] = {}
+
+
 def make_input(fmt: str, seed: int, index: int, seeds: list[Path]) -> tuple[bytes, Path]:
     """Input number ``index`` of the campaign ``seed`` (deterministic)."""
     rng = random.Random(f"{fmt}:{seed}:{index}")
     source = seeds[rng.randrange(len(seeds))]
-    return mutators.mutate(fmt, rng, source.read_bytes()), source
+    data = _SEED_BYTES.get(source)
+    if data is None:  # each seed file is read once per process
+        data = _SEED_BYTES[source] = source.read_bytes()
+    return mutators.mutate(fmt, rng, data), source
 
 
 @dataclass
@@ -231,7 +265,8 @@ class Report:
 
     def text(self) -> str:
         lines = [f"{self.fmt}: {self.inputs} inputs, " + ", ".join(
-            f"{c} {self.counts[c]}" for c in ("ok", "error", "unlocated") + BAD)]
+            f"{c} {self.counts[c]}" for c in ("ok", "error", "unlocated") + BAD
+            + (("skipped",) if self.counts["skipped"] else ()))]
         for key, (n, index, detail) in sorted(self.findings.items(), key=lambda kv: -kv[1][0]):
             lines.append(f"  {n:7d}  {key}  (first: input {index})")
         return "\n".join(lines)
@@ -240,12 +275,13 @@ class Report:
 _WORKER: dict = {}
 
 
-def _worker_init(fmt: str, seed: int, memory_mb: int, time_limit: float) -> None:
+def _worker_init(fmt: str, seed: int, memory_mb: int, time_limit: float,
+                 seeds: list[Path], root: str) -> None:
     if memory_mb > 0:
         import resource
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    _WORKER.update(fmt=fmt, seed=seed, seeds=seed_files(fmt), workdir=Workdir(),
+    _WORKER.update(fmt=fmt, seed=seed, seeds=seeds, workdir=Workdir(root),
                    time_limit=time_limit)
 
 
@@ -253,28 +289,41 @@ def _worker_chunk(bounds: tuple[int, int]) -> list[tuple[int, Outcome]]:
     w = _WORKER
     out = []
     for index in range(*bounds):
-        data, source = make_input(w["fmt"], w["seed"], index, w["seeds"])
+        try:
+            data, source = make_input(w["fmt"], w["seed"], index, w["seeds"])
+        except (Exception, MemoryError, RecursionError) as e:  # noqa: BLE001
+            out.append((index, Outcome("skipped", f"making the input: {type(e).__name__}")))
+            continue
         out.append((index, classify_bytes(w["fmt"], data, w["workdir"], source,
                                           w["time_limit"])))
     return out
 
 
 def campaign(fmt: str, seed: int, inputs: int, jobs: int = 0, time_limit: float = 10.0,
-             memory_mb: int = 0, start: int = 0, progress=None) -> Report:
+             memory_mb: int = 0, start: int = 0, progress=None,
+             max_seconds: float = 0.0) -> Report:
     """Runs inputs ``start``..``start+inputs`` of campaign ``seed``; ``jobs=0``
     runs them in this process (no memory guard), otherwise in worker processes
-    each limited to ``memory_mb`` of address space."""
+    each limited to ``memory_mb`` of address space. With ``max_seconds``, the
+    campaign stops after the chunk of inputs that passes that much time (the
+    report counts the inputs run)."""
+    import time
+    deadline = time.monotonic() + max_seconds if max_seconds > 0 else None
     report = Report(fmt)
     chunks = [(i, min(i + 200, start + inputs)) for i in range(start, start + inputs, 200)]
+    # Found here, not in the workers: a worker whose start fails is restarted
+    # by the pool without end.
+    seeds = seed_files(fmt)
+    workdir = Workdir()
+    args = (fmt, seed, memory_mb, time_limit, seeds, str(workdir.root))
     if jobs <= 0:
-        _worker_init(fmt, seed, 0, time_limit)
+        _worker_init(*args[:2], 0, *args[3:])
         results = map(_worker_chunk, chunks)
         pool = None
     else:
         import multiprocessing
         ctx = multiprocessing.get_context("fork")
-        pool = ctx.Pool(jobs, initializer=_worker_init,
-                        initargs=(fmt, seed, memory_mb, time_limit), maxtasksperchild=50)
+        pool = ctx.Pool(jobs, initializer=_worker_init, initargs=args, maxtasksperchild=50)
         results = pool.imap_unordered(_worker_chunk, chunks)
     try:
         for chunk in results:
@@ -282,7 +331,11 @@ def campaign(fmt: str, seed: int, inputs: int, jobs: int = 0, time_limit: float 
                 report.add(index, outcome)
             if progress is not None:
                 progress(report)
+            if deadline is not None and time.monotonic() > deadline:
+                break
     finally:
         if pool is not None:
             pool.terminate()
+            pool.join()
+        workdir.remove()
     return report

@@ -29,13 +29,27 @@ def _codes(text: str) -> list[str]:
     return [c.strip() for c in text.split(",") if c.strip()]
 
 
+def _consumers(text: str) -> list[str]:
+    from ..lint.portability import parse_consumers
+    try:
+        return parse_consumers(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    # A flag is matched whole: '--for' must not be taken for '--format'.
+    p.allow_abbrev = False
     p.add_argument("files", nargs="*", metavar="FILE|DIR",
                    help="model files, or folders to search for them recursively")
     p.add_argument("--format", choices=("text", "json", "jsonl", "sarif", "github"), default=None,
                    help="how to write the findings (default: text); sarif is SARIF 2.1.0 for "
                         "code-scanning services, github writes workflow annotations; jsonl "
                         "streams one JSON object per file as soon as it is checked")
+    p.add_argument("--for", dest="consumers", action="extend", type=_consumers, metavar="CONSUMER[,CONSUMER]",
+                   help="also report how these consumers read the files differently: "
+                        "drake, mujoco, gazebo, pybullet, isaac (default: none; repeatable); with drake, "
+                        "what Drake refuses is shown here instead of as notes")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="write the findings to PATH instead of standard output")
     p.add_argument("--select", action="extend", type=_codes, metavar="CODE[,CODE]",
@@ -107,7 +121,8 @@ def _settings(args: argparse.Namespace):
         config = args.config or nearest_pyproject(args.files[0] if args.files else os.getcwd())
     # --strict (shared with the other commands) means the same here.
     strict = True if getattr(args, "strict", False) else args.warnings_as_errors
-    return settings_from(config, args.select, args.ignore, args.show_notes, strict, args.format)
+    return settings_from(config, args.select, args.ignore, args.show_notes, strict, args.format,
+                         args.consumers)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                                                                  len(files)) else None
     stream = settings.format == "jsonl"
     out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
-    work = functools.partial(lint_file, options=options)
+    work = functools.partial(lint_file, options=options, consumers=tuple(settings.consumers))
     for path, found in run_batch(work, files, args.jobs, functools.partial(preload, files)):
         if isinstance(found, Failed):
             found = [rule_finding("internal-error", found.error, path)]

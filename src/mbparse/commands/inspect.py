@@ -13,7 +13,7 @@ from ..diagnostics import ParseError
 from ..formats import preload
 from ..loading import LoadOptions
 from ..loading import load as load_with_options
-from ..summary import SCHEMA, summarize
+from ..summary import SCHEMA, summarize, summary_json
 from .loading import add_loading_arguments, options_from_args
 
 
@@ -59,6 +59,9 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
     than one. With ``debug``, an internal failure raises (its traceback shows)."""
     try:
         loaded = load_with_options(path, options)
+        if as_json:  # written as it is made: a large model's summary is never held whole
+            text = summary_json(loaded.plant, loaded.parser, loaded.instances, {"file": path})
+            return 0, text + "\n", ""
         summary = summarize(loaded.plant, loaded.parser, loaded.instances)
     except ParseError as e:
         if as_json:
@@ -74,8 +77,6 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
             return 1, json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n", ""
         return 1, "", message + "\n"
     summary["file"] = path
-    if as_json:
-        return 0, json.dumps(summary) + "\n", ""
     err = warnings_text(path, loaded.warnings)
     out = io.StringIO()
     print_outline(summary, out)

@@ -13,6 +13,8 @@ ROLES = (PROXIMITY, ILLUSTRATION, PERCEPTION)
 
 @dataclass(frozen=True)
 class Rgba:
+    """A colour: red, green, blue and alpha in [0, 1]."""
+
     r: float
     g: float
     b: float

@@ -9,7 +9,7 @@ from .properties import GeometryProperties, PROXIMITY
 from .shapes import Shape
 
 
-@dataclass
+@dataclass(slots=True)  # one per visual and collision: no __dict__
 class GeometryInstance:
     """A shape at a pose in its body's frame, with a name and role properties."""
 
@@ -24,7 +24,7 @@ class GeometryInstance:
         return list(self.properties)
 
 
-@dataclass
+@dataclass(slots=True)
 class Geometry:
     """A registered geometry: ``body`` is the plant's body index (0: world)."""
 

@@ -19,14 +19,17 @@ def _check_positive(kind: str, **values: float) -> None:
 class Shape:
     """Base class; ``type_name`` is Drake's shape name (Box, Sphere, ...)."""
 
+    __slots__ = ()  # subclasses are slotted dataclasses: no per-shape __dict__
     type_name = "Shape"
 
     def summary(self) -> dict:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box(Shape):
+    """A box of the given width (x), depth (y) and height (z), centred on its frame."""
+
     width: float
     depth: float
     height: float
@@ -42,8 +45,10 @@ class Box(Shape):
         return {"type": "box", "size": [self.width, self.depth, self.height]}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Sphere(Shape):
+    """A sphere of the given radius about its frame's origin."""
+
     radius: float
     type_name = "Sphere"
 
@@ -56,8 +61,10 @@ class Sphere(Shape):
         return {"type": "sphere", "radius": self.radius}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cylinder(Shape):
+    """A cylinder along its frame's z axis, centred on the origin."""
+
     radius: float
     length: float
     type_name = "Cylinder"
@@ -69,8 +76,10 @@ class Cylinder(Shape):
         return {"type": "cylinder", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Capsule(Shape):
+    """A cylinder with hemispherical caps, along its frame's z axis."""
+
     radius: float
     length: float
     type_name = "Capsule"
@@ -82,8 +91,10 @@ class Capsule(Shape):
         return {"type": "capsule", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ellipsoid(Shape):
+    """An ellipsoid with semi-axes a, b and c along its frame's x, y and z."""
+
     a: float
     b: float
     c: float
@@ -96,15 +107,17 @@ class Ellipsoid(Shape):
         return {"type": "ellipsoid", "abc": [self.a, self.b, self.c]}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HalfSpace(Shape):
+    """The half space below its frame's x-y plane (z <= 0)."""
+
     type_name = "HalfSpace"
 
     def summary(self) -> dict:
         return {"type": "halfspace"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mesh(Shape):
     """A mesh file (path resolved, not read) with a per-axis scale."""
 
@@ -129,13 +142,13 @@ class Mesh(Shape):
                 "scale": list(self.scale)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convex(Mesh):
     """The convex hull of a mesh file."""
 
     type_name = "Convex"
 
     def summary(self) -> dict:
-        d = super().summary()
+        d = Mesh.summary(self)  # (super() fails in slotted dataclasses)
         d["type"] = "convex"
         return d

@@ -15,7 +15,7 @@ from .findings import Finding
 FORMATS = ("text", "json", "jsonl", "sarif", "github")
 # Keys of [tool.mbparse.check] → their type.
 KEYS = {"select": list, "ignore": list, "show-notes": bool, "warnings-as-errors": bool,
-        "format": str}
+        "format": str, "for": list}
 
 
 @dataclass
@@ -30,6 +30,8 @@ class CheckSettings:
     warnings_as_errors: bool = False
     format: str = "text"
     config_file: str | None = None
+    # The consumers whose reading of the files is reported (check --for).
+    consumers: list[str] = field(default_factory=list)
 
     def wants(self, finding: Finding) -> bool:
         """Whether ``finding`` is reported."""
@@ -90,6 +92,12 @@ def read_config(path: str) -> dict:
                                            not all(isinstance(v, str) for v in value)):
             raise ParseError(f"{path}: [tool.mbparse.check] {key} should be a "
                              f"{'list of codes' if kind is list else kind.__name__}")
+    if "for" in table:
+        from .portability import parse_consumers
+        try:
+            table["for"] = parse_consumers(",".join(table["for"]))
+        except ValueError as e:
+            raise ParseError(f"{path}: [tool.mbparse.check] for: {e}") from None
     if table.get("format", "text") not in FORMATS:
         raise ParseError(f"{path}: [tool.mbparse.check] format should be one of "
                          f"{', '.join(FORMATS)}")
@@ -99,13 +107,14 @@ def read_config(path: str) -> dict:
 def settings_from(config_path: str | None, select: list[str] | None = None,
                   ignore: list[str] | None = None, show_notes: bool | None = None,
                   warnings_as_errors: bool | None = None,
-                  output_format: str | None = None) -> CheckSettings:
+                  output_format: str | None = None,
+                  consumers: list[str] | None = None) -> CheckSettings:
     """Settings from the config file (when given), each overridden by the
     flag given on the command line (None: not given)."""
     table = read_config(config_path) if config_path else {}
     s = CheckSettings(list(table.get("select", [])), list(table.get("ignore", [])),
                       table.get("show-notes", False), table.get("warnings-as-errors", False),
-                      table.get("format", "text"), config_path)
+                      table.get("format", "text"), config_path, list(table.get("for", [])))
     if select is not None:
         s.select = select
     if ignore is not None:
@@ -116,6 +125,8 @@ def settings_from(config_path: str | None, select: list[str] | None = None,
         s.warnings_as_errors = warnings_as_errors
     if output_format is not None:
         s.format = output_format
+    if consumers is not None:
+        s.consumers = list(dict.fromkeys(consumers))
     return s
 
 
@@ -141,10 +152,18 @@ def model_files(paths: Iterable[str]) -> Iterator[str]:
                 yield full
 
 
+# How much of an .xml file is read to tell an MJCF model from a fragment.
+MJCF_SNIFF = 8 << 20
+
+
 def _is_mjcf(path: str) -> bool:
+    """Whether a ``.xml`` file under a folder is an MJCF model: a ``<mujoco>``
+    root with a ``<worldbody>`` or an ``<include>``. A file with neither
+    (materials, a skybox, bodies without a world) is a fragment that other
+    files include, and is checked through them."""
     try:
         with open(path, "rb") as f:
-            head = f.read(65536)
+            text = f.read(MJCF_SNIFF)
     except OSError:
         return False
-    return b"<mujoco" in head
+    return b"<mujoco" in text[:65536] and (b"<worldbody" in text or b"<include" in text)

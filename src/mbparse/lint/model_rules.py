@@ -118,6 +118,7 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
     plant = ctx.plant
     tree = _tree(plant)
     poses = plant.calc_body_poses_in_world()
+    kinematic = yield from _massless_models(ctx)
     for group in welded_subgraphs(plant):
         if 0 in group:
             continue
@@ -125,6 +126,8 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         body, joint = plant.get_body(b), tree.parent_joint.get(b)
         outboard = _outboard(tree, group)
         total = sum(plant.get_body(i).mass for i in outboard)
+        if total <= 0 and body.model_instance in kinematic:
+            continue
         if total <= 0:
             jname = f" (joint '{ctx.label(joint)}')" if joint is not None else ""
             yield rule_finding("mass-zero-moving",
@@ -139,6 +142,32 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
         if m > MAX_MASS:
             yield rule_finding("units-suspicious", f"body '{ctx.label(body)}' has mass {m:g} kg; "
                                "was it given in grams?", **ctx.at(body))
+
+
+def _massless_models(ctx: ModelContext):
+    """One ``mass-none`` finding per model instance none of whose bodies has
+    mass: a description for kinematics and drawing, or (one body) a fixed
+    object in pybullet's convention, where zero mass means static. Yields
+    them and returns those instances, whose moving parts are then not
+    reported one by one."""
+    bodies = defaultdict(list)
+    for body in ctx.plant.bodies()[1:]:
+        bodies[body.model_instance].append(body)
+    kinematic = set()
+    for instance, members in bodies.items():
+        if not all(b.mass == 0 for b in members):
+            continue
+        kinematic.add(instance)
+        name = ctx.instance_name(members[0])
+        if len(members) == 1:
+            message = (f"model '{name}' is one body without mass: pybullet keeps such a body "
+                       "fixed, but in Drake it floats and cannot be simulated; weld it to the "
+                       "world or give it a mass")
+        else:
+            message = (f"no body of model '{name}' has mass ({len(members)} bodies): it can "
+                       "serve kinematics and drawing, but its dynamics cannot be simulated")
+        yield rule_finding("mass-none", message, **ctx.at(members[0]))
+    return kinematic
 
 
 def _point_mass(ctx: ModelContext, body, joint, group: set[int], poses) -> Iterator[Finding]:
@@ -260,7 +289,9 @@ def check_geometry(ctx: ModelContext) -> Iterator[Finding]:
         return
     moving = set()
     for group in welded_subgraphs(ctx.plant):
-        if 0 not in group:
+        # A group without mass does not move on its own (pybullet's static
+        # objects); its size is judged as a fixed object's.
+        if 0 not in group and any(ctx.plant.get_body(b).mass > 0 for b in group):
             moving.update(group)
     seen: dict[tuple[int, str, str], object] = {}
     for g in sg.geometries():

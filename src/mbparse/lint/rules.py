@@ -84,6 +84,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "give the body its mass, or remove the inertia"),
     Rule("mass-zero-moving", "error", "a moving part of the model has no mass, so its dynamics are "
          "singular", "give the body (or a body welded to it or outboard of it) a positive mass"),
+    Rule("mass-none", "warning", "no body of a model has mass: a description for kinematics "
+         "and drawing, or one body pybullet keeps fixed; its dynamics cannot be simulated",
+         "give the links their masses and inertias if the model is to be simulated, or weld "
+         "a fixed object to the world"),
     Rule("inertia-not-positive", "error", "a rotational inertia has a negative principal moment",
          "use the moments of a real shape, e.g. a box's m(b²+c²)/12, ..."),
     Rule("inertia-triangle", "error", "a rotational inertia breaks the triangle inequality "
@@ -145,6 +149,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "the root", "write the XML as the message says"),
     Rule("xml-value-invalid", "error", "an attribute does not hold the numbers it should",
          "write the number of values the message names"),
+    Rule("xml-version", "note", "the XML declaration gives no version or one that is not "
+         "XML's; the file is read as XML 1.0, as tinyxml2 (Drake, pybullet), urdfdom and "
+         "Python's ElementTree read it (strict parsers such as lxml refuse it)",
+         "write <?xml version=\"1.0\"?>"),
     Rule("xml-unsupported", "note", "an element or attribute is not read and is ignored",
          "nothing to fix if the simulators you target read it"),
     Rule("file-missing", "error", "a referenced file does not exist",
@@ -162,6 +170,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "convert it to .obj or .gltf if cameras should see it"),
     Rule("package-unknown", "error", "a package:// or model:// URI names an unknown package",
          "add a package.xml above the file, or pass --package NAME=DIR"),
+    Rule("package-found-by-name", "warning", "a package:// URI names a package the map does not "
+         "have, and its files are read from a folder of that name above the model (Drake "
+         "refuses this)", "pass --package NAME=DIR, or add a package.xml to that folder"),
     Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
          "folders for one package)", "fix the package folders"),
     Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
@@ -250,6 +261,75 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("convert-gazebo-reference", "warning", "a <gazebo reference> names no link or joint",
          "fix the reference"),
     Rule("convert-warning", "warning", "the converter worked around a problem", "see the message"),
+    # -- portability: how each consumer reads the file (check --for CONSUMER)
+    *(Rule(f"for-{c}-not-read", "warning", f"{t} does not load files of this format",
+           "convert the file to a format it reads (mbparse convert)")
+      for c, t in (("mujoco", "MuJoCo"), ("gazebo", "Gazebo"), ("pybullet", "pybullet"),
+                   ("isaac", "Isaac Sim"))),
+    Rule("for-drake-refuses", "warning", "Drake 1.51 refuses this (it loads nothing from the "
+         "file); mbparse's default mode reads it", "see the message; --like drake reproduces "
+         "Drake's refusal"),
+    Rule("for-drake-ignores", "warning", "Drake 1.51 warns about this and reads the file "
+         "without it, or reads it differently (MJCF features Drake does not support)",
+         "leave the feature out, or expect Drake to behave as the message says"),
+    Rule("for-drake-massless-link", "warning", "a moving URDF link without <inertial>: Drake "
+         "gives it zero mass (pybullet 1 kg; MuJoCo and Isaac Sim compute one)",
+         "give the link an <inertial>"),
+    Rule("for-drake-mimic-needs-sap", "note", "a <mimic> that Drake keeps only on a plant "
+         "using the SAP contact approximation; its default plant ignores it",
+         "load it into a plant with discrete_contact_approximation 'sap'"),
+    Rule("for-mujoco-root-welded", "warning", "MuJoCo's URDF importer fixes the root link to "
+         "the world, where Drake and pybullet let it float",
+         "add a floating joint in an MJCF wrapper, or a fixed joint to 'world' for all"),
+    Rule("for-mujoco-fixed-fused", "warning", "MuJoCo fuses a link joined by a fixed joint "
+         "into its parent (fusestatic), so no body has its name",
+         "add <mujoco><compiler fusestatic=\"false\"/></mujoco> to keep the body"),
+    Rule("for-mujoco-visual-discarded", "note", "MuJoCo discards a URDF's <visual> elements "
+         "(discardvisual)", "add <mujoco><compiler discardvisual=\"false\"/></mujoco>"),
+    Rule("for-mujoco-mass-from-geoms", "warning", "a URDF link without <inertial>: MuJoCo "
+         "computes a mass from its collision shapes (or refuses a moving body with none)",
+         "give the link an <inertial>"),
+    Rule("for-mujoco-package-uri", "warning", "MuJoCo does not resolve package:// or "
+         "model:// mesh URIs and fails to open them",
+         "use paths relative to the model (or <compiler meshdir>)"),
+    Rule("for-mujoco-mesh-format", "warning", "a mesh MuJoCo cannot decode (it reads STL, OBJ "
+         "and MSH); it refuses the model", "convert the mesh to STL or OBJ"),
+    Rule("for-gazebo-link-dropped", "warning", "Gazebo's URDF converter leaves out a link "
+         "without mass, with its joint and the links below it",
+         "give the link an <inertial> with a positive mass"),
+    Rule("for-gazebo-fixed-lumped", "warning", "Gazebo's URDF converter lumps the child link of "
+         "a fixed joint into its parent; neither name exists in Gazebo",
+         "add <gazebo reference=\"JOINT\"><preserveFixedJoint>true</preserveFixedJoint>"
+         "</gazebo> if the name matters"),
+    Rule("for-gazebo-package-uri", "warning", "Gazebo finds package:// URIs only on "
+         "GZ_SIM_RESOURCE_PATH", "add the folder holding the package to GZ_SIM_RESOURCE_PATH, "
+         "or use model:// URIs"),
+    Rule("for-gazebo-mesh-format", "warning", "a mesh Gazebo's mesh loader does not read",
+         "convert the mesh to COLLADA, STL, OBJ or glTF"),
+    Rule("for-pybullet-default-inertia", "warning", "a URDF link without <inertial>: pybullet "
+         "gives it 1 kg and unit inertia, where Drake gives it none",
+         "give the link an <inertial>"),
+    Rule("for-pybullet-inertia-from-collision", "warning", "pybullet replaces the file's "
+         "inertia tensors by ones computed from the collision shapes by default",
+         "load with flags=pybullet.URDF_USE_INERTIA_FROM_FILE"),
+    Rule("for-pybullet-mesh-format", "warning", "a mesh pybullet's URDF importer does not read "
+         "(it reads OBJ, STL, COLLADA, CDF, VTK); the geometry is left out",
+         "convert the mesh to OBJ or STL"),
+    Rule("for-pybullet-mesh-not-found", "warning", "a mesh pybullet will not find: it drops "
+         "package:// and searches the folders above the URDF",
+         "call setAdditionalSearchPath, or use paths relative to the URDF"),
+    Rule("for-pybullet-mimic-ignored", "warning", "pybullet does not read <mimic>",
+         "couple the joints with createConstraint(..., JOINT_GEAR, ...)"),
+    Rule("for-isaac-base-fixed", "warning", "Isaac Sim's URDF importer fixes the root link to "
+         "the world by default, where Drake and pybullet let it float",
+         "import with fix_base off if the robot should float"),
+    Rule("for-isaac-fixed-merged", "warning", "Isaac Sim's URDF importer merges the child link "
+         "of a fixed joint into its parent by default", "import with merge_fixed_joints off if "
+         "the link's prim matters"),
+    Rule("for-isaac-mass-from-collision", "warning", "a URDF link without <inertial>: Isaac "
+         "Sim computes a mass from its collision shapes", "give the link an <inertial>"),
+    Rule("for-isaac-name-changed", "warning", "a link or joint name with characters USD does "
+         "not allow; Isaac Sim renames it", "use letters, digits and '_' in names"),
     # -- what has no code of its own
     Rule("unclassified-error", "error", "a problem raised without a code (a bug in mbparse's "
          "codes; please report it)", "see the message"),

@@ -6,11 +6,13 @@ caller may run it on many files at once.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
+from typing import Sequence
 
 from .. import formats
 from ..diagnostics import Diagnostic, ParseError
-from ..loading import LoadOptions, load
+from ..loading import LoadOptions, Loaded, load
 from ..plant import ModelError
 from .findings import Finding, finding_from_diagnostic, rule_finding
 from .model_rules import ModelContext, check_model
@@ -21,43 +23,105 @@ from .model_rules import ModelContext, check_model
 CHECK_OPTIONS = LoadOptions(contact_approximation="sap")
 
 
-def lint_file(path: str, options: LoadOptions | None = None) -> list[Finding]:
-    """Every finding for the model file ``path`` loaded with ``options``
-    (default :data:`CHECK_OPTIONS`), notes included, in file order: the
-    readers' diagnostics (reading goes on after an error, with the next
-    element), the plant's refusal at finalize, and the model checks on what
-    was loaded."""
-    if formats.format_of(path) is None:
-        return [rule_finding("file-type-unknown", f"'{path}' has no known model suffix", path)]
-    options = replace(options or CHECK_OPTIONS, collect_errors=True, strict=False)
+@dataclass
+class Reading:
+    """What loading one file for ``check`` gave: every diagnostic (the
+    plant's refusal at finalize included) and the finalized plant, or None
+    when nothing could be loaded or the plant refused the model."""
+
+    diagnostics: list[Diagnostic]
+    loaded: Loaded | None
+
+
+def read_for_check(path: str, options: LoadOptions) -> Reading:
+    """Loads ``path`` collecting every error (reading goes on after one) and
+    finalizes the plant. Failures of mbparse itself become
+    ``internal-error`` diagnostics, never exceptions."""
+    options = replace(options, collect_errors=True, strict=False)
     try:
         loaded = load(path, options, finalize=False)
     except ParseError as e:  # the options (a package folder) refused before reading
-        return [finding_from_diagnostic(e.diagnostic, path)]
+        return Reading([e.diagnostic], None)
     except Exception as e:  # a bug in mbparse, not a problem in the file
-        return [rule_finding("internal-error", f"{type(e).__name__}: {e}", path)]
-    findings = [finding_from_diagnostic(d, path) for d in [*loaded.warnings, *loaded.errors]]
+        return Reading([_internal(f"{type(e).__name__}: {e}", path)], None)
+    diagnostics = [*loaded.warnings, *loaded.errors]
     if not loaded.instances and loaded.errors:
-        return _sorted(findings)
+        return Reading(diagnostics, None)
     try:
         loaded.plant.finalize()
     except ModelError as e:
         file, line = getattr(e.element, "source", None) or (None, None)
-        findings.append(finding_from_diagnostic(
-            Diagnostic("error", str(e), file or path, line, code=e.code), path))
-        return _sorted(findings)
+        diagnostics.append(Diagnostic("error", str(e), file or path, line, code=e.code))
+        return Reading(diagnostics, None)
     except Exception as e:  # a bug in mbparse
-        findings.append(rule_finding("internal-error", f"finalizing the model failed: "
-                                     f"{type(e).__name__}: {e}", path))
-        return _sorted(findings)
-    try:
-        findings += check_model(ModelContext(loaded.plant, path))
-    except Exception as e:  # a check that tripped over an unusual model
-        findings.append(rule_finding("internal-error", f"a model check failed: "
-                                     f"{type(e).__name__}: {e}", path))
+        diagnostics.append(_internal(f"finalizing the model failed: {type(e).__name__}: {e}",
+                                     path))
+        return Reading(diagnostics, None)
+    return Reading(diagnostics, loaded)
+
+
+def _internal(message: str, path: str) -> Diagnostic:
+    return Diagnostic("error", message, path, code="internal-error")
+
+
+def lint_file(path: str, options: LoadOptions | None = None,
+              consumers: Sequence[str] = ()) -> list[Finding]:
+    """Every finding for the model file ``path`` loaded with ``options``
+    (default :data:`CHECK_OPTIONS`), notes included, in file order: the
+    readers' diagnostics (reading goes on after an error, with the next
+    element), the plant's refusal at finalize, the model checks on what was
+    loaded and, for each consumer named in ``consumers`` (see
+    :mod:`.portability`), how that consumer reads the file differently."""
+    if formats.format_of(path) is None:
+        return [rule_finding("file-type-unknown", f"'{path}' has no known model suffix", path)]
+    options = options or CHECK_OPTIONS
+    reading = read_for_check(path, options)
+    findings = [finding_from_diagnostic(d, path) for d in reading.diagnostics]
+    if reading.loaded is not None:
+        try:
+            findings += check_model(ModelContext(reading.loaded.plant, path))
+        except Exception as e:  # a check that tripped over an unusual model
+            findings.append(rule_finding("internal-error", f"a model check failed: "
+                                         f"{type(e).__name__}: {e}", path))
+    if consumers:
+        from .portability import check_for
+        findings = check_for(consumers, path, options, reading, findings)
     return _sorted(findings)
 
 
+# Rules whose findings, repeated with the same message in one file, are one
+# finding: the same unknown tag on every link is a deliberate extension of some
+# tool rather than a typo, and one line says so as well as forty.
+GROUPED = re.compile(r"-unknown-(element|attribute)$")
+
+
 def _sorted(findings: list[Finding]) -> list[Finding]:
-    unique = list(dict.fromkeys(findings))
-    return sorted(unique, key=lambda f: (f.file or "", f.line or 0, f.column or 0))
+    unique = sorted(dict.fromkeys(findings),
+                    key=lambda f: (f.file or "", f.line or 0, f.column or 0))
+    return _grouped(unique)
+
+
+def _grouped(findings: list[Finding]) -> list[Finding]:
+    """``findings`` with each repeated unknown element or attribute (same
+    rule, file and message) kept once, at its first place, its message
+    naming the other lines."""
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        if GROUPED.search(f.rule):
+            groups.setdefault((f.rule, f.file, f.message), []).append(f)
+    out = []
+    for f in findings:
+        group = groups.get((f.rule, f.file, f.message))
+        if group is None:
+            out.append(f)
+        elif group[0] is f:
+            out.append(_with_others(f, group[1:]) if len(group) > 1 else f)
+    return out
+
+
+def _with_others(first: Finding, others: list[Finding]) -> Finding:
+    lines = sorted({o.line for o in others if o.line})
+    shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
+    where = f" (also on line{'s' if len(lines) > 1 else ''} {shown})" if lines else ""
+    return replace(first, message=f"{first.message} [{len(others) + 1} times in this file"
+                                  f"{where}]")

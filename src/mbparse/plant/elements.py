@@ -27,12 +27,14 @@ class ModelError(ValueError):
 
 @dataclass(eq=False)
 class ModelInstance:
+    """A named group of model elements (Drake's model instance)."""
+
     index: int
     name: str
     static: bool = False  # bodies are welded to the world at finalize
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # a model holds one per link: no __dict__
 class RigidBody:
     """A rigid body with its spatial inertia about its origin."""
 
@@ -55,7 +57,7 @@ class RigidBody:
         return self.index == 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # a model holds one per link: no __dict__
 class Frame:
     """A frame fixed to a body: ``X_BF`` is its pose in the body frame."""
 
@@ -76,12 +78,16 @@ class Frame:
 
 @dataclass(eq=False)
 class PdControllerGains:
+    """Proportional and derivative gains of an actuator's PD controller."""
+
     p: float
     d: float
 
 
 @dataclass(eq=False)
 class JointActuator:
+    """An actuator on one joint, with its effort limit, gearing and rotor inertia."""
+
     index: int
     name: str
     joint: Any  # Joint
@@ -123,6 +129,8 @@ class BallConstraint:
 
 @dataclass(eq=False)
 class DistanceConstraint:
+    """Points P on body A and Q on body B kept at a distance (soft when stiffness is finite)."""
+
     body_A: RigidBody
     p_AP: Vec3
     body_B: RigidBody
@@ -135,6 +143,8 @@ class DistanceConstraint:
 
 @dataclass(eq=False)
 class WeldConstraint:
+    """Frame P on body A welded to frame Q on body B."""
+
     body_A: RigidBody
     X_AP: RigidTransform
     body_B: RigidBody
@@ -163,6 +173,9 @@ class LoopJointConstraint:
 
 @dataclass(eq=False)
 class LinearBushingRollPitchYaw:
+    """A bushing between frames A and C: roll-pitch-yaw torque and linear force
+    springs and dampers."""
+
     frameA: Frame
     frameC: Frame
     torque_stiffness: Vec3
@@ -174,6 +187,8 @@ class LinearBushingRollPitchYaw:
 
 @dataclass(eq=False)
 class RevoluteSpring:
+    """A torsional spring on a revolute joint about a nominal angle."""
+
     joint: Any
     nominal_angle: float
     stiffness: float
@@ -182,6 +197,8 @@ class RevoluteSpring:
 
 @dataclass(eq=False)
 class LinearSpringDamper:
+    """A spring-damper between point P on body A and point Q on body B."""
+
     body_A: RigidBody
     p_AP: Vec3
     body_B: RigidBody

@@ -10,6 +10,7 @@ from typing import Iterable, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..memory import collector_paused
 from ..source_location import UNKNOWN, current_source
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
@@ -564,7 +565,8 @@ class MultibodyPlant:
         bodies a floating joint), kinematic loops are rejected, default
         collision filters are applied, and default poses become available."""
         self._throw_if_finalized()
-        topology.finalize(self)
+        with collector_paused():
+            topology.finalize(self)
         self._finalized = True
 
     # ------------------------------------------------------------ kinematics

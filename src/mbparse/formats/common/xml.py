@@ -12,7 +12,7 @@ from ...geometry import ShapeError
 from ...package_map import PackageMapError
 from ...plant import ModelError
 from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial_number_problem,
-                       quote)
+                        quote, unreadable_code)
 from ...source_location import CURRENT_SOURCE
 from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
 from ...workspace import DataSource
@@ -35,7 +35,9 @@ _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
                                    recover=True)
 
 
-Note = tuple[int, str]  # (line, message): a leniency worth a warning
+# (line, message) or (line, message, code): a leniency worth a warning
+# (code xml-leniency unless it says otherwise).
+Note = tuple
 
 
 def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
@@ -126,12 +128,13 @@ def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
         version = _VERSION.search(m.group(1))
         if version is None:
             notes.append((line, "the XML declaration gives no version; the file is read as "
-                                "XML 1.0, as tinyxml2 (Drake's XML reader) reads it"))
+                                "XML 1.0, as tinyxml2 (Drake's XML reader) reads it",
+                          "xml-version"))
         elif version.group(1) not in (b"1.0", b"1.1"):
             v = version.group(1).decode("utf-8", "replace")
             notes.append((line, f"the XML declaration gives version '{v}', which is no XML "
                                 "version (did you mean 1.0?); the file is read as XML 1.0, as "
-                                "tinyxml2 (Drake's XML reader) reads it"))
+                                "tinyxml2 (Drake's XML reader) reads it", "xml-version"))
         if count:
             notes.append((line, "a second XML declaration is ignored"))
         count += 1
@@ -238,8 +241,8 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
 
 def warn_notes(policy: DiagnosticPolicy, file: str, notes: list[Note]) -> None:
     """Located warnings for the leniencies :func:`parse_xml_bytes` noted."""
-    for line, message in notes:
-        policy.warning(message, file, line, code="xml-leniency")
+    for line, message, *code in notes:
+        policy.warning(message, file, line, code=code[0] if code else "xml-leniency")
 
 
 def _declare_prefix(data: bytes, prefix: str) -> bytes | None:
@@ -402,7 +405,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
-                           f"'{quote(text)}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return vals[0]
 
@@ -417,7 +420,7 @@ class XmlDiagnostic:
         vals = parse_float_prefixes(text)
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
-                           f"'{quote(text)}'", code="xml-value-invalid")
+                           f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return tuple(vals)
 

@@ -72,6 +72,13 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         t = tag(el)
         if t in sections:
             sections[t].append(el)
+    if not doc.policy.like_drake:
+        for el in sections.pop("body"):
+            # MuJoCo's schema allows it there, its compiler adds nothing for it.
+            doc.warning(el, "a <body> outside <worldbody> is ignored, as MuJoCo ignores it "
+                            "(is this file meant to be included inside a <worldbody>?)",
+                        code="mjcf-unsupported")
+        sections["body"] = []
     name = model_name or root.get("model")
     if not name:
         # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.

@@ -76,7 +76,9 @@ class ActuatorReader:
             return
         if not plant.has_joint_named(joint_name, self.builder.instance):
             doc.error(el, f"actuator '{label}' names the joint '{joint_name}', which does not "
-                          "exist (or is a free joint)", code="mjcf-unknown-joint")
+                          "exist (or is a free joint)."
+                          + self.builder.suggest_joint(joint_name),
+                      code="mjcf-unknown-joint")
         joint = plant.get_joint_by_name(joint_name, self.builder.instance)
         for name in UNSUPPORTED:
             if a.has(name):
@@ -148,3 +150,4 @@ class ActuatorReader:
                           f"'{biastype}' is not supported; it is added as a plain motor",
                     code="mjcf-unsupported")
         return 1.0, None
+

@@ -55,6 +55,9 @@ class Assets:
         self.meshes: dict[str, MeshAsset] = {}
         self.materials: dict[str, Attrs] = {}
         self.ignored_meshes: set[str] = set()  # named meshes that were skipped with a warning
+        # Named meshes refused with an error (under check, reading goes on): a
+        # geom using one is left out without a second error.
+        self.refused_meshes: set[str] = set()
 
     def read(self, asset_el) -> None:
         doc = self.doc
@@ -107,12 +110,14 @@ class Assets:
                           code="mjcf-element-missing")
         else:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
-            path = self.resolve(file)
+            path = self.resolve(file, el)
             if not os.path.isfile(path):
+                self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
             suffix = os.path.splitext(path)[1].lower()
             if suffix not in MESH_FILE_TYPES and not doc.policy.like_drake:
+                self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' is not an OBJ, STL or "
                               "MSH file; only those meshes can be read",
                           code="mjcf-not-supported")
@@ -142,9 +147,14 @@ class Assets:
                     code="mjcf-value-invalid")
         return tuple(int(f) for f in faces)
 
-    def resolve(self, file: str) -> str:
+    def resolve(self, file: str, el=None) -> str:
         """The path of a mesh file: absolute as given, else under ``meshdir``
-        (itself relative to the main file's folder unless absolute)."""
+        (itself relative to the main file's folder unless absolute).
+
+        A mesh declared in an included file in another folder, whose file is
+        not found there, is looked for as MuJoCo also looks for it: with the
+        included file's folder (relative to the main file's) between
+        ``meshdir`` and the name. Drake's mode looks only where Drake does."""
         if os.path.isabs(file):
             return os.path.normpath(file)
         meshdir = self.compiler.meshdir
@@ -152,7 +162,15 @@ class Assets:
             base = meshdir if os.path.isabs(meshdir) else os.path.join(self.doc.base_dir, meshdir)
         else:
             base = self.doc.base_dir
-        return os.path.normpath(os.path.join(base, file))
+        path = os.path.normpath(os.path.join(base, file))
+        if el is None or os.path.exists(path) or self.doc.policy.like_drake:
+            return path
+        folder = os.path.dirname(os.path.abspath(self.doc.file_of(el)))
+        inner = os.path.relpath(folder, os.path.abspath(self.doc.base_dir))
+        if inner == os.curdir or inner.startswith(os.pardir):
+            return path
+        beside = os.path.normpath(os.path.join(base, inner, file))
+        return beside if os.path.exists(beside) else path
 
     def data(self, mesh: MeshAsset):
         """The mesh's vertices and triangles (read once); a located error

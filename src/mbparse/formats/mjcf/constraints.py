@@ -3,6 +3,7 @@ joint → coupler constraint) and ``<contact>`` (exclude → collision filter,
 pair → checked, collisions stay allowed)."""
 from __future__ import annotations
 
+from ..common.suggest import did_you_mean
 from ...spatial import RigidTransform, quaternion_to_matrix
 from .attrs import Attrs
 from .defaults import DefaultClasses
@@ -92,15 +93,16 @@ class ConstraintReader:
             return self.bodies["world"]
         body = self.bodies.get(name)
         if body is None:
-            a.error(attr_name, f"<{a.el.tag}> names the body '{name}', which does not exist",
-                    code="mjcf-unknown-body")
+            a.error(attr_name, f"<{a.el.tag}> names the body '{name}', which does not exist."
+                    + did_you_mean(name, self.bodies), code="mjcf-unknown-body")
         return body
 
     def _site(self, a: Attrs, attr_name: str):
         name = a.text(attr_name)
         site = self.builder.site_frames.get(name)
         if site is None:
-            a.error(attr_name, f"<{a.el.tag}> names the site '{name}', which does not exist",
+            a.error(attr_name, f"<{a.el.tag}> names the site '{name}', which does not exist."
+                    + did_you_mean(name or "", self.builder.site_frames),
                     code="mjcf-unknown-site")
         return site
 
@@ -171,7 +173,8 @@ class ConstraintReader:
         for attr_name, n in zip(("joint1", "joint2"), names):
             if not plant.has_joint_named(n, instance):
                 a.error(attr_name, f"<joint> equality names the joint '{n}', which does not "
-                                   "exist", code="mjcf-unknown-joint")
+                                   "exist." + self.builder.suggest_joint(n),
+                        code="mjcf-unknown-joint")
             joints.append(plant.get_joint_by_name(n, instance))
         coef = a.numbers("polycoef", (1, 5), (0.0, 1.0, 0.0, 0.0, 0.0)) + (0.0,) * 5
         if any(coef[2:5]):
@@ -210,7 +213,8 @@ class ConstraintReader:
                                code="mjcf-element-missing")
             entry = self.builder.geoms_by_name.get(name)
             if entry is None:
-                a.error(attr_name, f"<pair> names the geom '{name}', which does not exist",
+                a.error(attr_name, f"<pair> names the geom '{name}', which does not exist."
+                        + did_you_mean(name, self.builder.geoms_by_name),
                         code="mjcf-unknown-geom")
             found.append(entry)
         for attr_name in ("condim", "friction"):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
+from ..common.suggest import did_you_mean
 from ...numbers import all_finite
 from ...spatial import RigidTransform, norm, sub
 from .assets import Assets
@@ -152,9 +153,13 @@ class GeomReader:
                                                    f"'{mesh_name}' and is ignored too",
                                   code="mjcf-unsupported")
                     return None, None
+                if mesh is None and mesh_name in self.assets.refused_meshes:
+                    return None, None  # the mesh's own error says why
                 if mesh is None:
                     a.error("mesh", f"geom '{name}' uses the mesh '{mesh_name}', which no "
-                                    "<mesh> asset defines", code="mjcf-unknown-mesh")
+                                    "<mesh> asset defines."
+                                    + did_you_mean(mesh_name, self.assets.meshes),
+                            code="mjcf-unknown-mesh")
                 shape = mesh.shape(self.assets.data(mesh))
         except ShapeError as e:
             a.doc.error(a.el, f"geom '{name}': {e}", code="shape-invalid")

@@ -9,6 +9,7 @@ from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec, norm,
                         scale)
+from ..common.suggest import did_you_mean
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
 from .document import Document
@@ -31,9 +32,26 @@ class PlantBuilder:
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
+        self._body_names: set[str] = set()
+
+    def suggest_joint(self, name: str) -> str:
+        """" Did you mean 'x'?" for a joint of this model one edit or two
+        from ``name`` (the empty string when none is that close). The joints
+        the file declares count even when one could not be added."""
+        declared = {el.get("name") for el in self.doc.root.iter("joint") if el.get("name")}
+        added = {j.name for j in self.plant.joints()
+                 if j.model_instance == self.instance and not j.is_ephemeral}
+        return did_you_mean(name, declared | added)
 
     # ------------------------------------------------------------ bodies
     def add_world(self, world: Body) -> None:
+        # Every body's name, so that a site does not take the name of a body
+        # added after it (MJCF keeps the two kinds' names apart).
+        stack = [world]
+        while stack:
+            body = stack.pop()
+            self._body_names.add(body.name)
+            stack.extend(body.children)
         world.plant_body = self.plant.world_body()
         self._geometry(world)
         self._sites(world)
@@ -100,7 +118,8 @@ class PlantBuilder:
             self._site_count += 1
             self.site_frames[name] = (site.el, X_BS, body)
             frame_name = name
-            while plant.has_frame_named(frame_name, self.instance):
+            while (plant.has_frame_named(frame_name, self.instance)
+                   or frame_name in self._body_names):
                 frame_name += "_site"
             if frame_name != name:
                 # MuJoCo keeps sites and bodies in separate name spaces; frames share one.
@@ -137,6 +156,13 @@ class PlantBuilder:
             return
         chain = []
         for name in body.dummy_names:
+            if not doc.policy.like_drake:
+                # Drake names the massless bodies of a multi-joint body by a
+                # counter after it, which can be a real body's name (rodent's
+                # vertebra_C1 + 0 = vertebra_C10); MuJoCo has no such bodies,
+                # so the default mode picks a name no body has.
+                while name in self._body_names or plant.has_body_named(name, self.instance):
+                    name += "_"
             with doc.diag(body.el).located(body.el):
                 chain.append(plant.add_rigid_body(name, self.instance, SpatialInertia.zero()))
         chain.append(body.plant_body)
@@ -158,7 +184,7 @@ class PlantBuilder:
                                                       "not supported and is ignored",
                                  code="mjcf-unsupported")
 
-    def _limits(self, j: Placed) -> tuple[float, float] | None:
+    def _limits(self, j: Placed, kind: str) -> tuple[float, float] | None:
         a = j.attrs
         limited = a.choice("limited", ("true", "false", "auto"), "auto")
         has_range = a.has("range")
@@ -170,6 +196,13 @@ class PlantBuilder:
         if limited == "false":
             return None
         lo, hi = a.numbers("range", 2, (0.0, 0.0))
+        if kind == "ball" and not self.doc.policy.like_drake:
+            # MuJoCo: a ball joint's range is [0, largest angle]; [0, 0] is accepted.
+            if lo != 0:
+                a.error("range" if has_range else "limited",
+                        f"the range [{lo}, {hi}] of a ball joint must start at 0 (it is 0 and "
+                        "the largest rotation angle)", code="mjcf-value-invalid")
+            return lo, hi
         if not lo < hi:
             a.error("range" if has_range else "limited",
                     f"the joint range [{lo}, {hi}] is empty: its lower end must be below its "
@@ -190,7 +223,7 @@ class PlantBuilder:
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
                                             "coefficient is supported; the others are ignored",
                         code="mjcf-unsupported")
-        limits = self._limits(j)
+        limits = self._limits(j, kind)
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform
+from ..common.uris import FileResolver
 from ...workspace import DataSource, Workspace
 from .diagnostic import SdfDiagnostic
 from .document import RESOLVED, Loader
@@ -70,6 +71,7 @@ class SdfReader:
         self.diag = SdfDiagnostic(workspace.diagnostic, source.name())
         self.graph = FrameGraph(self.diag)
         self.custom_includes: list[CustomInclude] = []
+        self._files: FileResolver | None = None
 
     # ------------------------------------------------------------ entry points
     def load(self):
@@ -163,14 +165,9 @@ class SdfReader:
         (code ``missing`` when the file does not exist), unless ``instead``
         says what is done without the file (a mesh or texture); then an error
         only in Drake's mode, otherwise a warning and None."""
-        path, problem = resolve_uri(uri, self.ws.package_map, self.source.root_dir())
-        if problem:
-            code = missing if problem.code == "file-missing" else problem.code
-            if instead is None or self.diag.policy.like_drake:
-                self.diag.error(el, problem, code=code)
-            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
-            return None
-        return path
+        if self._files is None:
+            self._files = FileResolver(self.diag, self.ws.package_map, self.source.root_dir())
+        return self._files.resolve(el, uri, instead, missing)
 
     # ------------------------------------------------------------ URDF / MJCF includes
     def custom_include(self, parent: Scope, inc) -> Scope | None:

@@ -16,6 +16,7 @@ from typing import Callable
 
 from lxml import etree
 
+from ...numbers import unreadable_code
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
 from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
@@ -95,20 +96,79 @@ class Loader:
 
     # ------------------------------------------------------------ checking
     def read(self, el, node: ElementSpec, version: str) -> None:
-        """Checks ``el`` against its description ``node`` (libsdformat's readXml)."""
+        """Checks ``el`` and everything below it against its description
+        ``node`` (libsdformat's readXml), in document order.
+
+        The walk keeps its own stack, so a tree as deep as the XML reader
+        admits is checked without deep Python recursion. An error in one
+        element (with ``collect_errors``) is recorded and the walk goes on
+        with the element's next sibling."""
         # Included files are read inside the element that includes them, so
         # the depth counts across files: the tree they make stays readable.
-        self.depth += 1
+        outer = self.depth
+        stack: list[tuple] = []
         try:
-            if self.depth > MAX_ELEMENT_DEPTH:
-                self.diag.error(el, f"elements (with those of included files) are nested more "
-                                    f"than {MAX_ELEMENT_DEPTH} deep; mbparse reads at most "
-                                    f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
-            self._read(el, node, version)
+            self._visit(el, node, outer + 1, stack)
+            while stack:
+                with self.diag.policy.recovering():
+                    self._step(stack.pop(), stack)
         finally:
-            self.depth -= 1
+            self.depth = outer
 
-    def _read(self, el, node: ElementSpec, version: str) -> None:
+    def _step(self, item: tuple, stack: list) -> None:
+        kind, el, data, depth = item
+        if kind == "deprecated":
+            self.diag.warning(el, f"SDFormat element <{el.tag}> is deprecated.",
+                              code="sdf-unsupported")
+            kind = "visit"
+        if kind == "visit":
+            self._visit(el, data, depth, stack)
+        elif kind == "include":
+            self.depth = depth - 1
+            self.include(el.getparent(), el)
+        elif kind == "required":
+            self._check_required(el, data)
+        else:  # "unknown"
+            parent, children = data
+            self.diag.error(el, f"XML element <{el.tag}>, child of <{parent.tag}>, is not part "
+                                f"of SDFormat.{did_you_mean(el.tag, children, element=True)}",
+                            code="sdf-unknown-element")
+
+    def _visit(self, el, node: ElementSpec, depth: int, stack: list) -> None:
+        """Checks one element's attributes and value and puts on the stack
+        what follows: its children, then (for an ``<include>``) the
+        expansion, or (for a joint) the check of required children."""
+        diag = self.diag
+        if depth > MAX_ELEMENT_DEPTH:
+            diag.error(el, f"elements (with those of included files) are nested more "
+                           f"than {MAX_ELEMENT_DEPTH} deep; mbparse reads at most "
+                           f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
+        self._check_attributes(el, node)
+        self.check_value(el, node)
+        children = node.children
+        if el.tag == "include" and el.getparent() is not None:
+            stack.append(("include", el, None, depth))
+        elif el.tag == "joint" and el.get("type") != "ball":
+            stack.append(("required", el, children, depth))
+        if node.copy_data and not children:
+            return
+        later = []
+        for child in el:
+            tag = child.tag
+            if not isinstance(tag, str):
+                continue
+            entry = children.get(tag)
+            if entry is not None:
+                spec, multiplicity = entry
+                kind = "deprecated" if multiplicity == "deprecated" else "visit"
+                later.append((kind, child, spec, depth + 1))
+            elif tag[0] == "{" or ":" in tag or node.copy_data:
+                continue  # custom (namespaced) elements are kept as written
+            else:
+                later.append(("unknown", child, (el, children), depth + 1))
+        stack.extend(reversed(later))
+
+    def _check_attributes(self, el, node: ElementSpec) -> None:
         diag = self.diag
         attrs = node.attributes
         for key, text in el.attrib.items():
@@ -123,44 +183,18 @@ class Loader:
                     values.check(spec.type, text)
                 except (ValueError, OverflowError):
                     diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
-                                   f"{spec.type}: '{text}'.", code="sdf-value-invalid")
+                                   f"{spec.type}: '{text}'.",
+                               code=unreadable_code(text, "sdf-value-invalid"))
         for key, spec in attrs.items():
             if spec.required and el.get(key) is None and node.name != "sdf":
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
                                "missing.", code="sdf-attribute-missing")
-        self.check_value(el, node)
-        if node.copy_data and not node.children:
-            return
-        children = node.children
-        for child in list(el):
-            with diag.policy.recovering():
-                tag = child.tag
-                if not isinstance(tag, str):
-                    continue
-                if tag == "include" and "include" in children:
-                    self.read(child, children["include"][0], version)
-                    self.include(el, child)
-                    continue
-                entry = children.get(tag)
-                if entry is not None:
-                    spec, multiplicity = entry
-                    if multiplicity == "deprecated":
-                        diag.warning(child, f"SDFormat element <{tag}> is deprecated.",
-                                     code="sdf-unsupported")
-                    self.read(child, spec, version)
-                elif tag[0] == "{" or ":" in tag:
-                    continue  # custom (namespaced) elements are kept as written
-                elif node.copy_data:
-                    continue
-                else:
-                    diag.error(child, f"XML element <{tag}>, child of <{el.tag}>, is not part of "
-                                      f"SDFormat.{did_you_mean(tag, children, element=True)}",
-                               code="sdf-unknown-element")
-        if el.tag == "joint" and el.get("type") != "ball":
-            for name, (_, required) in children.items():
-                if required in ("required", "one or more") and el.find(name) is None:
-                    diag.error(el, f"Required element <{name}> of joint "
-                                   f"'{el.get('name')}' is missing.", code="sdf-element-missing")
+
+    def _check_required(self, el, children) -> None:
+        for name, (_, required) in children.items():
+            if required in ("required", "one or more") and el.find(name) is None:
+                self.diag.error(el, f"Required element <{name}> of joint "
+                                    f"'{el.get('name')}' is missing.", code="sdf-element-missing")
 
     def check_value(self, el, node: ElementSpec) -> None:
         value_type = node.type
@@ -177,7 +211,8 @@ class Loader:
                 values.check(value_type, text)
         except (ValueError, OverflowError) as e:
             self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}' ({e}).", code="sdf-value-invalid")
+                                f"'{text.strip()}' ({e}).",
+                            code=unreadable_code(text, "sdf-value-invalid"))
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:

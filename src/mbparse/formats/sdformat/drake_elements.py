@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from ...numbers import non_finite_code, non_finite_problem
 from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
 from ..common import drake
@@ -31,9 +32,20 @@ def _text(diag: SdfDiagnostic, el, name: str) -> tuple[str, object]:
 def _vector(diag: SdfDiagnostic, el, name: str):
     text, node = _text(diag, el, name)
     try:
-        return values.parse_numbers(text, 3)
+        vector = values.parse_numbers(text, 3)
     except ValueError:
         diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.", code="sdf-value-invalid")
+    _require_finite(diag, node, name, text, vector)
+    return vector
+
+
+def _require_finite(diag: SdfDiagnostic, node, name: str, text: str, numbers) -> None:
+    """No Drake element takes an infinity (a damping, stiffness, length or
+    direction of ``inf`` means nothing)."""
+    problem = non_finite_problem(text, numbers)
+    if problem is not None:
+        diag.error(node, f"<{name}> must hold finite numbers: {problem}.",
+                   code=non_finite_code(numbers))
 
 
 def _double(diag: SdfDiagnostic, el, name: str) -> float:
@@ -43,9 +55,11 @@ def _double(diag: SdfDiagnostic, el, name: str) -> float:
 def _double_and_node(diag: SdfDiagnostic, el, name: str) -> tuple[float, object]:
     text, node = _text(diag, el, name)
     try:
-        return values.parse_double(text), node
+        value = values.parse_double(text)
     except ValueError:
         diag.error(node, f"<{name}> needs a number; got '{text}'.", code="sdf-value-invalid")
+    _require_finite(diag, node, name, text, [value])
+    return value, node
 
 
 def scoped_frame(builder, el, instance: int, tag: str):
@@ -153,6 +167,10 @@ def drake_joint(builder, el, instance: int) -> None:
                                    "drake:radius.", code="value-out-of-range")
                 angle = _double(diag, curve, "drake:angle")
                 length = abs(angle) * radius
+                if length == 0:
+                    diag.error(curve, f"A drake:circular_arc node of drake:angle {angle} and "
+                                      f"drake:radius {radius} has no length; use a "
+                                      "drake:line_segment or drop it.", code="value-out-of-range")
             else:
                 diag.error(el, f"drake:curves node contains an invalid child node <{tag}>.",
                            code="sdf-value-invalid")
@@ -237,8 +255,15 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
     resolver = builder.ws.collision_resolver
     for el in children(scope.el, "drake:collision_filter_group"):
         ignore = el.get("ignore")
-        if ignore is not None and values.parse_bool(ignore):
-            continue
+        if ignore is not None:
+            try:
+                ignored = values.parse_bool(ignore)
+            except ValueError:
+                diag.error(el, f"The attribute ignore=\"{ignore}\" of "
+                               "<drake:collision_filter_group> is not a boolean; give true or "
+                               "false (1 or 0).", code="sdf-value-invalid")
+            if ignored:
+                continue
         name = el.get("name")
         if name is None:
             diag.error(el, "The tag <drake:collision_filter_group> is missing the required "

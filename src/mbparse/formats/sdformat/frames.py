@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...spatial import RigidTransform
+from ..common.suggest import did_you_mean
 from . import values
 from .diagnostic import SdfDiagnostic
 from .gzpose import GzPose
@@ -99,8 +100,16 @@ class FrameGraph:
             kinds = ("a model or frame" if scope.kind == "world"
                      else "a nested model, link, joint, or frame")
             self.diag.error(el, f"{what} '{name}' does not name {kinds} in "
-                                f"{scope.describe()}.", code="sdf-unknown-reference")
+                                f"{scope.describe()}.{did_you_mean(name, self.local_names(scope))}",
+                            code="sdf-unknown-reference")
         return vid
+
+    def local_names(self, scope: Scope) -> list[str]:
+        """The names of the frames declared directly in ``scope``."""
+        prefix = f"{scope.path}::" if scope.path else ""
+        return [v.id[len(prefix):] for v in self.vertices.values()
+                if v.scope is scope and v.id.startswith(prefix)
+                and "::" not in v.id[len(prefix):]]
 
     # ------------------------------------------------------------ attached-to
     def attached_target(self, v: Vertex) -> str | None:
@@ -239,5 +248,9 @@ def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, obje
         X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
                               values.parse_bool(pose.get("degrees", "false")))
     except ValueError:
+        if diag.policy.collect_errors:
+            # check: the document check has reported the value already;
+            # the element is placed at its frame's origin so reading goes on.
+            return RigidTransform(), (pose.get("relative_to") or None), pose
         diag.error(pose, f"Cannot read the pose '{pose.text}'.", code="sdf-value-invalid")
     return X, (pose.get("relative_to") or None), pose

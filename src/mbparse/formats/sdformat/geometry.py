@@ -4,6 +4,7 @@ colours are phong properties, ``<surface><friction><ode>`` gives Coulomb
 friction unless ``<drake:proximity_properties>`` does."""
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
@@ -18,6 +19,8 @@ from .diagnostic import SdfDiagnostic, check_supported, local_name
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
                            "sphere"})
+# Drake's HalfSpace::MakePose refuses a normal shorter than this.
+MIN_NORMAL_LENGTH = 1e-10
 LINK_GEOMETRY_TAGS = GEOMETRY_TAGS - {"heightmap", "polyline"}
 VISUAL_TAGS = frozenset({"drake:perception_properties", "drake:illustration_properties",
                          "geometry", "material", "pose", "drake:accepting_renderer"})
@@ -108,8 +111,7 @@ class SdfGeometryReader:
             path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
             lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
 
-    @staticmethod
-    def plane_pose(geometry_el, X_LG: RigidTransform) -> RigidTransform:
+    def plane_pose(self, geometry_el, X_LG: RigidTransform) -> RigidTransform:
         plane = geometry_el.find("plane")
         if plane is None:
             return X_LG
@@ -117,6 +119,11 @@ class SdfGeometryReader:
         node = plane.find("normal")
         if node is not None and (node.text or "").strip():
             normal = values.parse_numbers(node.text, 3)
+            if math.hypot(*normal) < MIN_NORMAL_LENGTH:
+                self.diag.error(node, f"The plane's <normal> '{node.text.strip()}' has (almost) "
+                                      "no length, so it gives no direction for the half-space "
+                                      "(Drake refuses it too); give a direction such as 0 0 1.",
+                                code="axis-zero")
         return X_LG @ RigidTransform(half_space_rotation(normal))
 
     # ------------------------------------------------------------ visual

@@ -7,6 +7,7 @@ import math
 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, ScrewJoint,
                       UniversalJoint, WeldJoint)
+from ...numbers import non_finite_code, non_finite_problem
 from ...plant.topology import JointConnectivity
 from ...spatial import RigidTransform, cross, dot, matvec, norm
 from . import loops, values
@@ -32,16 +33,23 @@ def _attribute_number(diag: SdfDiagnostic, el, name: str) -> float:
                    code="sdf-value-invalid")
 
 
-def read_number(diag: SdfDiagnostic, el, default: float) -> float:
+def read_number(diag: SdfDiagnostic, el, default: float, infinite: bool = False) -> float:
     """The number an element holds (``default`` when it is absent or empty);
-    a located error when it holds none."""
+    a located error when it holds none, or (unless ``infinite`` allows it, as
+    for a limit) when it is infinite: a damping, stiffness, mass or ratio of
+    ``inf`` means nothing."""
     if el is None or not (el.text or "").strip():
         return default
     try:
-        return values.parse_double(el.text)
+        value = values.parse_double(el.text)
     except ValueError:
         diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.",
                    code="sdf-value-invalid")
+    if not infinite and math.isinf(value):
+        diag.error(el, f"<{local_name(el)}> must be a finite number: "
+                       f"{non_finite_problem(el.text.strip(), [value])}.",
+                   code=non_finite_code([value]))
+    return value
 
 
 class Axis:
@@ -71,7 +79,8 @@ class Axis:
             diag, dyn.find("spring_stiffness") if dyn is not None else None, 0.0)
         limit = el.find("limit")
         self.limit_el = limit
-        get = (lambda tag, d: read_number(diag, limit.find(tag), d)) if limit is not None else (
+        get = (lambda tag, d: read_number(diag, limit.find(tag), d, infinite=True)) if (
+            limit is not None) else (
             lambda tag, d: d)
         self.lower = get("lower", -INF)
         self.upper = get("upper", INF)
@@ -230,7 +239,7 @@ class JointReader:
         node = first_child(limit, "drake:acceleration")
         if node is None:
             return INF
-        value = read_number(self.diag, node, INF)
+        value = read_number(self.diag, node, INF, infinite=True)
         if value < 0:
             self.diag.error(limit, f"Acceleration limit is negative for joint "
                                    f"'{el.get('name')}'. Acceleration limit must be a "

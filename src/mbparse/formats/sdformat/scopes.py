@@ -70,7 +70,10 @@ class ScopeBuilder:
         scope = Scope(parent.vertex_id(name), name, el, parent)
         scope.version = parse_version(_version_of(el))
         static_el = el.find("static")
-        scope.static = static_el is not None and values.parse_bool(static_el.text or "false")
+        # An empty <static> is its default, false (the schema check reads only
+        # values that are written).
+        scope.static = static_el is not None and values.parse_bool(
+            (static_el.text or "").strip() or "false")
         X, relative_to, pose_el = read_pose(diag, el)
         vertex = Vertex(scope.path, "model", parent, el, relative_to=relative_to, X=X,
                         pose_el=pose_el, inner_scope=scope,

@@ -13,6 +13,7 @@ from typing import NamedTuple
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
+from ... import memory
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
@@ -21,6 +22,9 @@ from ..common.xml import XmlDiagnostic, attr, child_map, children, first_child, 
 from ..common.suggest import did_you_mean
 
 WORLD = "world"
+# In a large file, the C heap's free pages are handed back after every so many
+# links are read and freed (see mbparse.memory).
+RELEASE_EVERY_LINKS = 2048
 INF = math.inf
 
 
@@ -47,6 +51,22 @@ UNSUPPORTED_TRANSMISSION_CHILDREN = (
 # input, so a note rather than a warning (pybullet's contact parameters, the
 # URDF schema's self-collision flag).
 OTHER_CONSUMERS_LINK_CHILDREN = {"contact", "self_collision_checking"}
+def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
+    """An element neither URDF nor a known extension gives ``parent``: a
+    warning naming the element probably meant when one is within an edit or
+    two (a typo such as <inertail>), otherwise a note -- the element of some
+    other tool (<ros2_control>, <mujoco>, <self_filter>), valid input that
+    Drake ignores too."""
+    meant = did_you_mean(tag, known, element=True)
+    if meant:
+        diag.warning(child, f"<{tag}> is not a child {parent} may have; it is ignored.{meant}",
+                     code="urdf-unknown-element")
+    else:
+        diag.warning(child, f"<{tag}> is not a child {parent} may have in URDF or Drake's "
+                            "extensions (another tool's element?); it is ignored",
+                     code="urdf-unsupported")
+
+
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -96,8 +116,7 @@ class UrdfReader:
         for child in children(root):
             tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
-                diag.warning(child, f"<{tag}> is not part of URDF or of Drake's "
-                                    "extensions; it is ignored", code="urdf-unknown-element")
+                _unknown_child(diag, child, tag, "<robot>", KNOWN_ROBOT_CHILDREN)
             by_tag.setdefault(tag, []).append(child)
             if tag == "joint" or tag == "drake:joint":
                 joint_elements.append(child)
@@ -117,9 +136,7 @@ class UrdfReader:
         for el in found("material", ()):
             with recovering():
                 self.geometry.material(el, name_required=True)
-        for el in found("link", ()):
-            with recovering():
-                self.link(el)
+        self._read_links(root, by_tag.pop("link", []))
         if self.plant.geometry_source_is_registered():
             for el in found("drake:collision_filter_group", ()):
                 with recovering():
@@ -160,6 +177,25 @@ class UrdfReader:
         return self.instance, name
 
     # ------------------------------------------------------------ links
+    def _read_links(self, root, links: list) -> None:
+        """Reads every ``<link>``, in document order, and then takes it out
+        of the tree: nothing later reads a link's element (joints and the
+        rest find links by name in the plant), and links are most of a large
+        file's tree, so the tree shrinks as the model grows. ``links`` is
+        emptied as it goes, so that no reference keeps a read link alive."""
+        recovering = self.diag.policy.recovering
+        links.reverse()
+        count = 0
+        while links:
+            el = links.pop()
+            with recovering():
+                self.link(el)
+            root.remove(el)
+            del el
+            count += 1
+            if count % RELEASE_EVERY_LINKS == 0:
+                memory.release_freed_memory()
+
     def link(self, el) -> None:
         diag = self.diag
         if el.get("drake_ignore") == "true":
@@ -184,10 +220,7 @@ class UrdfReader:
                 diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
                                     "Drake; it is ignored", code="urdf-unsupported")
             else:
-                diag.warning(child, f"<{tag}> is not a child <link> may have; it is ignored."
-                                    + did_you_mean(tag, ("visual", "collision", "inertial"),
-                                                   element=True),
-                             code="urdf-unknown-element")
+                _unknown_child(diag, child, tag, "<link>", ("visual", "collision", "inertial"))
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
@@ -452,11 +485,11 @@ class UrdfReader:
                 if angle is None:
                     diag.error(curve, "<drake:circular_arc> has no 'angle' attribute",
                                code="urdf-attribute-missing")
-                if angle == 0:
+                length = abs(angle) * radius
+                if length == 0:  # a zero angle, or one so small the length underflows
                     diag.error(curve, "<drake:circular_arc> angle must not be zero (an arc "
                                       "of no length); use a <drake:line_segment> or drop it",
                                code="value-out-of-range")
-                length = abs(angle) * radius
             else:
                 diag.error(curves, f"<{tag}> is not a curve; <drake:curves> may hold <drake:line_segment> "
                                "and <drake:circular_arc>", code="urdf-structure")

@@ -6,7 +6,7 @@ import math
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
-from ...package_map import resolve_uri
+from ..common.uris import FileResolver
 from ..common import drake
 from ..common.xml import XmlDiagnostic, child_map, children, first_child, qname
 
@@ -28,6 +28,7 @@ class GeometryReader:
         self.diag = diag
         self.package_map = package_map
         self.root_dir = root_dir
+        self.files = FileResolver(diag, package_map, root_dir)
         self.materials: dict[str, UrdfMaterial] = {}
 
     def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
@@ -35,14 +36,7 @@ class GeometryReader:
         error in Drake's mode (code ``missing`` when the file does not
         exist); otherwise a warning saying ``instead`` (what is done without
         it), and None."""
-        path, problem = resolve_uri(uri, self.package_map, self.root_dir)
-        if problem:
-            code = missing if problem.code == "file-missing" else problem.code
-            if self.diag.policy.like_drake:
-                self.diag.error(el, problem, code=code)
-            self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
-            return None
-        return path
+        return self.files.resolve(el, uri, instead, missing)
 
     # ------------------------------------------------------------ materials
     def material(self, el, name_required: bool) -> UrdfMaterial:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from ..common.suggest import closest
 from ..common.xml import XmlDiagnostic
-from ..common.xml import qname as qname_of
 
 ATTRIBUTES: dict[str, frozenset[str]] = {tag: frozenset(names.split()) for tag, names in {
     "origin": "xyz rpy",
@@ -52,38 +51,52 @@ CHILDREN: dict[str, frozenset[str]] = {tag: frozenset(names.split()) for tag, na
 FOREIGN = frozenset({"gazebo", "transmission", "sensor", "loop_joint", "force_element"})
 
 
+# Every element either check looks at, found by lxml's own tag filter.
+_WATCHED = tuple(sorted(set(ATTRIBUTES) | set(CHILDREN)))
+
+
 def check_attributes(diag: XmlDiagnostic, root) -> None:
     """Reports every attribute of a listed element, and every child of a
     listed parent, that the specification does not give it: a warning naming
-    the one probably meant, or a note when nothing known is close."""
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        for child in el:
-            tag = child.tag
-            if not isinstance(tag, str) or tag in FOREIGN:
-                continue
-            kids = CHILDREN.get(qname_of(el))
-            if kids is not None and tag not in kids and ":" not in tag and "{" not in tag:
-                meant = closest(tag, kids)
+    the one probably meant, or a note when nothing known is close. Nothing
+    inside a foreign element is looked at."""
+    foreign = None  # every element inside a foreign one (kept alive, so compared by identity)
+    for el in root.iter(*FOREIGN):
+        if foreign is None:
+            foreign = set()
+        foreign.update(el.iter())
+    for el in root.iter(*_WATCHED):
+        if foreign is not None and el in foreign:
+            continue
+        tag = el.tag
+        known = ATTRIBUTES.get(tag)
+        if known is not None and not known.issuperset(el.keys()):
+            _unknown_attributes(diag, el, tag, known)
+        kids = CHILDREN.get(tag)
+        if kids is not None:
+            for child in el:
+                name = child.tag
+                if name in kids or name.__class__ is not str or name in FOREIGN \
+                        or ":" in name or "{" in name:
+                    continue
+                meant = closest(name, kids)
                 if meant is not None:
-                    diag.warning(child, f"<{tag}> is not a child of <{qname_of(el)}>; it is "
+                    diag.warning(child, f"<{name}> is not a child of <{tag}>; it is "
                                         f"ignored. Did you mean <{meant}>?",
                                  code="urdf-unknown-element")
                 else:
-                    diag.warning(child, f"<{tag}> is not a child of <{qname_of(el)}> in URDF; it "
+                    diag.warning(child, f"<{name}> is not a child of <{tag}> in URDF; it "
                                         "is ignored", code="urdf-unsupported")
-            known = ATTRIBUTES.get(tag)
-            if known is not None:
-                for key in child.attrib:
-                    if key in known or ":" in key or "{" in key:
-                        continue
-                    meant = closest(key, known)
-                    if meant is not None:
-                        diag.warning(child, f"<{tag}> has no attribute '{key}'; it is ignored. "
-                                            f"Did you mean '{meant}'?",
-                                     code="urdf-unknown-attribute")
-                    else:
-                        diag.warning(child, f"<{tag}> has no attribute '{key}' in URDF; it is "
-                                            "ignored", code="urdf-unsupported")
-            stack.append(child)
+
+
+def _unknown_attributes(diag: XmlDiagnostic, el, tag: str, known: frozenset[str]) -> None:
+    for key in el.attrib:
+        if key in known or ":" in key or "{" in key:
+            continue
+        meant = closest(key, known)
+        if meant is not None:
+            diag.warning(el, f"<{tag}> has no attribute '{key}'; it is ignored. "
+                             f"Did you mean '{meant}'?", code="urdf-unknown-attribute")
+        else:
+            diag.warning(el, f"<{tag}> has no attribute '{key}' in URDF; it is ignored",
+                         code="urdf-unsupported")

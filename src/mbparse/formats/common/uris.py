@@ -1,0 +1,102 @@
+"""Finding the files that model elements name (meshes, textures, included
+files), shared by the URDF and SDFormat readers.
+
+Drake resolves ``package://`` only through its package map. Many robots are
+shipped without a ``package.xml`` (pybullet_data, robosuite, copies of ROS
+description packages), yet their ``package://NAME/...`` URIs point into a
+folder called NAME that sits above the model file; pybullet and yourdfpy
+look there. In the default mode mbparse does the same, once per package and
+file with a warning; Drake's mode refuses, as Drake does.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...package_map import resolve_uri
+
+#: How many folders above the model file are searched for a package's folder.
+PACKAGE_SEARCH_DEPTH = 8
+
+
+def package_folder_above(package: str, start: str) -> str | None:
+    """The nearest folder named ``package`` that is ``start``, one of its
+    ancestors, or a child of one of them (at most PACKAGE_SEARCH_DEPTH
+    levels up); None when there is none."""
+    if not package or package in (".", "..") or "/" in package:
+        return None
+    folder = os.path.abspath(start or ".")
+    for _ in range(PACKAGE_SEARCH_DEPTH + 1):
+        if os.path.basename(folder) == package:
+            return folder
+        candidate = os.path.join(folder, package)
+        if os.path.isdir(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def _found_by_name(uri: str, package: str, root_dir: str) -> str | None:
+    """The file ``uri`` names inside the folder found for its unknown
+    package above ``root_dir``, when it exists there and stays inside it."""
+    if not root_dir:
+        return None
+    folder = package_folder_above(package, root_dir)
+    if folder is None:
+        return None
+    rest = uri.split("://", 1)[1][len(package):].lstrip("/")
+    path = os.path.normpath(os.path.join(folder, rest))
+    if os.path.commonpath([folder, path]) != folder or not os.path.isfile(path):
+        return None
+    return path
+
+
+class FileResolver:
+    """Resolves the URIs of one model file, reporting at the element that
+    names each one. ``diag`` is the reader's XmlDiagnostic."""
+
+    def __init__(self, diag, package_map, root_dir: str):
+        self.diag = diag
+        self.package_map = package_map
+        self.root_dir = root_dir
+        self._guessed: set[str] = set()
+
+    def resolve(self, el, uri: str, instead: str | None, missing: str = "file-missing") -> str | None:
+        """The file ``uri`` names. When it cannot be found: an error at ``el``
+        (code ``missing`` when the file does not exist) in Drake's mode or
+        when ``instead`` is None; otherwise a warning saying ``instead``
+        (what is done without the file), and None."""
+        path, problem = resolve_uri(uri, self.package_map, self.root_dir)
+        if not problem:
+            return path
+        if problem.code == "package-unknown" and not self.diag.policy.like_drake:
+            guessed = self._guess(el, uri)
+            if guessed is not None:
+                return guessed
+        code = missing if problem.code == "file-missing" else problem.code
+        if instead is None or self.diag.policy.like_drake:
+            self.diag.error(el, problem, code=code)
+        self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
+        return None
+
+    def _guess(self, el, uri: str) -> str | None:
+        package = uri.split("://", 1)[1].split("/", 1)[0]
+        path = _found_by_name(uri, package, self.root_dir)
+        if path is None:
+            return None
+        if package not in self._guessed:
+            self._guessed.add(package)
+            folder = package_folder_above(package, self.root_dir)
+            self.diag.warning(
+                el, f"package '{package}' is not in the package map; mbparse reads its files from "
+                    f"the folder '{folder}' above the model, as pybullet and yourdfpy do (said once "
+                    "per package) [Drake refuses this: it finds packages only through package.xml "
+                    f"files or the package map; add --package {package}={folder}]",
+                code="package-found-by-name")
+        return path
+
+
+__all__ = ["FileResolver", "package_folder_above", "PACKAGE_SEARCH_DEPTH"]
