@@ -133,7 +133,7 @@ def test_massless_moving_body_gets_a_tiny_mass_for_mujoco_and_is_reported(tmp_pa
 
 def test_an_empty_model_is_an_error_not_output():
     plant = MultibodyPlant(0.0)
-    with pytest.raises(ConvertError, match="no bodies"):
+    with pytest.raises(ConvertError, match="no rigid bodies"):
         write(plant, SceneGraph(), "mjcf")
 
 
@@ -174,3 +174,36 @@ def test_copy_meshes_puts_them_beside_the_output(tmp_path):
                  "--copy-meshes", str(tmp_path / "meshes")]) == 0
     assert (tmp_path / "meshes" / "cube.obj").is_file()
     assert etree.parse(str(out)).find("asset/mesh").get("file") == "meshes/cube.obj"
+
+
+@pytest.mark.parametrize("target", ["urdf", "sdf", "mjcf"])
+def test_a_model_of_world_geometry_only_is_written_not_refused(target, tmp_path):
+    arena = tmp_path / "arena.xml"
+    arena.write_text('<mujoco model="arena"><worldbody>'
+                     '<geom name="floor" type="plane" size="5 5 0.1"/>'
+                     '<geom name="wall" type="box" size="0.1 5 1" pos="5 0 1"/>'
+                     '</worldbody></mujoco>')
+    out = tmp_path / ("out" + {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}[target])
+    result = convert_file(str(arena), target, str(out))
+    out.write_text(result.text)
+    from mbparse.convert.roundtrip import read_back
+    written = read_back(str(out))
+    shapes = sorted(g.shape.type_name for g in written.scene_graph.geometries())
+    if target == "urdf":  # URDF has no half space: the floor is reported
+        assert shapes == ["Box", "Box"]  # the wall, visual and collision
+        assert {x.element for x in result.report.losses} == {
+            "geometry 'floor' (illustration, perception)", "geometry 'floor' (proximity)"}
+    else:
+        assert shapes == ["Box", "Box", "HalfSpace", "HalfSpace"]
+    name = root_name = etree.fromstring(result.text.encode())
+    name = root_name.get("name") or root_name.get("model") or root_name.find("model").get("name")
+    assert name == "arena"
+
+
+@pytest.mark.parametrize("pitch_offset", [0.0, 1e-15, 8e-12, 1e-9, 1e-6, 1e-4, 1e-2])
+def test_rpy_written_next_to_pitch_90_degrees_gives_back_the_rotation(pitch_offset):
+    from mbparse.spatial import matrix_to_rpy, rpy_to_matrix
+    for sign in (1, -1):
+        R = rpy_to_matrix((2.07, sign * (math.pi / 2 - pitch_offset), -3.1))
+        back = rpy_to_matrix(matrix_to_rpy(R))
+        assert max(abs(a - b) for r, s in zip(R, back) for a, b in zip(r, s)) < 1e-14

@@ -3,12 +3,17 @@ URDF and SDFormat that ``mbparse convert`` writes must parse in Drake too.
 Not part of the suite (pydrake lives in a scratch environment).
 
     PEER=/path/to/python-with-pydrake python tools/drake_convert_check.py DIR --sample N
+
+:class:`DrakePeer` keeps one pydrake process alive and parses file after file
+in it (a fresh plant each time); ``tools/convert_sweep.py --drake`` uses it.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import selectors
 import subprocess
 import sys
 import tempfile
@@ -17,23 +22,64 @@ import warnings
 from mbparse.convert.files import ConvertFileOptions, convert_file
 from mbparse.convert.writers import SUFFIXES
 
-DRAKE_PARSE = """
-import sys
+# Reads one JSON request per line ({"path", "packages"}), answers one JSON
+# line {"ok", "why"}.
+DRAKE_SERVER = r"""
+import json, sys, warnings
 from pydrake.multibody.parsing import Parser
 from pydrake.multibody.plant import MultibodyPlant
-plant = MultibodyPlant(0.0)
-parser = Parser(plant)
-for name, folder in [a.split("=", 1) for a in sys.argv[2:]]:
-    parser.package_map().Add(name, folder)
-parser.AddModels(sys.argv[1])
-plant.Finalize()
+for line in sys.stdin:
+    req = json.loads(line)
+    try:
+        plant = MultibodyPlant(0.0)
+        parser = Parser(plant)
+        for name, folder in req["packages"]:
+            if not parser.package_map().Contains(name):
+                parser.package_map().Add(name, folder)
+        parser.AddModels(req["path"])
+        plant.Finalize()
+        answer = {"ok": True, "why": ""}
+    except Exception as e:
+        answer = {"ok": False, "why": (str(e).strip().splitlines() or [""])[-1][:300]}
+    print(json.dumps(answer), flush=True)
 """
 
 
-def drake_parses(peer: str, path: str) -> tuple[bool, str]:
-    r = subprocess.run([peer, "-c", DRAKE_PARSE, path], capture_output=True, text=True,
-                       timeout=300)
-    return r.returncode == 0, (r.stderr.strip().splitlines() or [""])[-1]
+class DrakePeer:
+    """One long-lived pydrake process that parses model files on request."""
+
+    def __init__(self, python: str, timeout: float = 120.0):
+        self.python = python
+        self.timeout = timeout
+        self.proc: subprocess.Popen | None = None
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen([self.python, "-c", DRAKE_SERVER], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, bufsize=1)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def parses(self, path: str, packages: list[tuple[str, str]] = ()) -> tuple[bool, str]:
+        """(Drake parsed and finalized ``path``, the last line of its error)."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        self.proc.stdin.write(json.dumps({"path": path, "packages": list(packages)}) + "\n")
+        self.proc.stdin.flush()
+        sel = selectors.DefaultSelector()
+        sel.register(self.proc.stdout, selectors.EVENT_READ)
+        ready = sel.select(self.timeout)
+        sel.close()
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:  # Drake crashed or hung: a refusal, and a fresh process next time
+            self.close()
+            return False, "Drake crashed or timed out"
+        answer = json.loads(line)
+        return answer["ok"], answer["why"]
 
 
 def main(argv=None) -> int:
@@ -52,9 +98,10 @@ def main(argv=None) -> int:
     if args.sample and args.sample < len(files):
         files = sorted(random.Random(args.seed).sample(files, args.sample))
     counts = {"urdf": [0, 0], "sdf": [0, 0]}
+    drake = DrakePeer(args.peer)
     with tempfile.TemporaryDirectory() as folder:
         for path in files:
-            ok, _ = drake_parses(args.peer, path)
+            ok, _ = drake.parses(path)
             if not ok:
                 continue
             for target in ("urdf", "sdf"):
@@ -70,11 +117,12 @@ def main(argv=None) -> int:
                     continue
                 with open(out, "w", encoding="utf-8") as f:
                     f.write(text)
-                good, why = drake_parses(args.peer, out)
+                good, why = drake.parses(out)
                 counts[target][0] += good
                 counts[target][1] += 1
                 if not good:
                     print(f"{path} -> {target}: Drake: {why}")
+    drake.close()
     for target, (good, n) in counts.items():
         print(f"Drake parses the written {target}: {good}/{n}")
     return 0

@@ -93,15 +93,18 @@ def rpy_to_matrix(rpy: Sequence[float]) -> Mat3:
 
 
 def matrix_to_rpy(R: Mat3) -> Vec3:
-    """Roll-pitch-yaw angles of a rotation matrix (pitch in [-π/2, π/2])."""
-    pitch = math.atan2(-R[2][0], math.hypot(R[0][0], R[1][0]))
-    if abs(abs(pitch) - math.pi / 2) < 1e-12:
-        yaw = 0.0
-        roll = math.atan2(-R[1][2], R[1][1]) if pitch > 0 else math.atan2(-R[1][2], R[1][1])
-        return (roll, pitch, yaw)
-    roll = math.atan2(R[2][1], R[2][2])
-    yaw = math.atan2(R[1][0], R[0][0])
-    return (roll, pitch, yaw)
+    """Roll-pitch-yaw angles of a rotation matrix (pitch in [-π/2, π/2]).
+
+    Next to pitch ±π/2, where roll and yaw alone are ill-defined, roll is
+    taken from the second and third columns with the yaw taken out, so that
+    the angles still give back the matrix to rounding."""
+    cos_pitch = math.hypot(R[0][0], R[1][0])
+    pitch = math.atan2(-R[2][0], cos_pitch)
+    yaw = math.atan2(R[1][0], R[0][0])  # 0 at pitch ±π/2 exactly: roll takes it all
+    if cos_pitch > 1e-4:
+        return (math.atan2(R[2][1], R[2][2]), pitch, yaw)
+    s, c = math.sin(yaw), math.cos(yaw)
+    return (math.atan2(s * R[0][2] - c * R[1][2], c * R[1][1] - s * R[0][1]), pitch, yaw)
 
 
 def quaternion_to_matrix(q: Sequence[float]) -> Mat3:

@@ -81,15 +81,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"warning: {w}", file=sys.stderr)
     for loss in result.report.losses:
         print(f"loss: {loss}", file=sys.stderr)
-    if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            f.write(result.report.to_json())
-    if args.output:
-        folder = os.path.dirname(os.path.abspath(args.output))
-        os.makedirs(folder, exist_ok=True)
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(result.text)
-    else:
+    try:
+        for path, text in ((args.report, result.report.to_json() if args.report else ""),
+                           (args.output, result.text)):
+            if path:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+    except OSError as e:
+        print(f"error: cannot write {e.filename}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    if not args.output:
         sys.stdout.write(result.text)
     return 0
 

@@ -136,11 +136,11 @@ def read_back(path: str, packages: list[tuple[str, str]] | None = None):
 def excused_by(report: LossReport) -> tuple[set[str], set[str], set[str]]:
     """(bodies, joints, joints written at zero) the report accounts for."""
     bodies = _names_in(report, "body")
-    joints = _names_in(report, "joint")
-    zero = {n for n in joints if any(
-        loss.action == DROPPED and "default positions" in loss.what and
-        f"'{n}'" in loss.element for loss in report.losses)}
-    return bodies, joints - zero, zero
+    zero_report = LossReport(report.source, report.target, [
+        x for x in report.losses if x.action == DROPPED and "default positions" in x.what])
+    other_report = LossReport(report.source, report.target, [
+        x for x in report.losses if x not in zero_report.losses])
+    return bodies, _names_in(other_report, "joint"), _names_in(zero_report, "joint")
 
 
 def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
@@ -156,14 +156,19 @@ def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
 
 
 def below(plant: MultibodyPlant, names: set[str]) -> set[str]:
-    """The bodies named in ``names`` and every body outboard of them."""
+    """The bodies named in ``names`` and every body outboard of them: every
+    body joined to them other than through the world (a joint declared from
+    the child's side, as a writer turns round, still hangs below)."""
     out = set(names)
     changed = True
     while changed:
         changed = False
         for j in plant.joints():
-            if j.parent_body.name in out and j.child_body.name not in out:
-                out.add(j.child_body.name)
+            if j.parent_body.index == 0 or j.child_body.index == 0:
+                continue
+            ends = {j.parent_body.name, j.child_body.name}
+            if ends & out and not ends <= out:
+                out |= ends
                 changed = True
     return out
 
@@ -192,8 +197,11 @@ def mujoco_bodies(path: str) -> dict[str, BodyRecord] | None:
     return out
 
 
-def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str]]:
-    """Converts ``path`` to ``target`` in ``folder`` and checks the result.
+def check_conversion(path: str, target: str, folder: str,
+                     packages: list[tuple[str, str]] | None = None,
+                     out: str | None = None) -> tuple[str, list[str]]:
+    """Converts ``path`` to ``target`` in ``folder`` (or to the file ``out``)
+    and checks the result; ``packages`` are (name, folder) pairs the input needs.
 
     Returns ("faithful" (no loss, same model), "lossy-ok" (same model up to
     the loss report), "differs" or "error", details). MJCF output is also
@@ -204,10 +212,12 @@ def check_conversion(path: str, target: str, folder: str) -> tuple[str, list[str
     from .loss import ConvertError
     from .writers import SUFFIXES
     from ..diagnostics import ParseError
-    original = read_back(path)
-    out = os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    original = read_back(path, packages)
+    out = out or os.path.join(folder, os.path.basename(path) + "." + target + SUFFIXES[target])
+    options = ConvertFileOptions(via_model=True,
+                                 load=LoadOptions(time_step=0.0, packages=packages or []))
     try:
-        result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
+        result = convert_file(path, target, out, options)
     except (ConvertError, ParseError) as e:
         return "error", [f"convert: {e}"]
     with open(out, "w", encoding="utf-8") as f:

@@ -150,6 +150,19 @@ class Writer:
                             where(sensor))
 
 
+def curve_segments(joint) -> list[tuple[str, float, float]]:
+    """A curvilinear joint's path as Drake's files give it: ("line", length,
+    0) and ("arc", radius, signed angle) segments, in order."""
+    out = []
+    for i, rate in enumerate(joint.turning_rates):
+        length = joint.breaks[i + 1] - joint.breaks[i]
+        if rate == 0:
+            out.append(("line", length, 0.0))
+        else:
+            out.append(("arc", 1.0 / abs(rate), rate * length))
+    return out
+
+
 def geometry_label(g: Geometry) -> str:
     """How a loss names a geometry: its name and roles (a visual and a
     collision geometry may share a name)."""

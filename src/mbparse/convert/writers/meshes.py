@@ -1,7 +1,8 @@
 """Mesh files travel with the written model: each mesh is named so that the
 output loads from the folder it is written to (a path relative to it, or
 ``package://`` inside a known package when asked), and ``copy_to`` copies the
-files beside the output first."""
+files beside the output first -- or, for a target that cannot read a file's
+format (MuJoCo and Collada, glTF, PLY), writes an OBJ of its triangles there."""
 from __future__ import annotations
 
 import os
@@ -37,6 +38,31 @@ class MeshPlacer:
         rel = os.path.relpath(path, os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
 
+    def as_obj(self, filename: str) -> str:
+        """The URI of an OBJ copy of a mesh file of another format, written
+        into ``copy_to`` (which must be set): the triangles as mbparse reads
+        them (a Collada file's unit and up axis, a glTF file turned to +z),
+        without materials or textures. Raises MeshError when the file
+        cannot be read."""
+        from ...geometry.meshes import read_mesh
+        path = os.path.abspath(filename)
+        key = path + "#obj"
+        if key not in self.copied:
+            mesh = read_mesh(path)
+            folder = os.path.abspath(self.copy_to)
+            os.makedirs(folder, exist_ok=True)
+            stem = os.path.splitext(os.path.basename(path))[0]
+            target = os.path.join(folder, stem + ".obj")
+            n = 1
+            taken = set(self.copied.values())
+            while target in taken or os.path.exists(target):
+                target = os.path.join(folder, f"{stem}_{n}.obj")
+                n += 1
+            write_obj(target, mesh.vertices, mesh.faces, f"triangles of {os.path.basename(path)}")
+            self.copied[key] = target
+        rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
+        return rel.replace(os.sep, "/")
+
     def _copy(self, path: str) -> str:
         if path in self.copied:
             return self.copied[path]
@@ -68,6 +94,18 @@ class MeshPlacer:
             return None
         rel = os.path.relpath(path, best[1]).replace(os.sep, "/")
         return f"package://{best[0]}/{rel}"
+
+
+def write_obj(path: str, vertices, faces, comment: str = "") -> None:
+    """A Wavefront OBJ of triangles: ``v`` lines (shortest round-trip
+    decimals) and 1-based ``f`` lines."""
+    with open(path, "w", encoding="utf-8") as f:
+        if comment:
+            f.write(f"# {comment}\n")
+        for x, y, z in vertices:
+            f.write(f"v {float(x)!r} {float(y)!r} {float(z)!r}\n")
+        for a, b, c in faces:
+            f.write(f"f {int(a) + 1} {int(b) + 1} {int(c) + 1}\n")
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -20,15 +20,17 @@ from lxml import etree
 
 from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh, Sphere
 from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
-from ...spatial import (IDENTITY, matrix_to_quaternion, point_mass_inertia, principal_moments,
-                        reexpress_inertia)
-from ..loss import APPROXIMATED, DROPPED
+from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
+                        principal_moments, reexpress_inertia)
+from ..loss import APPROXIMATED, DROPPED, SPLIT
 from .base import Writer, geometry_label, num, nums, sub
 from .walk import BodyNode, where
 
 MUJOCO_MESHES = (".obj", ".stl", ".msh")
+STL_MAX_FACES = 200000  # MuJoCo's STL reader refuses more
 TINY = 1e-9     # mass and inertia given to a moving body MuJoCo would refuse
 MINIMUM = 1e-12  # below this MuJoCo's check (mjMINVAL) is too close to call
+MUJOCO_EPS = 1e-14  # MuJoCo's smallest principal moment of a fullinertia (mjEPS)
 
 
 def pos_quat(X, what: str) -> dict[str, str]:
@@ -41,12 +43,109 @@ def pos_quat(X, what: str) -> dict[str, str]:
     return attrs
 
 
+def mujoco_inertia(I) -> tuple[dict, str | None]:
+    """The MJCF attributes of a rotational inertia (about the centre of
+    mass, in body axes) that MuJoCo accepts, and why it was changed (None
+    when it was not): ``fullinertia`` (MuJoCo wants its smallest principal
+    moment at least 1e-14), else ``quat`` + ``diaginertia`` of the principal
+    moments, negative ones raised to zero and the largest lowered to the sum
+    of the other two when they break the triangle inequality (MuJoCo's
+    check has no tolerance)."""
+    ixx, iyy, izz, ixy, ixz, iyz = I
+    if not (ixy or ixz or iyz):
+        moments, R = [ixx, iyy, izz], None
+    else:
+        import numpy as np
+        values, vectors = np.linalg.eigh(np.array(inertia_matrix(I)))
+        moments = [float(v) for v in values]
+        if moments[0] >= MUJOCO_EPS and moments[0] + moments[1] >= moments[2] * (1 + 1e-9):
+            return {"fullinertia": (ixx, iyy, izz, ixy, ixz, iyz)}, None
+        if np.linalg.det(vectors) < 0:
+            vectors[:, 2] = -vectors[:, 2]
+        R = tuple(tuple(float(v) for v in row) for row in vectors)
+    why = []
+    if min(moments) < 0:
+        why.append("a negative principal moment")
+        moments = [max(m, 0.0) for m in moments]
+    for k in range(3):
+        others = sum(moments) - moments[k]
+        if moments[k] > others:
+            why.append("its principal moments break the triangle inequality")
+            moments[k] = others
+    change = "; ".join(why) if max(
+        abs(a - b) for a, b in zip(moments, principal_moments(I) if R is not None
+                                   else (ixx, iyy, izz))
+        ) > 1e-9 * max(1e-300, *(abs(v) for v in I)) else None
+    if R is None:
+        if not why:
+            return {"diaginertia": (ixx, iyy, izz)}, None
+        return {"diaginertia": tuple(moments)}, change
+    return {"quat": matrix_to_quaternion(R), "diaginertia": tuple(moments)}, change
+
+
+def stl_problem(path: str) -> str | None:
+    """Why MuJoCo's STL reader refuses a file: text (ASCII) STL, no faces or
+    more faces than it takes; None when it reads it."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(84)
+        size = os.path.getsize(path)
+    except OSError:
+        return None  # reported where the mesh is read
+    faces = int.from_bytes(head[80:84], "little") if len(head) == 84 else -1
+    if faces < 0 or 84 + 50 * faces != size:
+        return "MuJoCo reads binary STL only, and this is text (ASCII) STL"
+    if not 1 <= faces <= STL_MAX_FACES:
+        return f"MuJoCo reads STL files of 1 to {STL_MAX_FACES} faces; this one has {faces}"
+    return None
+
+
+# How each joint type is written: (MJCF joint type, axis in the joint's child
+# frame M (None: the joint's own axis), name suffix), applied in order.
+X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
+MOTIONS = {
+    "revolute": [("hinge", None, "")],
+    "prismatic": [("slide", None, "")],
+    "ball_rpy": [("ball", None, "")],
+    "universal": [("hinge", X, "_x"), ("hinge", Y, "_y")],
+    "planar": [("slide", X, "_x"), ("slide", Y, "_y"), ("hinge", Z, "_theta")],
+    "screw": [("hinge", None, "_rotation"), ("slide", None, "_translation")],
+    "quaternion_floating": [("slide", X, "_x"), ("slide", Y, "_y"), ("slide", Z, "_z"),
+                            ("ball", None, "_rotation")],
+    "rpy_floating": [("slide", X, "_x"), ("slide", Y, "_y"), ("slide", Z, "_z"),
+                     ("ball", None, "_rotation")],
+}
+
+
+def obj_problem(path: str) -> str | None:
+    """Why MuJoCo's OBJ reader refuses a file mbparse reads: faces that give
+    normals for some corners and none for others; None when it reads it."""
+    with_normals = without = False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.startswith("f "):
+                    continue
+                for corner in line.split()[1:]:
+                    parts = corner.split("/")
+                    if len(parts) == 3 and parts[2]:
+                        with_normals = True
+                    else:
+                        without = True
+                if with_normals and without:
+                    return ("MuJoCo's OBJ reader refuses faces that give normals for some "
+                            "corners and none for others, as this file does")
+    except OSError:
+        return None  # reported where the mesh is read
+    return None
+
+
 class MjcfWriter(Writer):
     target = "MJCF"
 
     def build(self):
         walk = self.walk
-        name = (walk.instance_name(walk.instances[0]) if walk.single_instance() else "scene")
+        name = walk.model_name("scene")
         root = etree.Element("mujoco", {"model": name})
         sub(root, "compiler", {"angle": "radian", "inertiafromgeom": "false",
                                "autolimits": "true"})
@@ -56,6 +155,9 @@ class MjcfWriter(Writer):
         sub(sub(defaults, "default", {"class": "collision"}), "geom", {"group": "3"})
         self.asset = sub(root, "asset")
         self.meshes_by_key: dict[tuple, str] = {}
+        self.refused_meshes: set[tuple] = set()
+        self.joint_names: dict[int, str] = {}  # a model joint's (first) MJCF joint
+        self.screws: list[tuple[str, str, float]] = []  # (slide, hinge, pitch / 2π)
         self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
@@ -82,7 +184,7 @@ class MjcfWriter(Writer):
     # -- bodies -----------------------------------------------------------
     def _body(self, parent_el, node: BodyNode) -> None:
         body = node.body
-        X = node.X_PB(at_default=True)
+        X = node.X_PB(at_default=self._at_default(node))
         el = sub(parent_el, "body", {"name": self.name(body),
                                      **pos_quat(X, f"the pose of body '{body.name}'")})
         self._joints(el, node)
@@ -110,11 +212,13 @@ class MjcfWriter(Writer):
             I = (I[0] + TINY, I[1] + TINY, I[2] + TINY, I[3], I[4], I[5])
         what = f"the inertia of body '{node.name}'"
         attrs = {"pos": nums(M.com, what), "mass": num(mass, what)}
-        ixx, iyy, izz, ixy, ixz, iyz = I
-        if ixy or ixz or iyz:
-            attrs["fullinertia"] = nums((ixx, iyy, izz, ixy, ixz, iyz), what)
-        else:
-            attrs["diaginertia"] = nums((ixx, iyy, izz), what)
+        form, change = mujoco_inertia(I)
+        if change:
+            self.report.add(APPROXIMATED, f"body '{node.name}'",
+                            f"MuJoCo refuses its rotational inertia {tuple(I)} ({change}); "
+                            f"the principal moments written are {form['diaginertia']}",
+                            where(node.body))
+        attrs.update({k: nums(v, what) for k, v in form.items()})
         sub(el, "inertial", attrs)
 
     def _refused(self, node: BodyNode) -> bool:
@@ -153,58 +257,90 @@ class MjcfWriter(Writer):
         what = f"joint '{j.name}'"
         if kind == "weld":
             return
-        if kind in ("quaternion_floating", "rpy_floating"):
-            if node.parent is None:
-                sub(el, "freejoint", {"name": self._unique("joint", self.name(j))})
-                return
-            self.report.add(APPROXIMATED, what, "a floating joint below another body is "
-                                                "written as a ball and three slides", where(j))
-        attrs = {}
-        if any(h.X_CM.p):
-            attrs["pos"] = nums(h.X_CM.p, what)
-        if kind in ("revolute", "prismatic"):
-            axis = h.X_CM.R
-            a = h.axis
-            axis_B = tuple(sum(axis[r][k] * a[k] for k in range(3)) for r in range(3))
-            attrs.update({"name": self._unique("joint", self.name(j)),
-                          "type": "hinge" if kind == "revolute" else "slide",
-                          "axis": nums(axis_B, what)})
-            lo, hi = j.pos_lower[0], j.pos_upper[0]
-            if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
-                attrs["range"] = nums((lo, hi), what)
-            elif lo == hi:
-                self.report.add(APPROXIMATED, what, f"the empty range [{lo}, {hi}] has no MJCF "
-                                                    "form; the joint is written unlimited",
-                                where(j))
-            elif math.isfinite(lo) or math.isfinite(hi):
-                self.report.add(APPROXIMATED, what, f"the one-sided limit [{lo}, {hi}] has no "
-                                                    "MJCF form; the joint is written unlimited",
-                                where(j))
-            if j.default_positions[0]:
-                attrs["ref"] = num(j.default_positions[0], what)
-            for f in self.plant.force_elements():
-                if isinstance(f, RevoluteSpring) and f.joint is j:
-                    attrs["stiffness"] = num(f.stiffness)
-                    attrs["springref"] = num(f.nominal_angle)
-        elif kind == "ball_rpy":
-            attrs.update({"name": self._unique("joint", self.name(j)), "type": "ball"})
-            if any(j.default_positions):
-                self.report.add(DROPPED, what, f"the default positions {j.default_positions} "
-                                               "of a ball joint", where(j))
-        else:
+        if kind in ("quaternion_floating", "rpy_floating") and node.parent is None:
+            sub(el, "freejoint", {"name": self._unique("joint", self.name(j))})
+            return
+        motions = MOTIONS.get(kind)
+        if motions is None:
             self.report.add(APPROXIMATED, what, f"a {kind} joint has no MJCF form; the body is "
                                                 "welded to its parent", where(j))
             return
-        if any(j.damping):
-            attrs["damping"] = num(j.damping[0], what)
+        if kind in ("quaternion_floating", "rpy_floating"):
+            self.report.add(SPLIT, what, "a floating joint below another body is written as "
+                                         "three slides and a ball joint in its body", where(j))
+        elif len(motions) > 1:
+            self.report.add(SPLIT, what, f"MJCF has no {kind} joint; it is written as "
+                            + ", ".join(f"{m[0]} '{self.name(j)}{m[2]}'" for m in motions)
+                            + " in the body" + (" and a joint equality that keeps the slide "
+                                                "at pitch/2π times the hinge"
+                                                if kind == "screw" else ""), where(j))
+        at_default = self._at_default(node)
+        if not at_default:
+            self.report.add(DROPPED, what, f"the default positions {j.default_positions} of a "
+                                           f"{kind} joint (MJCF's ref is for single hinges and "
+                                           "slides; the body is written at zero positions)",
+                            where(j))
+        R_CM = h.X_CM.R
+        written = []
+        for index, (mtype, axis, suffix) in enumerate(motions):
+            attrs = {"name": self._unique("joint", self.name(j) + suffix), "type": mtype}
+            if mtype in ("hinge", "slide"):
+                a = h.axis if axis is None else axis
+                attrs["axis"] = nums(tuple(sum(R_CM[r][k] * a[k] for k in range(3))
+                                           for r in range(3)), what)
+            if any(h.X_CM.p) and mtype != "slide":
+                attrs["pos"] = nums(h.X_CM.p, what)
+            if kind in ("revolute", "prismatic"):
+                self._range(attrs, j, what)
+                if j.default_positions[0]:
+                    attrs["ref"] = num(j.default_positions[0], what)
+                for f in self.plant.force_elements():
+                    if isinstance(f, RevoluteSpring) and f.joint is j:
+                        attrs["stiffness"] = num(f.stiffness)
+                        attrs["springref"] = num(f.nominal_angle)
+            damping = j.damping[min(index, len(j.damping) - 1)] if j.damping else 0.0
+            if kind == "screw" and mtype == "slide":
+                damping = 0.0
+            if damping:
+                attrs["damping"] = num(damping, what)
+            if index == 0:
+                actuated = [a for a in self.plant.actuators() if a.joint is j]
+                if actuated and actuated[0].rotor_inertia:
+                    a = actuated[0]
+                    attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
+            written.append(sub(el, "joint", attrs))
+        self.joint_names[id(j)] = written[0].get("name")
+        if kind == "screw":
+            self.screws.append((written[1].get("name"), written[0].get("name"),
+                                j.screw_pitch / (2 * math.pi)))
+        if kind == "ball_rpy" and any(j.pos_lower[k] > -math.inf or j.pos_upper[k] < math.inf
+                                      for k in range(3)):
+            self.report.add(DROPPED, what, "the limits of a ball joint", where(j))
         if any(math.isfinite(v) for v in j.vel_upper + j.acc_upper):
             self.report.add(DROPPED, what, "velocity and acceleration limits (MJCF has none)",
                             where(j))
-        actuated = [a for a in self.plant.actuators() if a.joint is j]
-        if actuated and actuated[0].rotor_inertia:
-            a = actuated[0]
-            attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
-        sub(el, "joint", attrs)
+
+    def _at_default(self, node: BodyNode) -> bool:
+        """Whether the body is written at its joint's default positions: always,
+        but for a joint of several degrees of freedom off zero (MJCF's ``ref``
+        belongs to one hinge or slide)."""
+        h = node.hinge
+        if h is None or h.joint.type_name in ("revolute", "prismatic", "weld"):
+            return True
+        j = h.joint
+        return all(q == z for q, z in zip(j.default_positions, j.zero_positions()))
+
+    def _range(self, attrs: dict, j, what: str) -> None:
+        lo, hi = j.pos_lower[0], j.pos_upper[0]
+        if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
+            attrs["range"] = nums((lo, hi), what)
+        elif lo == hi:
+            self.report.add(APPROXIMATED, what, f"the empty range [{lo}, {hi}] has no MJCF "
+                                                "form; the joint is written unlimited", where(j))
+        elif math.isfinite(lo) or math.isfinite(hi):
+            self.report.add(APPROXIMATED, what, f"the one-sided limit [{lo}, {hi}] has no "
+                                                "MJCF form; the joint is written unlimited",
+                            where(j))
 
     # -- geometry -----------------------------------------------------------
     def _geom(self, el, g: Geometry) -> None:
@@ -273,11 +409,6 @@ class MjcfWriter(Writer):
 
     def _mesh(self, g: Geometry, s: Mesh) -> dict | None:
         ext = os.path.splitext(s.filename)[1].lower()
-        if ext not in MUJOCO_MESHES:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
-                            f"{', '.join(MUJOCO_MESHES)}): '{s.filename}'", g.instance.source)
-            return None
         if not os.path.isfile(s.filename):
             self.report.add(DROPPED, geometry_label(g),
                             f"the mesh file '{s.filename}' does not exist, and MuJoCo needs "
@@ -285,7 +416,26 @@ class MjcfWriter(Writer):
             return None
         key = (os.path.abspath(s.filename), tuple(s.scale))
         name = self.meshes_by_key.get(key)
+        if name is None and key in self.refused_meshes:
+            return None
+        uri = None
         if name is None:
+            problem = None
+            if ext not in MUJOCO_MESHES:
+                problem = (f"MuJoCo reads no {ext or 'extension-less'} meshes (only "
+                           f"{', '.join(MUJOCO_MESHES)})")
+            elif ext == ".stl":
+                problem = stl_problem(s.filename)
+            elif ext == ".obj":
+                problem = obj_problem(s.filename)
+            if not self._mesh_usable(g, s):
+                self.refused_meshes.add(key)
+                return None
+            if problem:
+                uri = self._mesh_as_obj(g, s, problem)
+                if uri is None:
+                    self.refused_meshes.add(key)
+                    return None
             stem = os.path.splitext(os.path.basename(s.filename))[0]
             name = stem
             n = 1
@@ -293,11 +443,65 @@ class MjcfWriter(Writer):
                 name = f"{stem}_{n}"
                 n += 1
             self.meshes_by_key[key] = name
-            attrs = {"name": name, "file": self.mesh_uri(s.filename)}
+            attrs = {"name": name, "file": uri or self.mesh_uri(s.filename)}
             if tuple(s.scale) != (1.0, 1.0, 1.0):
                 attrs["scale"] = nums(s.scale, f"the scale of mesh '{s.filename}'")
+            attrs["inertia"] = "shell"
             sub(self.asset, "mesh", attrs)
         return {"type": "mesh", "mesh": name}
+
+    def _mesh_as_obj(self, g: Geometry, s: Mesh, problem: str) -> str | None:
+        """The URI of an OBJ copy of a mesh MuJoCo cannot read, written into
+        the copy-meshes folder (reported: materials and textures stay
+        behind); without that folder, or when the file cannot be read, the
+        mesh is reported and left out (None)."""
+        from ...geometry.meshes import MeshError
+        if self.meshes.copy_to is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{problem}: '{s.filename}'; give a folder to copy meshes to "
+                            "(--copy-meshes DIR) and the mesh is written there as OBJ",
+                            g.instance.source)
+            return None
+        try:
+            uri = self.meshes.as_obj(s.filename)
+        except (MeshError, OSError) as e:
+            self.report.add(DROPPED, geometry_label(g), f"{problem}, and the mesh cannot be "
+                                                        f"converted to OBJ: {e}",
+                            g.instance.source)
+            return None
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"{problem}: '{s.filename}' is written as the OBJ '{uri}' (its "
+                        "triangles; materials and textures are not carried)", g.instance.source)
+        return uri
+
+    def _mesh_usable(self, g: Geometry, s: Mesh) -> bool:
+        """Whether MuJoCo's compiler takes the mesh file; what it refuses is
+        reported and left out. Every mesh is written with ``inertia="shell"``:
+        MuJoCo measures each mesh even when the bodies' inertias are given
+        (as they are here), and refuses a flat or open one by its volume,
+        while the surface of any mesh with triangles has an area."""
+        from ...formats.mjcf.inertia import MeshInertiaError, mesh_properties
+        from ...geometry.meshes import MeshError, read_mesh, read_msh_arrays
+        path = s.filename
+        try:
+            if path.lower().endswith(".msh"):
+                V, F = read_msh_arrays(path)
+            else:
+                mesh = read_mesh(path)
+                V, F = mesh.vertices, mesh.faces
+        except (MeshError, OSError, ValueError) as e:
+            self.report.add(DROPPED, geometry_label(g), f"MuJoCo cannot read the mesh: {e}",
+                            g.instance.source)
+            return False
+        if len(F) == 0:  # a .msh of vertices only: MuJoCo takes the hull
+            return True
+        try:
+            mesh_properties(V, F, "shell", s.scale)
+        except MeshInertiaError as e:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"MuJoCo refuses the mesh '{path}': {e}", g.instance.source)
+            return False
+        return True
 
     def _site(self, el, frame) -> None:
         sub(el, "site", {"name": self._unique("site", self.name(frame)),
@@ -311,12 +515,19 @@ class MjcfWriter(Writer):
             for a, b in pairs:
                 sub(contact, "exclude", {"body1": self.name(a.body), "body2": self.name(b.body)})
 
+    def joint_name(self, j) -> str:
+        """The MJCF joint that stands for a model joint (the first of several)."""
+        return self.joint_names.get(id(j), self.name(j))
+
     def _equality(self, root) -> None:
         equality = etree.Element("equality")
+        for slide, hinge, ratio in self.screws:
+            sub(equality, "joint", {"joint1": slide, "joint2": hinge,
+                                    "polycoef": nums((0, ratio, 0, 0, 0))})
         for c in self.plant.constraints():
             if isinstance(c, CouplerConstraint):
-                sub(equality, "joint", {"joint1": self.name(c.joint0),
-                                        "joint2": self.name(c.joint1),
+                sub(equality, "joint", {"joint1": self.joint_name(c.joint0),
+                                        "joint2": self.joint_name(c.joint1),
                                         "polycoef": nums((c.offset, c.gear_ratio, 0, 0, 0))})
             elif isinstance(c, BallConstraint):
                 sub(equality, "connect", {"body1": self.name(c.body_A),
@@ -342,7 +553,7 @@ class MjcfWriter(Writer):
             return
         el = sub(root, "actuator")
         for a in actuators:
-            attrs = {"name": self.name(a), "joint": self.name(a.joint)}
+            attrs = {"name": self.name(a), "joint": self.joint_name(a.joint)}
             if a.gear_ratio != 1.0:
                 attrs["gear"] = num(a.gear_ratio)
             if math.isfinite(a.effort_limit):

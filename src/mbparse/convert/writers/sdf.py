@@ -16,7 +16,7 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper, RevoluteSpring)
 from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, DROPPED, RENAMED, SPLIT
-from .base import Writer, geometry_label, num, nums, pose_text, sub
+from .base import Writer, curve_segments, geometry_label, num, nums, pose_text, sub
 from .urdf import DRAKE_NS, proximity_children
 from .walk import BodyNode, where
 
@@ -56,11 +56,11 @@ class SdfWriter(Writer):
     def build(self):
         walk = self.walk
         sdf = etree.Element("sdf", {"version": "1.9"}, nsmap={"drake": DRAKE_NS})
+        stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
         if walk.single_instance():
-            top = sub(sdf, "model", {"name": self.model_name(walk.instances[0])})
-            self.models = {walk.instances[0]: top}
+            top = sub(sdf, "model", {"name": walk.model_name(stem).replace("::", "__")})
+            self.models = {walk.instances[0]: top} if walk.instances else {}
         else:
-            stem = os.path.basename(self.report.source or "scene").split(".")[0] or "scene"
             top = sub(sdf, "model", {"name": stem})
             # Only instances with links become nested models (SDFormat wants a
             # link in every model); the frames of the others go in the top model.
@@ -96,14 +96,23 @@ class SdfWriter(Writer):
     def _name_joints_and_frames(self) -> None:
         """Links, joints and frames share one name space in an SDFormat model;
         a joint or frame whose name a link took is renamed (and reported)."""
-        taken: dict[int, set[str]] = {}
+        # One name space per written <model> (instances without links put
+        # their frames in the top model, so they share its names).
+        taken: dict[int, set[str]] = {id(self.top): {m.get("name") for m in self.models.values()
+                                                     if m is not self.top}}
         for node in self.walk.preorder():
-            taken.setdefault(node.body.model_instance, set()).add(node.body.name)
+            taken.setdefault(id(self._model_of(node.body)), set()).add(node.body.name)
         self.written_names: dict[int, str] = {}
         elements = [n.hinge.joint for n in self.walk.preorder() if n.hinge is not None]
         elements += [f for n in self.walk.preorder() for f in n.frames] + self.walk.world_frames
         for e in elements:
-            names = taken.setdefault(e.model_instance, set())
+            model = self._model_of(e)
+            if hasattr(e, "type_name") and 0 not in (e.parent_body.index, e.child_body.index) \
+                    and e.parent_body.model_instance != e.child_body.model_instance:
+                model = self.top  # a joint between two models stands in the top model
+            if not hasattr(e, "type_name") and e.body.index == 0:
+                model = self.top
+            names = taken.setdefault(id(model), set())
             name = e.name
             if name in names:
                 kind = "joint" if hasattr(e, "type_name") else "frame"
@@ -242,10 +251,10 @@ class SdfWriter(Writer):
         elif kind in SDF_TYPES:
             stype = SDF_TYPES[kind]
         elif kind == "planar":
-            self.report.add(APPROXIMATED, f"joint '{j.name}'",
-                            "a planar joint is not written to SDFormat yet; the body is welded "
-                            "to its parent", where(j))
-            self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
+            self._planar_chain(node)
+            return
+        elif kind == "curvilinear":
+            self._curvilinear(node)
             return
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
@@ -291,6 +300,107 @@ class SdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, D + "mimic", {"joint": self.written_names.get(id(c.joint1), c.joint1.name),
                                       "multiplier": num(c.gear_ratio), "offset": num(c.offset)})
+
+    def _curvilinear(self, node: BodyNode) -> None:
+        """A curvilinear joint as Drake's ``<drake:joint type="curvilinear">``,
+        which takes no pose: two frames carry the joint's frames on its
+        bodies (reported as split)."""
+        h = node.hinge
+        j = h.joint
+        name = self.written_names[id(j)]
+        model = self._model_of(node.body)
+        scope = node.body.model_instance
+        if node.parent is not None and node.parent.body.model_instance != scope:
+            model, scope = self.top, None
+        taken = {el.get("name") for el in model if el.get("name")}
+        taken |= set(self.written_names.values())
+        what = f"joint '{j.name}'"
+        frames = []
+        for end, body, X in (("parent", node.parent.body if node.parent else None, h.X_PF),
+                             ("child", node.body, h.X_CM)):
+            base, n = f"{name}_{end}_frame", 1
+            frame_name = base
+            while frame_name in taken:
+                frame_name = f"{base}_{n}"
+                n += 1
+            taken.add(frame_name)
+            frames.append(frame_name)
+            attached = self.scoped(body, scope) if body is not None else "world"
+            el = sub(model, "frame", {"name": frame_name, "attached_to": attached})
+            sub(el, "pose", text=pose_text(X, what))
+        self.report.add(SPLIT, what, "Drake's SDFormat curvilinear joint takes no pose; the "
+                        f"joint's frames are written as frames '{frames[0]}' and '{frames[1]}'",
+                        where(j))
+        el = sub(model, D + "joint", {"name": name, "type": "curvilinear"})
+        sub(el, D + "parent", text=frames[0])
+        sub(el, D + "child", text=frames[1])
+        sub(sub(el, D + "plane_normal"), "xyz", text=nums(j.normal, what))
+        sub(sub(el, D + "initial_tangent"), "xyz", text=nums(j.tangent, what))
+        sub(el, D + "is_periodic", text="true" if j.is_periodic else "false")
+        if j.damping[0]:
+            sub(el, D + "damping", text=num(j.damping[0], what))
+        curves = sub(el, D + "curves")
+        for shape, a, b in curve_segments(j):
+            if shape == "line":
+                sub(sub(curves, D + "line_segment"), D + "length", text=num(a, what))
+            else:
+                arc = sub(curves, D + "circular_arc")
+                sub(arc, D + "radius", text=num(a, what))
+                sub(arc, D + "angle", text=num(b, what))
+
+    def _planar_chain(self, node: BodyNode) -> None:
+        """A planar joint, which SDFormat has no type for, as a chain: a slide
+        along the joint's x to a massless link, a slide along its y to a
+        second one, a revolute joint about its z to the body (reported as
+        split). The extra links stand at the joint's frame on the child."""
+        h = node.hinge
+        j = h.joint
+        name = self.written_names[id(j)]
+        model = self._model_of(node.body)
+        scope = node.body.model_instance
+        taken = {el.get("name") for el in model if el.get("name")}
+        taken |= set(self.written_names.values())
+        links, slides = [], []
+        for suffix in ("x", "y"):
+            base, n = f"{name}_{suffix}", 1
+            joint_name = base
+            while joint_name in taken or f"{joint_name}_link" in taken:
+                joint_name = f"{base}_{n}"
+                n += 1
+            taken |= {joint_name, f"{joint_name}_link"}
+            slides.append(joint_name)
+            links.append(f"{joint_name}_link")
+        self.report.add(SPLIT, f"joint '{j.name}'",
+                        "SDFormat has no planar joint; it is written as prismatic joints "
+                        f"'{slides[0]}' (along x) to a massless link '{links[0]}' and "
+                        f"'{slides[1]}' (along y) to a massless link '{links[1]}', then a "
+                        f"revolute joint '{name}' about z", where(j))
+        X_WM = self.X_WB[node.body.index] @ h.X_CM
+        parent = self.scoped(node.parent.body, scope) if node.parent else "world"
+        if node.parent is not None and node.parent.body.model_instance != scope:
+            parent = self.scoped(node.parent.body, None)
+        for link_name in links:
+            link = sub(model, "link", {"name": link_name})
+            sub(link, "pose", text=pose_text(X_WM, f"the pose of joint '{j.name}'"))
+            inertial = sub(link, "inertial")
+            sub(inertial, "mass", text="0")
+            inertia = sub(inertial, "inertia")
+            for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+                sub(inertia, k, text="0")
+        chain = [(slides[0], "prismatic", parent, links[0], "1 0 0", IDENTITY),
+                 (slides[1], "prismatic", links[0], links[1], "0 1 0", IDENTITY),
+                 (name, "revolute", links[1], self.scoped(node.body, scope), "0 0 1", h.X_CM)]
+        for index, (joint_name, stype, parent_name, child_name, xyz, X) in enumerate(chain):
+            el = sub(model, "joint", {"name": joint_name,
+                                      "type": "continuous" if stype == "revolute" else stype})
+            sub(el, "pose", text=pose_text(X, f"the pose of joint '{j.name}'"))
+            sub(el, "parent", text=parent_name)
+            sub(el, "child", text=child_name)
+            axis = sub(el, "axis")
+            sub(axis, "xyz", text=xyz)
+            sub(sub(axis, "limit"), "effort", text="0")
+            if j.damping[index]:
+                sub(sub(axis, "dynamics"), "damping", text=num(j.damping[index]))
 
     def _joint_element(self, name, stype, parent: BodyNode | None, child: BodyNode,
                        X_CM: RigidTransform, joint=None):

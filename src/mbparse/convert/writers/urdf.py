@@ -19,13 +19,14 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper)
 from ...spatial import RigidTransform
 from ..loss import APPROXIMATED, DROPPED, SPLIT
-from .base import Writer, geometry_label, num, nums, sub, xyz_rpy
+from .base import Writer, curve_segments, geometry_label, num, nums, sub, xyz_rpy
 from .walk import BodyNode, Hinge, where
 
 DRAKE_NS = "http://drake.mit.edu"
 D = f"{{{DRAKE_NS}}}"
 URDF_TYPES = {"weld": "fixed", "prismatic": "prismatic", "planar": "planar"}
-DRAKE_TYPES = {"ball_rpy": "ball", "universal": "universal", "screw": "screw"}
+DRAKE_TYPES = {"ball_rpy": "ball", "universal": "universal", "screw": "screw",
+               "curvilinear": "curvilinear"}
 # Proximity properties as drake:proximity_properties children.
 PROXIMITY_TAGS = {("hydroelastic", "hydroelastic_modulus"): "hydroelastic_modulus",
                   ("hydroelastic", "resolution_hint"): "mesh_resolution_hint",
@@ -74,8 +75,7 @@ class UrdfWriter(Writer):
 
     def build(self):
         walk = self.walk
-        name = (walk.instance_name(walk.instances[0]) if walk.single_instance()
-                else "robot")
+        name = walk.model_name("robot")
         robot = etree.Element("robot", {"name": name}, nsmap={"drake": DRAKE_NS})
         self.robot = robot
         self.link_names = {n.body.index: self.name(n.body) for n in walk.preorder()}
@@ -249,6 +249,16 @@ class UrdfWriter(Writer):
             sub(el, "axis", {"xyz": "0 0 1"})
         if kind == "screw":
             sub(el, D + "screw_thread_pitch", {"value": num(j.screw_pitch, what)})
+        if kind == "curvilinear":
+            sub(el, D + "initial_tangent", {"xyz": nums(j.tangent, what)})
+            sub(el, D + "plane_normal", {"xyz": nums(j.normal, what)})
+            sub(el, D + "is_periodic", {"value": "true" if j.is_periodic else "false"})
+            curves = sub(el, D + "curves")
+            for shape, a, b in curve_segments(j):
+                if shape == "line":
+                    sub(curves, D + "line_segment", {"length": num(a, what)})
+                else:
+                    sub(curves, D + "circular_arc", {"radius": num(a, what), "angle": num(b, what)})
         if kind in ("revolute", "prismatic"):
             self._limits(el, j)
         damping = j.damping
@@ -260,7 +270,7 @@ class UrdfWriter(Writer):
                     self.report.add(APPROXIMATED, what, f"per-axis damping {damping} is written "
                                                         f"as {damping[0]}", where(j))
                 sub(el, "dynamics", {"damping": num(damping[0], what)})
-        if kind not in ("revolute", "prismatic") and (
+        if kind not in ("revolute", "prismatic", "curvilinear") and (
                 any(math.isfinite(v) for v in j.pos_lower + j.pos_upper + j.vel_upper)):
             self.report.add(DROPPED, what, f"the limits of a {kind} joint", where(j))
         for c in self.plant.constraints():

@@ -127,8 +127,9 @@ class ModelWalk:
                 else:
                     self.nodes[g.body].geometries.append(g)
         self.instances = used_instances(plant)
-        if not self.nodes:
-            raise ConvertError("the model has no bodies: there is nothing to write")
+        if not self.nodes and not self.world_geometries:
+            raise ConvertError("the model has no rigid bodies and no geometry on the world: "
+                               "there is nothing to write")
 
     def _build(self, bodies: list[RigidBody], joints: list[Joint]) -> None:
         adjacency: dict[int, list[Joint]] = {}
@@ -204,4 +205,16 @@ class ModelWalk:
         return self.plant.get_model_instance_name(index)
 
     def single_instance(self) -> bool:
-        return len(self.instances) == 1
+        """One model instance (or none: only geometry on the world)."""
+        return len(self.instances) <= 1
+
+    def model_name(self, fallback: str) -> str:
+        """The name of a one-model output: its instance's, else (geometry on
+        the world only) that of the one instance the file made, else
+        ``fallback``."""
+        if len(self.instances) == 1:
+            return self.instance_name(self.instances[0])
+        made = range(2, self.plant.num_model_instances())  # 0 world, 1 default
+        if not self.instances and len(made) == 1:
+            return self.instance_name(made[0])
+        return fallback
