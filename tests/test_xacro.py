@@ -77,10 +77,16 @@ def test_xacro_macro_property_find_and_include_expand_into_the_model(write, pkg,
 def test_xacro_diagnostic_names_the_xacro_line_that_made_the_element(write, pkg):
     text = robot(ARM.replace("LOWER", "2"))
     path = write("arm.urdf.xacro", text)
+    # Inverted limits: Drake refuses them (the default mode leaves the joint
+    # unlimited with a warning at the same place, as pybullet reads them).
     with pytest.raises(ParseError) as info:
-        load(path, [("parts", pkg)])
+        load(path, [("parts", pkg)], like_drake=True)
     d = info.value.diagnostic
     assert (d.file, d.line) == (str(path), line_of(text, '<joint name="elbow"'))
+    *_, parser = load(path, [("parts", pkg)])
+    located = [(w.file, w.line) for w in parser.diagnostic_policy().warnings_seen
+               if w.code == "limit-inverted"]
+    assert located == [(str(path), line_of(text, '<joint name="elbow"'))]
 
 
 def test_xacro_diagnostic_inside_a_macro_names_the_macro_body_line(write, pkg):
