@@ -52,11 +52,7 @@ def merged_links(ctx) -> Iterator[Finding]:
 
 def masses(ctx) -> Iterator[Finding]:
     urdf = ctx.urdf
-    for name in urdf.massless_bodies():
-        el = urdf.links[name]
-        joint = urdf.parent_joint.get(name)
-        if joint is not None and joint.get("type") == "fixed":
-            continue  # merged into its parent
+    for name, el in urdf.massless_unmerged():
         yield ctx.finding(
             "for-isaac-mass-from-collision",
             f"link '{name}' has no <inertial>: Isaac Sim leaves its mass to PhysX, which "

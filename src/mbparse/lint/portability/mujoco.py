@@ -75,11 +75,7 @@ def discarded_visuals(ctx) -> Iterator[Finding]:
 
 def masses(ctx) -> Iterator[Finding]:
     urdf = ctx.urdf
-    for name in urdf.massless_bodies():
-        el = urdf.links[name]
-        joint = urdf.parent_joint.get(name)
-        if joint is not None and joint.get("type") == "fixed":
-            continue  # fused into its parent
+    for name, el in urdf.massless_unmerged():
         if first_child(el, "collision") is not None:
             what = ("MuJoCo computes its mass and inertia from its collision shapes (at "
                     "density 1000 kg/m³)")

@@ -118,6 +118,14 @@ class UrdfSource:
             out.append(name)
         return out
 
+
+    def massless_unmerged(self) -> Iterator[tuple[str, object]]:
+        """(name, element) of the massless links (:meth:`massless_bodies`)
+        that an importer merging fixed joints keeps as links of their own."""
+        for name in self.massless_bodies():
+            joint = self.parent_joint.get(name)
+            if joint is None or joint.get("type") != "fixed":
+                yield name, self.links[name]
     def mimics(self) -> list[tuple[object, object]]:
         """(joint, its <mimic>) pairs."""
         return [(j, m) for j in self.joints if (m := first_child(j, "mimic")) is not None]
