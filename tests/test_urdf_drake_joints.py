@@ -134,16 +134,19 @@ def test_urdf_drake_acceleration_limit(jtype):
     assert (j.acc_lower, j.acc_upper) == ([-9.5], [9.5])
 
 
-def test_urdf_joint_lower_limit_above_upper_is_a_located_error_like_drake():
-    text = two_links(joint("joint", "revolute", '<limit lower="2" upper="1"/>'))
+@pytest.mark.parametrize("jtype", ["revolute", "continuous"])
+def test_urdf_joint_lower_limit_above_upper_is_a_located_error_like_drake(jtype):
+    text = two_links(joint("joint", jtype, '<limit lower="2" upper="1"/>'))
     with pytest.raises(ParseError) as info:
         parse_urdf(text, like_drake=True)
     assert f"<string>:{line_of(text, '<joint')}:" in str(info.value)
 
 
-def test_urdf_joint_lower_limit_above_upper_is_unlimited_with_a_located_warning_by_default():
-    # pybullet's models (cube_no_rotation.urdf) write lower > upper for "no limit".
-    text = two_links(joint("joint", "prismatic", '<limit lower="1" upper="-1"/>'))
+@pytest.mark.parametrize("jtype", ["prismatic", "continuous"])
+def test_urdf_joint_lower_limit_above_upper_is_unlimited_with_a_located_warning_by_default(jtype):
+    # pybullet's models (cube_no_rotation.urdf: prismatic and continuous joints)
+    # write lower > upper for "no limit".
+    text = two_links(joint("joint", jtype, '<limit lower="1" upper="-1"/>'))
     p = parse_urdf(text)
     j = p.plant.get_joint_by_name("j", p.instance)
     assert (j.pos_lower, j.pos_upper) == ([-math.inf], [math.inf])

@@ -420,7 +420,10 @@ class UrdfReader:
             for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
                                      "effort")):
                 values[i] = diag.scalar(node, key, values[i])
-            if values[0] > values[1] and el.get("type") != "continuous":
+            # A continuous joint's inverted limits fail later, in the plant, in
+            # Drake's mode; the default mode reads them as "no limit" here too.
+            if values[0] > values[1] and (el.get("type") != "continuous"
+                                          or not diag.policy.like_drake):
                 # pybullet's convention for "no limit"; Drake's joint refuses it. The
                 # code keeps it an error in `mbparse check`.
                 message = (f"Joint '{el.get('name')}': the position lower limit {values[0]} "
