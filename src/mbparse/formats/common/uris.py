@@ -39,9 +39,10 @@ def package_folder_above(package: str, start: str) -> str | None:
     return None
 
 
-def _found_by_name(uri: str, package: str, root_dir: str) -> str | None:
-    """The file ``uri`` names inside the folder found for its unknown
-    package above ``root_dir``, when it exists there and stays inside it."""
+def _found_by_name(uri: str, package: str, root_dir: str) -> tuple[str, str] | None:
+    """(folder, file): the folder found for ``uri``'s unknown package above
+    ``root_dir``, and the file ``uri`` names inside it, when that file exists
+    there and stays inside the folder."""
     if not root_dir:
         return None
     folder = package_folder_above(package, root_dir)
@@ -51,7 +52,7 @@ def _found_by_name(uri: str, package: str, root_dir: str) -> str | None:
     path = os.path.normpath(os.path.join(folder, rest))
     if os.path.commonpath([folder, path]) != folder or not os.path.isfile(path):
         return None
-    return path
+    return folder, path
 
 
 class FileResolver:
@@ -84,12 +85,12 @@ class FileResolver:
 
     def _guess(self, el, uri: str) -> str | None:
         package = uri.split("://", 1)[1].split("/", 1)[0]
-        path = _found_by_name(uri, package, self.root_dir)
-        if path is None:
+        found = _found_by_name(uri, package, self.root_dir)
+        if found is None:
             return None
+        folder, path = found
         if package not in self._guessed:
             self._guessed.add(package)
-            folder = package_folder_above(package, self.root_dir)
             self.diag.warning(
                 el, f"package '{package}' is not in the package map; mbparse reads its files from "
                     f"the folder '{folder}' above the model, as pybullet and yourdfpy do (said once "

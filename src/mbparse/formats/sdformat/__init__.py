@@ -71,7 +71,7 @@ class SdfReader:
         self.diag = SdfDiagnostic(workspace.diagnostic, source.name())
         self.graph = FrameGraph(self.diag)
         self.custom_includes: list[CustomInclude] = []
-        self._files: FileResolver | None = None
+        self._files = FileResolver(self.diag, workspace.package_map, source.root_dir())
 
     # ------------------------------------------------------------ entry points
     def load(self):
@@ -165,8 +165,6 @@ class SdfReader:
         (code ``missing`` when the file does not exist), unless ``instead``
         says what is done without the file (a mesh or texture); then an error
         only in Drake's mode, otherwise a warning and None."""
-        if self._files is None:
-            self._files = FileResolver(self.diag, self.ws.package_map, self.source.root_dir())
         return self._files.resolve(el, uri, instead, missing)
 
     # ------------------------------------------------------------ URDF / MJCF includes

@@ -26,8 +26,6 @@ class GeometryReader:
 
     def __init__(self, diag: XmlDiagnostic, package_map, root_dir: str):
         self.diag = diag
-        self.package_map = package_map
-        self.root_dir = root_dir
         self.files = FileResolver(diag, package_map, root_dir)
         self.materials: dict[str, UrdfMaterial] = {}
 
