@@ -159,3 +159,60 @@ def test_meshes_a_file_is_read_again_when_it_changes(tmp_path):
     big.apply_scale(2.0)
     big.export(path)
     assert read_mesh(str(path)).mass_properties(1.0)[0] == pytest.approx(48.0)
+
+
+def _gltf_with_buffer(folder, uri: str, buffer: bytes | None = None) -> str:
+    """A one-triangle glTF whose vertex buffer is the file ``uri``."""
+    import json
+    triangle = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], dtype="<f4").tobytes()
+    if buffer is None:
+        buffer = triangle
+    gltf = {"asset": {"version": "2.0"},
+            "buffers": [{"byteLength": len(triangle), "uri": uri}],
+            "bufferViews": [{"buffer": 0, "byteLength": len(triangle)}],
+            "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                           "min": [0, 0, 0], "max": [1, 1, 0]}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0}
+    path = folder / "tri.gltf"
+    path.write_text(json.dumps(gltf))
+    return str(path)
+
+
+def test_meshes_gltf_reads_its_buffer_from_beside_it_or_below(tmp_path):
+    (tmp_path / "data").mkdir()
+    path = _gltf_with_buffer(tmp_path, "data/tri.bin")
+    (tmp_path / "data" / "tri.bin").write_bytes(
+        np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], dtype="<f4").tobytes())
+    assert len(read_mesh(path).faces) == 1
+
+
+@pytest.mark.parametrize("uri", ["../outside.bin", "/dev/zero"])
+def test_meshes_gltf_buffer_outside_its_folder_is_refused(tmp_path, uri):
+    inner = tmp_path / "model"
+    inner.mkdir()
+    (tmp_path / "outside.bin").write_bytes(b"\0" * 36)
+    with pytest.raises(MeshReadError, match="outside its own folder"):
+        read_mesh(_gltf_with_buffer(inner, uri))
+
+
+def test_meshes_gltf_buffer_that_is_a_fifo_is_refused_not_read_forever(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "tri.bin")
+    with pytest.raises(MeshReadError, match="is a FIFO, not a regular file"):
+        read_mesh(_gltf_with_buffer(tmp_path, "tri.bin"))
+
+
+def test_meshes_reader_failure_without_a_message_still_says_what_failed(tmp_path):
+    import json
+    path = tmp_path / "huge.gltf"
+    path.write_text(json.dumps({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": 10**15, "uri": "data:application/octet-stream;base64,AAAA"}],
+        "bufferViews": [{"buffer": 0, "byteLength": 10**15}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 10**14,
+                       "type": "VEC3"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}]}))
+    with pytest.raises(MeshReadError, match=r"huge\.gltf' cannot be read: \S"):
+        read_mesh(str(path))

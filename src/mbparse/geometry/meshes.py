@@ -27,10 +27,11 @@ import os
 import stat
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
-from ..files import regular_file_problem
+from ..files import read_regular_file, regular_file_problem
 
 # Formats read here, by file extension.
 MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply", ".msh")
@@ -108,7 +109,8 @@ def _read_cached(path: str, size: int, mtime: int) -> TriangleMesh:
     except Exception as e:  # the libraries raise many kinds on bad data
         from .mesh_io import ObjError
         where = f" (line {e.line})" if isinstance(e, ObjError) and e.line else ""
-        raise MeshReadError(f"the mesh file '{path}' cannot be read{where}: {e}") from e
+        why = str(e) or f"its reader stopped with {type(e).__name__}; the file is malformed"
+        raise MeshReadError(f"the mesh file '{path}' cannot be read{where}: {why}") from e
     V = np.ascontiguousarray(np.asarray(V, dtype=np.float64).reshape(-1, 3))
     F = np.ascontiguousarray(np.asarray(F, dtype=np.int64).reshape(-1, 3))
     if len(F) == 0:
@@ -128,10 +130,32 @@ def _read_obj(path: str):
     return obj.vertices, obj.faces
 
 
-def _read_with_trimesh(path: str, file_type: str):
+def _read_with_trimesh(path: str, file_type: str, resolver=None):
     import trimesh
-    loaded = trimesh.load(path, file_type=file_type, process=False, force="mesh")
+    loaded = trimesh.load(path, file_type=file_type, process=False, force="mesh",
+                          resolver=resolver)
     return loaded.vertices, loaded.faces
+
+
+def _beside_resolver(path: str):
+    """A trimesh resolver for the files a glTF names (buffers, images): only
+    regular files in the glTF's folder or below it are read -- never a FIFO
+    or a device (read forever) and never a file outside (``../../etc/..``)."""
+    from trimesh.resolvers import FilePathResolver
+
+    class BesideTheFile(FilePathResolver):
+        def get(self, name: str) -> bytes:
+            folder = Path(self.parent).resolve()
+            target = (folder / name.strip()).resolve()
+            if not target.is_relative_to(folder):
+                raise MeshReadError(f"it names the file '{name}', outside its own folder "
+                                    f"'{folder}'; only files beside it or below are read")
+            problem = regular_file_problem(str(target))
+            if problem is not None:
+                raise MeshReadError(problem)
+            return read_regular_file(str(target))
+
+    return BesideTheFile(path)
 
 
 def _read_stl(path: str):
@@ -190,7 +214,7 @@ _X_UP_TO_Z_UP = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
 
 def _read_gltf(path: str):
     ext = os.path.splitext(path)[1].lower()
-    V, F = _read_with_trimesh(path, ext[1:])
+    V, F = _read_with_trimesh(path, ext[1:], _beside_resolver(path))
     return np.asarray(V, dtype=float) @ _Y_UP_TO_Z_UP.T, F
 
 
