@@ -101,6 +101,27 @@ def test_gltf_meshes_keep_their_colours_in_the_frame_the_model_reader_uses(tmp_p
     assert extent == pytest.approx((0.1, 0.4, 0.2))
 
 
+def _obj_with_material(folder, mtllib: str) -> str:
+    path = folder / "tri.obj"
+    path.write_text(f"mtllib {mtllib}\nusemtl red\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+    return str(path)
+
+
+def test_view_reads_a_mesh_material_from_a_sibling_folder(tmp_path):
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "materials").mkdir()
+    (tmp_path / "materials" / "red.mtl").write_text("newmtl red\nKd 1 0 0\n")
+    coloured = coloured_mesh(_obj_with_material(tmp_path / "meshes", "../materials/red.mtl"))
+    assert coloured is not None
+
+
+def test_view_does_not_read_a_mesh_material_that_is_a_fifo(tmp_path):
+    import os
+    os.mkfifo(tmp_path / "red.mtl")
+    # Reading the FIFO would wait forever; the mesh is drawn without colours.
+    assert coloured_mesh(_obj_with_material(tmp_path, "red.mtl")) is None
+
+
 def test_view_panel_lists_a_missing_mesh_file(open_viewer, tmp_path):
     write_meshes(tmp_path)
     model = tmp_path / "missing.urdf"

@@ -137,17 +137,18 @@ def _read_with_trimesh(path: str, file_type: str, resolver=None):
     return loaded.vertices, loaded.faces
 
 
-def _beside_resolver(path: str):
-    """A trimesh resolver for the files a glTF names (buffers, images): only
-    regular files in the glTF's folder or below it are read -- never a FIFO
-    or a device (read forever) and never a file outside (``../../etc/..``)."""
+def beside_resolver(path: str, anywhere: bool = False):
+    """A trimesh resolver for the files a mesh names (glTF buffers and images,
+    OBJ materials and textures): only regular files are read -- never a FIFO
+    or a device, which would be read forever -- and, unless ``anywhere``,
+    only those in the mesh's folder or below it (never ``../../etc/..``)."""
     from trimesh.resolvers import FilePathResolver
 
-    class BesideTheFile(FilePathResolver):
+    class RegularFiles(FilePathResolver):
         def get(self, name: str) -> bytes:
             folder = Path(self.parent).resolve()
             target = (folder / name.strip()).resolve()
-            if not target.is_relative_to(folder):
+            if not anywhere and not target.is_relative_to(folder):
                 raise MeshReadError(f"it names the file '{name}', outside its own folder "
                                     f"'{folder}'; only files beside it or below are read")
             problem = regular_file_problem(str(target))
@@ -155,7 +156,7 @@ def _beside_resolver(path: str):
                 raise MeshReadError(problem)
             return read_regular_file(str(target))
 
-    return BesideTheFile(path)
+    return RegularFiles(path)
 
 
 def _read_stl(path: str):
@@ -214,7 +215,7 @@ _X_UP_TO_Z_UP = np.array([[0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
 
 def _read_gltf(path: str):
     ext = os.path.splitext(path)[1].lower()
-    V, F = _read_with_trimesh(path, ext[1:], _beside_resolver(path))
+    V, F = _read_with_trimesh(path, ext[1:], beside_resolver(path))
     return np.asarray(V, dtype=float) @ _Y_UP_TO_Z_UP.T, F
 
 

@@ -53,11 +53,14 @@ def coloured_mesh(filename: str):
     means (glTF turned to +z up), or None when it has no colours of its own."""
     import trimesh
 
+    from ..geometry.meshes import beside_resolver
+
     ext = os.path.splitext(filename)[1].lower()
     if ext not in OWN_COLOURS:
         return None
-    try:
-        loaded = trimesh.load(filename, force=None)
+    try:  # materials and textures wherever they are, but only regular files
+        loaded = trimesh.load(filename, force=None,
+                              resolver=beside_resolver(filename, anywhere=True))
         if isinstance(loaded, trimesh.Scene):
             loaded = loaded.to_geometry() if hasattr(loaded, "to_geometry") else loaded.dump(
                 concatenate=True)
