@@ -152,3 +152,51 @@ def test_xacro_model_elements_record_their_xacro_source(write, pkg):
         (str(path), line_of(text, '<joint name="elbow"'))
     (g,) = plant.scene_graph.geometries()
     assert g.instance.source == (str(path), line_of(text, "<visual>"))
+
+
+# -- hostile xacro: the expansion runs in a child process under limits
+
+@pytest.mark.parametrize("target", ["/dev/zero", "FIFO"])
+def test_xacro_include_of_a_device_or_fifo_is_refused_not_read_forever(write, tmp_path, target):
+    import os
+    if target == "FIFO":
+        target = str(tmp_path / "parts.xacro")
+        os.mkfifo(target)
+    path = write("a.xacro", robot(f'<xacro:include filename="{target}"/>\n<link name="a"/>'))
+    with pytest.raises(ParseError, match="not a regular file") as info:
+        load(path)
+    assert info.value.diagnostic.code == "xacro-error"
+
+
+def test_xacro_load_yaml_of_a_device_is_refused(write):
+    path = write("a.xacro", robot(
+        '<xacro:property name="p" value="${xacro.load_yaml(\'/dev/zero\')}"/>\n'
+        '<link name="${p}"/>'))
+    with pytest.raises(ParseError, match="not a regular file"):
+        load(path)
+
+
+def test_xacro_expression_that_needs_unbounded_memory_is_a_located_error(write):
+    path = write("a.xacro", robot('<link name="${\'a\' * 10**10}"/>'))
+    with pytest.raises(ParseError, match="more than 1024 MB of memory") as info:
+        load(path)
+    assert info.value.diagnostic.file == str(path)
+
+
+def test_xacro_expansion_that_never_ends_is_stopped_by_its_cpu_limit(write):
+    # 10**(10**10) is one multiplication Python cannot interrupt: only the
+    # child's CPU-time limit ends it.
+    path = write("a.xacro", robot('<link name="${10**10**10}"/>'))
+    with pytest.raises(ParseError, match="more than 5 s of CPU time") as info:
+        load(path)
+    assert info.value.diagnostic.code == "xacro-error"
+    assert info.value.diagnostic.file == str(path)
+
+
+def test_xacro_python_escape_is_refused_by_xacro(write, tmp_path):
+    marker = tmp_path / "escaped"
+    path = write("a.xacro", robot(
+        f'<link name="${{__import__(\'os\').system(\'touch {marker}\')}}"/>'))
+    with pytest.raises(ParseError, match="invalid name"):
+        load(path)
+    assert not marker.exists()

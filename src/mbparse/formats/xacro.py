@@ -11,73 +11,36 @@ package from PyPI (no ROS needed), then read as URDF.
 * A xacro error (an undefined property, a bad expression, a missing
   include, ...) is a located ParseError (code ``xacro-error``); what xacro
   prints as a warning becomes a ParseWarning.
-
-The xacro package keeps its state in module globals, so expansions are
-serialised with a lock.
+* xacro runs Python expressions and copies macros without bound, so the
+  expansion runs in a child process (:mod:`.xacro_expand`) limited in CPU
+  time and memory; running out of either is a located error too, and the
+  files it reads must be regular files.
 """
 from __future__ import annotations
 
 import contextlib
-import io
+import json
 import os
-import re
-import threading
-from typing import Callable
-
-from lxml import etree
+import signal
+import subprocess
+import sys
 
 from ..workspace import DataSource
-from .common.xml import Note, parse_xml_bytes, warn_notes
 from . import urdf
+from .xacro_expand import CPU_SECONDS, MEMORY_BYTES
 
-ORIGIN = "mbparse-xacro-origin"   # the attribute that carries "file-index:line"
-_LOCK = threading.Lock()
+# The child's wall-clock time, at most (its CPU time is limited to CPU_SECONDS).
+WALL_SECONDS = 3 * CPU_SECONDS
 
 
 class _Expansion:
-    """One xacro expansion: the files read and where each line of the
-    expanded text came from."""
+    """Where each line of an expanded text came from."""
 
-    def __init__(self, source: DataSource, workspace):
+    def __init__(self, source: DataSource, files: list[str], lines: list):
         self.source = source
-        self.ws = workspace
-        self.files: list[str] = []
-        self.lines: dict[int, tuple[str, int]] = {}
-
-    # -- marking the sources
-    def mark(self, data: bytes, name: str) -> str:
-        """The XML text with every non-xacro element marked with its origin;
-        malformed XML is a located error."""
-        notes: list[Note] = []
-        root, problem, line = parse_xml_bytes(data, notes)
-        policy = self.ws.diagnostic
-        if root is None:
-            policy.error(f"the xacro file is not well-formed XML: {problem}", name, line,
-                         code="xml-syntax")
-        warn_notes(policy, name, notes)
-        index = len(self.files)
-        self.files.append(name)
-        for el in root.iter():
-            if isinstance(el.tag, str) and "xacro" not in (etree.QName(el).namespace or ""):
-                el.set(ORIGIN, f"{index}:{el.sourceline}")
-        return etree.tostring(root, encoding="unicode")
-
-    # -- locating the expanded text
-    def record(self, expanded: str) -> str:
-        """The expanded text without the marks; remembers the origin of each
-        line that starts an element."""
-        root, problem, line = parse_xml_bytes(expanded.encode("utf-8"))
-        if root is None:
-            self.ws.diagnostic.error(f"xacro produced text that is not well-formed XML: {problem}",
-                                 self.source.name(), None, code="xacro-error")
-        for el in root.iter():
-            if not isinstance(el.tag, str):
-                continue
-            mark = el.attrib.pop(ORIGIN, None)
-            if mark is not None and el.sourceline not in self.lines:
-                index, _, origin_line = mark.partition(":")
-                self.lines[el.sourceline] = (self.files[int(index)], int(origin_line))
-        return etree.tostring(root, encoding="unicode")
+        self.files = files
+        self.lines: dict[int, tuple[str, int]] = {
+            expanded: (files[index], written) for expanded, (index, written) in lines}
 
     def locate(self, file: str | None, line: int | None) -> tuple[str | None, int | None]:
         """Where a diagnostic about the expanded text came from."""
@@ -93,105 +56,59 @@ class _Expansion:
         return f"{self.source.name()} (expanded)"
 
 
-def _find(package_map) -> Callable[[str], str]:
-    def find(pkg: str) -> str:
-        if package_map.contains(pkg):
-            return package_map.get_path(pkg)
-        raise LookupError(f"$(find {pkg}): package '{pkg}' is not in the package map; add it "
-                          f"(--package {pkg}=DIR, or a package.xml above the file)")
-    return find
-
-
-@contextlib.contextmanager
-def _hooks(expansion: _Expansion):
-    """xacro with $(find) through the package map and every file it reads
-    marked; its stderr captured."""
-    import xacro
-    import xacro.substitution_args as args
-    find = _find(expansion.ws.package_map)
-    saved = (xacro.parse, args._eval_find, args._eval_dict["find"])
-    original_parse = xacro.parse
-
-    def parse(inp, filename=None):
-        if inp is None and filename is not None:
-            path = os.path.join(xacro.root_dir, filename)
-            try:
-                with open(path, "rb") as f:
-                    data = f.read()
-            except OSError:
-                return original_parse(inp, filename)  # xacro's own error
-            return original_parse(expansion.mark(data, os.path.normpath(path)), filename)
-        return original_parse(inp, filename)
-
-    xacro.parse = parse
-    args._eval_find = find
-    args._eval_dict["find"] = find
-    stderr = io.StringIO()
+def _run_child(request: dict, name: str, policy) -> dict:
+    """The child's answer; its death (time, memory) is a located error."""
     try:
-        with contextlib.redirect_stderr(stderr):
-            yield stderr
-    finally:
-        xacro.parse, args._eval_find, args._eval_dict["find"] = saved
-
-
-_UNDEFINED = re.compile(r"name '(\w+)' is not defined|Undefined substitution argument (\w+)"
-                        r"|\$\(find ([\w-]+)\)"
-                        r"|(?:property|macro) '?(\w+)'? (?:is )?not defined")
-
-
-def _error_line(path: str, message: str) -> int | None:
-    """The first line of ``path`` that uses the name an error says is
-    undefined, or None."""
-    m = _UNDEFINED.search(message)
-    if m is None:
-        return None
-    name = next(g for g in m.groups() if g)
+        done = subprocess.run(
+            [sys.executable, "-m", "mbparse.formats.xacro_expand"],
+            input=json.dumps(request).encode("utf-8"), capture_output=True,
+            timeout=WALL_SECONDS, env=_child_environment())
+    except subprocess.TimeoutExpired:
+        policy.error(f"xacro could not expand the file: it was still running after "
+                     f"{WALL_SECONDS} s (waiting for a file that never ends?)", name, None,
+                     code="xacro-error")
+    except OSError as e:
+        policy.error(f"xacro could not be started: {e}", name, None, code="xacro-error")
+    if done.returncode in (-getattr(signal, "SIGXCPU", 24), -getattr(signal, "SIGKILL", 9)):
+        policy.error(f"xacro could not expand the file: the expansion used more than "
+                     f"{CPU_SECONDS} s of CPU time; an expression or macro that grows "
+                     "without end?", name, None, code="xacro-error")
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for number, text in enumerate(f, start=1):
-                if re.search(rf"(\$\{{|\$\(|xacro:)[^\n]*\b{re.escape(name)}\b", text):
-                    return number
-    except OSError:
-        return None
-    return None
+        return json.loads(done.stdout)
+    except ValueError:
+        tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:]
+        why = tail[0] if tail else f"exit status {done.returncode}"
+        if "MemoryError" in why:
+            why = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of memory; an "
+                   "expression or macro that grows without end?")
+        policy.error(f"xacro could not expand the file: {why}", name, None, code="xacro-error")
+
+
+def _child_environment() -> dict:
+    """The child finds this mbparse first, whether it is installed or not."""
+    env = dict(os.environ)
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    return env
 
 
 def expand(source: DataSource, workspace) -> tuple[DataSource, _Expansion]:
     """The URDF text of a xacro file, and how to locate its lines."""
-    import xacro
-    expansion = _Expansion(source, workspace)
     policy = workspace.diagnostic
     name = source.name()
-    with _LOCK:
-        marked = expansion.mark(source.read_bytes(), name)
-        with _hooks(expansion) as stderr:
-            try:
-                xacro.init_stacks(name if source.is_file() else None)
-                saved_root = xacro.root_dir
-                xacro.root_dir = source.root_dir() or os.curdir
-                try:
-                    doc = xacro.parse(marked)
-                    xacro.process_doc(doc)
-                finally:
-                    xacro.root_dir = saved_root
-                # one element per line, so that each line maps to one origin
-                text = doc.documentElement.toprettyxml(indent="  ")
-            except Exception as e:  # xacro raises its own and Python's (NameError, ...)
-                where = (xacro.filestack or [name])[-1] or name
-                message = re.sub(r"<class '[\w.]+'>: ", "", str(e) or type(e).__name__)
-                half = len(message) // 2
-                if message[:half] == message[half + 1:]:   # xacro repeats a wrapped message
-                    message = message[:half]
-                policy.error(f"xacro could not expand the file: {message}", where,
-                             _error_line(where, message), code="xacro-error")
-        for line in stderr.getvalue().splitlines():
-            line = re.sub(r"\x1b\[[0-9;]*m", "", line).strip()
-            if line and not line.startswith(("when ", "in file:", "included from:",
-                                             "instantiated from:")):
-                line = re.sub(r"^warning:\s*", "", line)
-                policy.warning(f"xacro: {line}", name, None, code="xacro-warning")
-    text = expansion.record(text)
-    return DataSource(contents=text, display_name=expansion.expanded_name,
+    package_map = workspace.package_map
+    request = {"name": name, "text": source.read_bytes().decode("latin-1"),
+               "is_file": source.is_file(), "root_dir": source.root_dir(),
+               "packages": {p: package_map.get_path(p)
+                            for p in package_map.get_package_names()}}
+    answer = _run_child(request, name, policy)
+    for level, message, file, line, code in answer["diagnostics"]:
+        policy.warning(message, file, line, code=code)
+    if "error" in answer:
+        message, file, line, code = answer["error"]
+        policy.error(message, file, line, code=code)
+    expansion = _Expansion(source, answer["files"], answer["lines"])
+    return DataSource(contents=answer["text"], display_name=expansion.expanded_name,
                       base_dir=source.root_dir()), expansion
 
 
