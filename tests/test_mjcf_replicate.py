@@ -84,3 +84,20 @@ def test_mjcf_errors_inside_replicated_bodies_point_at_the_written_line(write):
     with pytest.raises(ParseError) as info:
         new_parser().add_models(path)
     assert f"{path}:{line_of(text, 'pos=')}:" in str(info.value)
+
+
+@pytest.mark.parametrize("body, made", [
+    ('<replicate count="1000000000"><body><geom size="1"/></body></replicate>',
+     "3,000,000,000 elements (1,000,000,000 copies of 2)"),
+    ('<replicate count="100"><replicate count="100"><replicate count="100">'
+     '<body><geom size="1"/></body></replicate></replicate></replicate>',
+     "after the"),
+])
+def test_mjcf_replicate_making_more_elements_than_the_limit_is_a_located_error(tmp_path, body, made):
+    from mbparse.formats.mjcf.replicate import MAX_REPLICATED_ELEMENTS
+    path = tmp_path / "m.xml"
+    path.write_text(f'<mujoco model="m"><worldbody>\n{body}\n</worldbody></mujoco>')
+    with pytest.raises(ParseError, match=f"at most {MAX_REPLICATED_ELEMENTS:,}") as info:
+        parse_file(path)
+    d = info.value.diagnostic
+    assert made in d.message and d.code == "size-limit" and d.line == 2

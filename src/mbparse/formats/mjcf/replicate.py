@@ -21,6 +21,9 @@ from .document import Document, tag
 
 # Elements whose children may hold a <replicate>.
 CONTAINERS = ("worldbody", "body", "frame", "replicate")
+# Replicates make at most this many elements in one file (a count of 10**9,
+# or three nested counts of 1000, would otherwise fill the memory).
+MAX_REPLICATED_ELEMENTS = 60_000
 
 
 def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) -> None:
@@ -29,9 +32,10 @@ def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) 
     found: list = []
     for root in roots:
         _collect(doc, root, found)
+    made = 0
     for el in found:  # innermost first: children were collected before parents
         if el.getparent() is not None:
-            _expand(doc, el, compiler, defaults)
+            made = _expand(doc, el, compiler, defaults, made)
 
 
 def _collect(doc: Document, el, found: list) -> None:
@@ -42,7 +46,8 @@ def _collect(doc: Document, el, found: list) -> None:
                 found.append(child)
 
 
-def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
+def _expand(doc: Document, el, compiler: Compiler, defaults, made: int) -> int:
+    """Replaces ``el`` by its copies; returns ``made`` plus the elements made."""
     a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
     if not a.has("count"):
         doc.error(el, "<replicate> needs a 'count' attribute", code="mjcf-attribute-missing")
@@ -56,6 +61,13 @@ def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
     childclass = a.text("childclass")
     if childclass is not None:
         defaults.check_class(el, childclass)
+    per_copy = 1 + sum(1 for child in el for _ in child.iter())
+    if made + count * per_copy > MAX_REPLICATED_ELEMENTS:
+        doc.error(el, f"this <replicate> would make {count * per_copy:,} elements "
+                  f"({count:,} copies of {per_copy - 1:,})"
+                  + (f" after the {made:,} that replicates made already" if made else "")
+                  + f"; mbparse expands at most {MAX_REPLICATED_ELEMENTS:,} in a file",
+                  code="size-limit")
     digits = len(str(count))
     parent = el.getparent()
     at = parent.index(el)
@@ -84,3 +96,4 @@ def _expand(doc: Document, el, compiler: Compiler, defaults) -> None:
     parent.remove(el)
     for k, frame in enumerate(frames):
         parent.insert(at + k, frame)
+    return made + count * per_copy
