@@ -175,6 +175,15 @@ def test_sdf_plane_becomes_a_half_space_posed_by_its_normal():
     assert [row[2] for row in g.X_BG.R] == pytest.approx([1.0, 0.0, 0.0])
 
 
+@pytest.mark.parametrize("normal", ["1 2 Infinity", "nan 0 1", "1e400 0 0"])
+def test_sdf_plane_normal_that_is_not_finite_is_a_located_error(normal):
+    text = sdf('<model name="m"><link name="A"><visual name="v">\n<geometry><plane>'
+               f'<normal>{normal}</normal></plane></geometry></visual></link></model>')
+    with pytest.raises(ParseError, match="not a finite number") as info:
+        parse_sdf(text)
+    assert info.value.diagnostic.line == line_of(text, "<normal>")
+
+
 def test_sdf_surface_friction_and_colours():
     plant = parse_sdf(sdf('<model name="m"><link name="A"><collision name="c"><geometry>'
                             '<sphere><radius>0.1</radius></sphere></geometry><surface>'
