@@ -64,9 +64,9 @@ def _run_child(request: dict, name: str, policy) -> dict:
             input=json.dumps(request).encode("utf-8"), capture_output=True,
             timeout=WALL_SECONDS, env=_child_environment())
     except subprocess.TimeoutExpired:
-        policy.error(f"xacro could not expand the file: it was still running after "
-                     f"{WALL_SECONDS} s (waiting for a file that never ends?)", name, None,
-                     code="xacro-error")
+        policy.error(f"xacro could not expand the file: it did not finish within "
+                     f"{WALL_SECONDS} s; an expression or macro that grows without end?",
+                     name, None, code="xacro-error")
     except OSError as e:
         policy.error(f"xacro could not be started: {e}", name, None, code="xacro-error")
     if done.returncode in (-getattr(signal, "SIGXCPU", 24), -getattr(signal, "SIGKILL", 9)):
