@@ -115,3 +115,39 @@ def test_modes_urdf_mimic_of_an_absent_joint_is_an_error_like_drake(approximatio
     with pytest.raises(ParseError, match="names joint 'q1', which this model does not have"):
         parse_urdf(MIMIC_OF_ABSENT, time_step=0.001, approximation=approximation,
                    like_drake=True)
+
+
+EXTRA_NUMBERS = robot(f'<link name="a">{HEAVY}</link><link name="b">{HEAVY}</link>\n'
+                      '<joint name="j" type="fixed"><parent link="a"/><child link="b"/>\n'
+                      '<origin rpy="0 0 1.5 0" xyz="1 2 3"/></joint>')
+
+
+def test_modes_urdf_extra_numbers_are_dropped_with_a_warning_by_default():
+    # microtaur.urdf's rpy="-3.14159 1.57079 0 0": yourdfpy and pybullet read the first three
+    parsed = parse_urdf(EXTRA_NUMBERS)
+    X = parsed.plant.get_joint_by_name("j").frame_on_parent.X_BF
+    assert X.p == (1.0, 2.0, 3.0)
+    assert X.rpy() == pytest.approx((0.0, 0.0, 1.5))
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(EXTRA_NUMBERS, "<origin") and "rpy" in d.message
+               and "not 4" in d.message and "Drake refuses this" in d.message for d in seen)
+
+
+def test_modes_urdf_extra_numbers_are_an_error_like_drake():
+    with pytest.raises(ParseError, match="'rpy' of <origin> should be 3 numbers, not 4"):
+        parse_urdf(EXTRA_NUMBERS, like_drake=True)
+
+
+def test_modes_urdf_too_few_numbers_stay_an_error_in_both_modes():
+    text = EXTRA_NUMBERS.replace('rpy="0 0 1.5 0"', 'rpy="0 1.5"')
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match="should be 3 numbers"):
+            parse_urdf(text, like_drake=like_drake)
+
+
+def test_modes_urdf_commas_between_numbers_stay_an_error_in_both_modes():
+    # bike.urdf's xyz="0.07, 0, -0.69": Drake, urdfdom and yourdfpy all refuse it
+    text = EXTRA_NUMBERS.replace('xyz="1 2 3"', 'xyz="0.07, 0, -0.69"')
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match="'xyz' of <origin> should be 3 numbers"):
+            parse_urdf(text, like_drake=like_drake)
