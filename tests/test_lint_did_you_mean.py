@@ -32,9 +32,16 @@ def test_element_suggestions_are_written_as_tags():
 
 
 def sdf_error(model: str) -> str:
+    """The message about ``model`` in both modes: Drake's error, and the
+    default mode's warning (the same words)."""
     text = f'<sdf version="1.9"><model name="m">{model}</model></sdf>'
     with pytest.raises(ParseError) as raised:
-        new_parser().add_models_from_string(text, "sdf")
+        new_parser(like_drake=True).add_models_from_string(text, "sdf")
+    parser = new_parser()
+    parser.add_models_from_string(text, "sdf")
+    (warning,) = [w for w in parser.diagnostic_policy().warnings_seen
+                  if w.code.startswith("sdf-unknown")]
+    assert str(raised.value).split("error: ")[-1] in warning.message
     return str(raised.value)
 
 
@@ -43,7 +50,7 @@ def test_sdformat_unknown_element_suggests_the_schema_child():
 
 
 def test_sdformat_unknown_attribute_suggests_the_schema_attribute():
-    assert "Did you mean 'name'?" in sdf_error('<link nmae="a"/>')
+    assert "Did you mean 'name'?" in sdf_error('<link name="a" nmae="b"/>')
 
 
 def test_urdf_joint_to_a_misspelled_link_suggests_the_link():
