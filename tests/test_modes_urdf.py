@@ -151,3 +151,33 @@ def test_modes_urdf_commas_between_numbers_stay_an_error_in_both_modes():
     for like_drake in (False, True):
         with pytest.raises(ParseError, match="'xyz' of <origin> should be 3 numbers"):
             parse_urdf(text, like_drake=like_drake)
+
+
+PYBULLET_SHAPE = robot(f'<link name="ground">{HEAVY}\n'
+                       '<visual><geometry><box size="1 1 1"/></geometry></visual>\n'
+                       '<collision><geometry>\n<plane normal="0 0 1"/></geometry></collision>\n'
+                       '<collision><geometry><sphere radius="0.5"/></geometry></collision>'
+                       '</link>')
+
+
+def test_modes_urdf_pybullet_shape_is_left_out_with_a_warning_by_default():
+    # plane_implicit.urdf's <plane normal>, concave_box.urdf's <cdf>: pybullet's own
+    # shapes, which Drake, urdfdom and yourdfpy refuse; the rest of the link loads
+    parsed = parse_urdf(PYBULLET_SHAPE)
+    assert sorted(g.shape.type_name for g in parsed.geometries()) == ["Box", "Sphere"]
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(PYBULLET_SHAPE, "<geometry>\n<plane") and "<plane>" in d.message
+               and "leaves this geometry out" in d.message and "Drake refuses this" in d.message
+               for d in seen)
+
+
+def test_modes_urdf_pybullet_shape_is_an_error_like_drake():
+    with pytest.raises(ParseError, match="holds no shape this reader knows.*<plane>"):
+        parse_urdf(PYBULLET_SHAPE, like_drake=True)
+
+
+def test_modes_urdf_empty_geometry_stays_an_error_in_both_modes():
+    text = PYBULLET_SHAPE.replace('<plane normal="0 0 1"/>', '')
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match="holds no shape this reader knows"):
+            parse_urdf(text, like_drake=like_drake)
