@@ -64,6 +64,7 @@ class ScopeBuilder:
     def model(self, el, parent: Scope) -> Scope:
         diag = self.diag
         self.merge_children(el)
+        self.leave_out_placeholder_world_link(el)
         name = el.get("name", "")
         if is_reserved(name):
             diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
@@ -95,6 +96,20 @@ class ScopeBuilder:
             self.frame(child, scope)
         self.canonical_link(scope)
         return scope
+
+    def leave_out_placeholder_world_link(self, el) -> None:
+        """pybullet's gripper files declare an empty ``<link name='world'>`` so
+        that a joint can name 'world' as its parent. libsdformat (and Drake)
+        refuse the reserved name; the default mode leaves that link out, so
+        'world' names the world frame, as the author meant. A 'world' link
+        with anything in it stays refused."""
+        for link in el.findall("link"):
+            if link.get("name") != WORLD or any(isinstance(c.tag, str) for c in link):
+                continue
+            self.diag.drake_refuses(link, f"The link name '{WORLD}' is reserved.",
+                                    "mbparse leaves this empty link out, so 'world' names the "
+                                    "world frame", code="sdf-name-reserved")
+            el.remove(link)
 
     def custom(self, el, parent: Scope) -> None:
         sub = self.custom_reader(parent, el)
