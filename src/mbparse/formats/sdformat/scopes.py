@@ -102,9 +102,11 @@ class ScopeBuilder:
         that a joint can name 'world' as its parent. libsdformat (and Drake)
         refuse the reserved name; the default mode leaves that link out, so
         'world' names the world frame, as the author meant. A 'world' link
-        with anything in it stays refused."""
-        for link in el.findall("link"):
-            if link.get("name") != WORLD or any(isinstance(c.tag, str) for c in link):
+        with anything in it, or the model's only link, stays refused."""
+        links = el.findall("link")
+        for link in links:
+            if (link.get("name") != WORLD or len(links) == 1
+                    or any(isinstance(c.tag, str) for c in link)):
                 continue
             self.diag.drake_refuses(link, f"The link name '{WORLD}' is reserved.",
                                     "mbparse leaves this empty link out, so 'world' names the "
@@ -156,16 +158,37 @@ class ScopeBuilder:
         if is_reserved(name):
             self.diag.error(el, f"The link name '{name}' is reserved.", code="sdf-name-reserved")
         for tag in ("visual", "collision"):
-            names = [c.get("name") for c in el.findall(tag)]
-            for n in names:
-                if names.count(n) > 1:
-                    self.diag.error(el, f"{tag} name '{n}' is used more than once in link "
-                                        f"'{name}'.", code="name-duplicate")
+            self.unique_geometry_names(el, name, tag)
         X, relative_to, pose_el = read_pose(self.diag, el)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
                    pose_el=pose_el)
         self.graph.add(v)
         scope.links.append(v)
+
+    def unique_geometry_names(self, el, link_name: str, tag: str) -> None:
+        """libsdformat (and Drake) refuse two visuals or two collisions of one
+        name in a link; the default mode renames each later one (``NAME_1``,
+        ``NAME_2``, ...) with a located warning: pybullet's kiva_shelf names
+        its 20 collision boxes alike."""
+        elements = el.findall(tag)
+        names = [c.get("name") for c in elements]
+        taken = set(names)
+        seen: set = set()
+        for child, n in zip(elements, names):
+            if n not in seen:
+                seen.add(n)
+                continue
+            message = f"{tag} name '{n}' is used more than once in link '{link_name}'."
+            if self.diag.policy.like_drake:
+                self.diag.error(el, message, code="name-duplicate")
+            suffix = 1
+            while f"{n}_{suffix}" in taken:
+                suffix += 1
+            new = f"{n}_{suffix}"
+            self.diag.drake_refuses(child, message, f"mbparse names this {tag} '{new}'",
+                                    code="name-duplicate")
+            child.set("name", new)
+            taken.add(new)
 
     def frame(self, el, scope: Scope) -> None:
         name = el.get("name", "")

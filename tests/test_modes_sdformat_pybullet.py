@@ -1,7 +1,8 @@
-"""pybullet's gripper files declare an empty ``<link name='world'>`` so that a
-joint can name 'world' as its parent. Drake (libsdformat) refuses the reserved
-name; the default mode leaves that empty link out with a located warning, so
-'world' is the world frame; a 'world' link with contents stays refused."""
+"""pybullet's SDFormat files that Drake (libsdformat) refuses, read in the
+default mode with a located warning (Drake's mode keeps the error): the wsg50
+grippers' empty ``<link name='world'>`` (left out, so 'world' is the world
+frame; a 'world' link with contents stays refused), and kiva_shelf's
+collisions that share one name (each later one renamed NAME_1, NAME_2...)."""
 from __future__ import annotations
 
 import pytest
@@ -42,3 +43,29 @@ def test_modes_sdformat_world_link_with_contents_stays_an_error_in_both_modes():
     for like_drake in (False, True):
         with pytest.raises(ParseError, match="The link name 'world' is reserved"):
             parse_sdf(text, like_drake=like_drake)
+
+
+BOX = "<geometry><box><size>1 1 1</size></box></geometry>"
+SHELF = sdf("<model name='shelf'><static>true</static><link name='pod'>\n"
+            f"<collision name='c'>{BOX}</collision>\n"
+            f"<collision name='c'>{BOX}</collision>\n"
+            f"<collision name='c_1'>{BOX}</collision>\n"
+            f"<collision name='c'>{BOX}</collision>\n"
+            f"<visual name='v'>{BOX}</visual>\n"
+            "</link></model>", version="1.6")
+
+
+def test_modes_sdformat_collisions_sharing_a_name_are_renamed_by_default():
+    parsed = parse_sdf(SHELF)
+    names = sorted(g.name.split("::")[-1] for g in parsed.geometries())
+    assert names == ["c", "c_1", "c_2", "c_3", "v"]
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    renames = [d for d in seen if "used more than once" in d.message]
+    assert len(renames) == 2
+    assert all("Drake refuses this" in d.message for d in renames)
+    assert renames[0].line == line_of(SHELF, "<collision name='c'>") + 1
+
+
+def test_modes_sdformat_collisions_sharing_a_name_are_an_error_like_drake():
+    with pytest.raises(ParseError, match="collision name 'c' is used more than once in link 'pod'"):
+        parse_sdf(SHELF, like_drake=True)
