@@ -69,3 +69,33 @@ def test_modes_sdformat_collisions_sharing_a_name_are_renamed_by_default():
 def test_modes_sdformat_collisions_sharing_a_name_are_an_error_like_drake():
     with pytest.raises(ParseError, match="collision name 'c' is used more than once in link 'pod'"):
         parse_sdf(SHELF, like_drake=True)
+
+
+TWO_ARMS = sdf("<world name='default'>\n"
+               f"<model name='arm'><link name='l'>{INERTIAL}</link></model>\n"
+               f"<model name='arm'><pose>1 0 0 0 0 0</pose><link name='l'>{INERTIAL}</link></model>\n"
+               "</world>", version="1.6")
+
+
+def test_modes_sdformat_world_models_sharing_a_name_are_renamed_by_default():
+    # pybullet's kuka_iiwa/model2.sdf places two arms named 'lbr_iiwa'
+    parsed = parse_sdf(TWO_ARMS)
+    plant = parsed.plant
+    names = [plant.get_model_instance_name(i) for i in range(plant.num_model_instances())]
+    assert names[-2:] == ["arm", "arm_1"]
+    assert plant.get_body_by_name("l", plant.get_model_instance_by_name("arm_1")).name == "l"
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(TWO_ARMS, "<model name='arm'><pose>") and "'arm_1'" in d.message
+               and "Drake refuses this" in d.message for d in seen)
+
+
+def test_modes_sdformat_world_models_sharing_a_name_are_an_error_like_drake():
+    with pytest.raises(ParseError, match="The name 'arm' is used 2 times"):
+        parse_sdf(TWO_ARMS, like_drake=True)
+
+
+def test_modes_sdformat_model_and_frame_sharing_a_name_stay_an_error_in_both_modes():
+    text = TWO_ARMS.replace("<model name='arm'><pose>", "<frame name='arm'/><model name='arm2'><pose>")
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match="The name 'arm' is used 2 times"):
+            parse_sdf(text, like_drake=like_drake)

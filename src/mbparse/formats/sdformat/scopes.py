@@ -39,6 +39,7 @@ class ScopeBuilder:
     def world(self, el) -> Scope:
         scope = Scope("", el.get("name", ""), el, None, kind="world")
         self.graph.add(Vertex(WORLD, "world", scope, el))
+        self.rename_world_models(el, scope)
         self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
         for child in el:
             if child.tag == "model":
@@ -50,6 +51,20 @@ class ScopeBuilder:
         for child in el.findall("joint"):
             self.joint(child, scope)
         return scope
+
+    def rename_world_models(self, el, scope: Scope) -> None:
+        """Two ``<model>``s of one name in a world (pybullet's kuka_iiwa
+        model2.sdf places two arms): in the default mode each later one is
+        renamed, unless another kind of child has the name too (then
+        :meth:`unique_names` refuses it in both modes)."""
+        if self.diag.policy.like_drake:
+            return
+        models = [c for c in el if c.tag == "model"]
+        others = {c.get("name") for c in el if c.tag in NAMED_WORLD_CHILDREN and c.tag != "model"}
+        self.rename_later_duplicates(
+            el, [m for m in models if m.get("name") not in others], "model",
+            lambda n: f"The name '{n}' is used by more than one model in {scope.describe()}; "
+                      "names must be unique.")
 
     def root_model(self, el) -> Scope:
         world = Scope("", "", None, None, kind="world")
@@ -167,10 +182,16 @@ class ScopeBuilder:
 
     def unique_geometry_names(self, el, link_name: str, tag: str) -> None:
         """libsdformat (and Drake) refuse two visuals or two collisions of one
-        name in a link; the default mode renames each later one (``NAME_1``,
-        ``NAME_2``, ...) with a located warning: pybullet's kiva_shelf names
-        its 20 collision boxes alike."""
-        elements = el.findall(tag)
+        name in a link; the default mode renames each later one (pybullet's
+        kiva_shelf names its 20 collision boxes alike)."""
+        self.rename_later_duplicates(
+            el, el.findall(tag), tag,
+            lambda n: f"{tag} name '{n}' is used more than once in link '{link_name}'.")
+
+    def rename_later_duplicates(self, el, elements, what: str, message) -> None:
+        """Drake's mode: an error at ``el`` for a name two of ``elements``
+        share. The default mode renames each later one ``NAME_1``,
+        ``NAME_2``, ... (a name none of them has) with a located warning."""
         names = [c.get("name") for c in elements]
         taken = set(names)
         seen: set = set()
@@ -178,14 +199,13 @@ class ScopeBuilder:
             if n not in seen:
                 seen.add(n)
                 continue
-            message = f"{tag} name '{n}' is used more than once in link '{link_name}'."
             if self.diag.policy.like_drake:
-                self.diag.error(el, message, code="name-duplicate")
+                self.diag.error(el, message(n), code="name-duplicate")
             suffix = 1
             while f"{n}_{suffix}" in taken:
                 suffix += 1
             new = f"{n}_{suffix}"
-            self.diag.drake_refuses(child, message, f"mbparse names this {tag} '{new}'",
+            self.diag.drake_refuses(child, message(n), f"mbparse names this {what} '{new}'",
                                     code="name-duplicate")
             child.set("name", new)
             taken.add(new)
