@@ -125,7 +125,7 @@ EXAMPLES = {
     "urdf-unsupported": ("r.urdf", robot(AB + rev('<dynamics friction="0.1"/>')), {}),
     "urdf-not-supported": ("r.urdf", robot(LINK + "<drake:tendon_constraint/>"), {}),
     "urdf-unknown-link": ("r.urdf", robot(AB + rev(parent="nowhere")), {}),
-    "urdf-unknown-joint": ("r.urdf", robot(AB + rev('<mimic joint="nowhere"/>')), {}, CONTINUOUS),
+    "urdf-unknown-joint": ("r.urdf", robot(AB + rev('<mimic joint="nowhere"/>')), {}, LIKE_DRAKE),
     "urdf-unknown-frame": ("r.urdf", robot(
         AB + '<drake:linear_bushing_rpy><drake:bushing_frameA name="nowhere"/>'
         '<drake:bushing_frameC name="b"/>' + "".join(

@@ -154,9 +154,10 @@ def test_urdf_mimic_is_ignored_with_a_warning_on_a_discrete_tamsi_plant():
     assert seen.line == line_of(MIMIC, "<mimic")
 
 
-def test_urdf_mimic_of_an_unknown_joint_is_an_error():
+def test_urdf_mimic_of_an_unknown_joint_is_an_error_like_drake():
+    # the default mode ignores it with a warning (tests/test_modes_urdf.py)
     with pytest.raises(ParseError, match="ghost"):
-        parse_urdf(MIMIC.replace('mimic joint="j1"', 'mimic joint="ghost"'))
+        parse_urdf(MIMIC.replace('mimic joint="j1"', 'mimic joint="ghost"'), like_drake=True)
 
 
 def test_urdf_mimic_without_joint_attribute_is_an_error():

@@ -49,8 +49,8 @@ def test_urdf_root_that_is_not_robot_is_an_error(write):
 
 
 # ------------------------------------------------------------ missing attributes
+# (a <robot> without a name: tests/test_modes_urdf.py, an error in Drake's mode)
 @pytest.mark.parametrize("body, needle, words", [
-    ('<robot>\n<link name="a"/>\n</robot>', "<robot>", "name"),
     ('<robot name="r">\n<link/>\n</robot>', "<link/>", "name"),
     ('<robot name="r">\n<link name="a"/><link name="b"/>\n<joint name="j">\n'
      '<parent link="a"/><child link="b"/></joint>\n</robot>', "<joint", "type"),
@@ -66,7 +66,7 @@ def test_urdf_root_that_is_not_robot_is_an_error(write):
      "\n</robot>", "<mesh/>", "filename"),
     ('<robot name="r">\n<link name="a"><visual>\n</visual></link>\n</robot>', "<visual>",
      "geometry"),
-], ids=["robot-name", "link-name", "joint-type", "joint-name", "joint-parent",
+], ids=["link-name", "joint-type", "joint-name", "joint-parent",
         "parent-link", "box-size", "mesh-filename", "visual-geometry"])
 def test_urdf_missing_required_part_is_a_located_error(write, body, needle, words):
     assert_error_at(write, '<?xml version="1.0"?>\n' + body + "\n", needle, words)

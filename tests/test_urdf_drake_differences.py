@@ -24,16 +24,18 @@ def links(*names: str) -> str:
 
 @pytest.mark.parametrize("time_step, approximation", [(0.001, "tamsi"), (0.0, "tamsi"),
                                                       (0.001, "sap")])
-@pytest.mark.parametrize("mimic, words", [
-    ('<mimic joint="nothere"/>', "'nothere'"),
-    ("<mimic/>", "no 'joint' attribute"),
-    ('<mimic joint="j"/>', "cannot mimic itself"),
+@pytest.mark.parametrize("mimic, words, like_drake", [
+    # the default mode ignores a <mimic> of an absent joint (tests/test_modes_urdf.py)
+    ('<mimic joint="nothere"/>', "'nothere'", True),
+    ("<mimic/>", "no 'joint' attribute", False),
+    ('<mimic joint="j"/>', "cannot mimic itself", False),
 ])
 def test_urdf_mimic_is_checked_even_on_a_plant_that_ignores_it(time_step, approximation,
-                                                                mimic, words):
+                                                                mimic, words, like_drake):
     text = robot(links("a", "b") + revolute("j", "a", "b", inside=mimic))
     with pytest.raises(ParseError, match=words) as info:
-        parse_urdf(text, time_step=time_step, approximation=approximation)
+        parse_urdf(text, time_step=time_step, approximation=approximation,
+                   like_drake=like_drake)
     assert f":{line_of(text, '<mimic')}:" in str(info.value)
 
 

@@ -418,6 +418,15 @@ class XmlDiagnostic:
         if values is not None:
             return values
         vals = parse_float_prefixes(text)
+        if len(vals) > n and len(text.split()) == len(vals):
+            # More numbers than needed ("1 1 1 1" as a mesh scale): Drake
+            # refuses them; urdfdom's pybullet fork and yourdfpy take the first n.
+            self.check_numbers(el, name, text, vals)
+            self.drake_refuses(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, "
+                                   f"not {len(vals)} ('{quote(text)}')",
+                               f"mbparse reads the first {n} and ignores the rest",
+                               code="xml-value-invalid")
+            return tuple(vals[:n])
         if len(vals) != n or len(text.split()) != n:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
                            f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))

@@ -39,6 +39,7 @@ class ScopeBuilder:
     def world(self, el) -> Scope:
         scope = Scope("", el.get("name", ""), el, None, kind="world")
         self.graph.add(Vertex(WORLD, "world", scope, el))
+        self.rename_world_models(el, scope)
         self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
         for child in el:
             if child.tag == "model":
@@ -50,6 +51,20 @@ class ScopeBuilder:
         for child in el.findall("joint"):
             self.joint(child, scope)
         return scope
+
+    def rename_world_models(self, el, scope: Scope) -> None:
+        """Two ``<model>``s of one name in a world (pybullet's kuka_iiwa
+        model2.sdf places two arms): in the default mode each later one is
+        renamed, unless another kind of child has the name too (then
+        :meth:`unique_names` refuses it in both modes)."""
+        if self.diag.policy.like_drake:
+            return
+        models = [c for c in el if c.tag == "model"]
+        others = {c.get("name") for c in el if c.tag in NAMED_WORLD_CHILDREN and c.tag != "model"}
+        self.rename_later_duplicates(
+            el, [m for m in models if m.get("name") not in others], "model",
+            lambda n: f"The name '{n}' is used by more than one model in {scope.describe()}; "
+                      "names must be unique.")
 
     def root_model(self, el) -> Scope:
         world = Scope("", "", None, None, kind="world")
@@ -64,6 +79,7 @@ class ScopeBuilder:
     def model(self, el, parent: Scope) -> Scope:
         diag = self.diag
         self.merge_children(el)
+        self.leave_out_placeholder_world_link(el)
         name = el.get("name", "")
         if is_reserved(name):
             diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
@@ -95,6 +111,22 @@ class ScopeBuilder:
             self.frame(child, scope)
         self.canonical_link(scope)
         return scope
+
+    def leave_out_placeholder_world_link(self, el) -> None:
+        """pybullet's gripper files declare an empty ``<link name='world'>`` so
+        that a joint can name 'world' as its parent. libsdformat (and Drake)
+        refuse the reserved name; the default mode leaves that link out, so
+        'world' names the world frame, as the author meant. A 'world' link
+        with anything in it, or the model's only link, stays refused."""
+        links = el.findall("link")
+        for link in links:
+            if (link.get("name") != WORLD or len(links) == 1
+                    or any(isinstance(c.tag, str) for c in link)):
+                continue
+            self.diag.drake_refuses(link, f"The link name '{WORLD}' is reserved.",
+                                    "mbparse leaves this empty link out, so 'world' names the "
+                                    "world frame", code="sdf-name-reserved")
+            el.remove(link)
 
     def custom(self, el, parent: Scope) -> None:
         sub = self.custom_reader(parent, el)
@@ -141,16 +173,42 @@ class ScopeBuilder:
         if is_reserved(name):
             self.diag.error(el, f"The link name '{name}' is reserved.", code="sdf-name-reserved")
         for tag in ("visual", "collision"):
-            names = [c.get("name") for c in el.findall(tag)]
-            for n in names:
-                if names.count(n) > 1:
-                    self.diag.error(el, f"{tag} name '{n}' is used more than once in link "
-                                        f"'{name}'.", code="name-duplicate")
+            self.unique_geometry_names(el, name, tag)
         X, relative_to, pose_el = read_pose(self.diag, el)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
                    pose_el=pose_el)
         self.graph.add(v)
         scope.links.append(v)
+
+    def unique_geometry_names(self, el, link_name: str, tag: str) -> None:
+        """libsdformat (and Drake) refuse two visuals or two collisions of one
+        name in a link; the default mode renames each later one (pybullet's
+        kiva_shelf names its 20 collision boxes alike)."""
+        self.rename_later_duplicates(
+            el, el.findall(tag), tag,
+            lambda n: f"{tag} name '{n}' is used more than once in link '{link_name}'.")
+
+    def rename_later_duplicates(self, el, elements, what: str, message) -> None:
+        """Drake's mode: an error at ``el`` for a name two of ``elements``
+        share. The default mode renames each later one ``NAME_1``,
+        ``NAME_2``, ... (a name none of them has) with a located warning."""
+        names = [c.get("name") for c in elements]
+        taken = set(names)
+        seen: set = set()
+        for child, n in zip(elements, names):
+            if n not in seen:
+                seen.add(n)
+                continue
+            if self.diag.policy.like_drake:
+                self.diag.error(el, message(n), code="name-duplicate")
+            suffix = 1
+            while f"{n}_{suffix}" in taken:
+                suffix += 1
+            new = f"{n}_{suffix}"
+            self.diag.drake_refuses(child, message(n), f"mbparse names this {what} '{new}'",
+                                    code="name-duplicate")
+            child.set("name", new)
+            taken.add(new)
 
     def frame(self, el, scope: Scope) -> None:
         name = el.get("name", "")

@@ -8,6 +8,7 @@ lists them.
 from __future__ import annotations
 
 import math
+import os
 from typing import NamedTuple
 
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
@@ -102,6 +103,27 @@ class UrdfReader:
         self.effort_limits: dict[str, float] = {}
 
     # ------------------------------------------------------------ robot
+    def _unnamed_robot(self, root) -> str:
+        """The model name of a ``<robot>`` without one: Drake (and urdfdom)
+        refuse it; the default mode names it after its file (``ur3.urdf``,
+        ``arm.urdf.xacro`` -> ``ur3``, ``arm``). Contents given as a string
+        have no file to name it after and stay refused."""
+        message = "<robot> has no name attribute and no model name was given; name the robot"
+        filename = self.source.filename
+        if filename is None and self.source.display_name:
+            filename = self.source.display_name.removesuffix(" (expanded)")
+        stem = os.path.basename(filename or "")
+        while True:
+            base, ext = os.path.splitext(stem)
+            if not base or ext.lower() not in (".urdf", ".xacro", ".xml"):
+                break
+            stem = base
+        if not stem or self.diag.policy.like_drake:
+            self.diag.error(root, message, code="urdf-attribute-missing")
+        self.diag.drake_refuses(root, message, f"the model is named '{stem}' after its file",
+                                code="urdf-attribute-missing")
+        return stem
+
     def parse(self) -> tuple[int | None, str]:
         diag = self.diag
         root = load_xml(self.source, diag, "file" if self.source.is_file() else "string")
@@ -123,8 +145,7 @@ class UrdfReader:
         found = by_tag.get
         name = self.model_name or root.get("name")
         if not name:
-            diag.error(root, "<robot> has no name attribute and no model name was given; "
-                             "name the robot", code="urdf-attribute-missing")
+            name = self._unnamed_robot(root)
         if self.merge_into is None:
             name = self.ws.make_model_name(name, self.parent_model_name)
             with diag.located(root):
@@ -528,8 +549,12 @@ class UrdfReader:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
                        code="urdf-attribute-missing")
         if not plant.has_joint_named(target, self.instance):
-            diag.error(node, f"<mimic> of joint '{name}' names joint '{target}', which this "
-                             "model does not have", code="urdf-unknown-joint")
+            # Drake refuses it; urdfdom, yourdfpy and pybullet read the file
+            # and leave the joint unconstrained.
+            diag.drake_refuses(node, f"<mimic> of joint '{name}' names joint '{target}', which "
+                                     "this model does not have",
+                               "mbparse ignores this <mimic>", code="urdf-unknown-joint")
+            return
         if target == name:
             diag.error(node, f"joint '{name}' cannot mimic itself", code="urdf-mimic-invalid")
         gear_ratio = diag.scalar(node, "multiplier", 1.0)

@@ -163,9 +163,16 @@ class GeometryReader:
                 axes.append(v)
             with diag.located(el):
                 return Ellipsoid(*axes)
-        diag.error(geometry_el, "<geometry> holds no shape this reader knows (box, sphere, "
-                                "cylinder, capsule, mesh, drake:ellipsoid)",
-                   code="urdf-element-missing")
+        message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
+                   "capsule, mesh, drake:ellipsoid)")
+        found = [qname(k) for k in children(geometry_el)]
+        if not found:
+            diag.error(geometry_el, message, code="urdf-element-missing")
+        # pybullet's own shapes (<plane normal=...>, <cdf filename=...>): Drake,
+        # urdfdom and yourdfpy refuse them; the default mode loads the rest.
+        diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
+                           drake.LEFT_OUT, code="urdf-element-missing")
+        return None
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = el.get("name")
