@@ -161,14 +161,15 @@ def test_mass_properties_of_a_flat_mesh_is_an_error():
         mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
 
 
-def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n") -> str:
+def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n",
+                sizes: tuple[int, ...] = (3, 4)) -> str:
     lines = ["# made up", "o first"]
-    n = rng.randint(4, 30)
+    n = rng.randint(max(sizes) + 1, 30)
     for _ in range(n):
         lines.append(indent + "v " + " ".join(repr(rng.uniform(-2, 2)) for _ in range(3)))
     lines.append("vn 0 0 1")
     for _ in range(rng.randint(1, 40)):
-        corners = rng.sample(range(1, n + 1), rng.choice((3, 4)))
+        corners = rng.sample(range(1, n + 1), rng.choice(sizes))
         lines.append(indent + "f " + " ".join(corner_form.format(i=i) for i in corners))
     lines.append("o last one")
     return newline.join(lines) + newline
@@ -191,6 +192,36 @@ def test_obj_array_reading_equals_the_line_by_line_reading(form):
         assert np.array_equal(fast.vertices, slow.vertices)
         assert np.array_equal(fast.faces, slow.faces)  # tinyobj's split, in file order
         assert fast.object_names == slow.object_names
+
+
+@pytest.mark.parametrize("form", ["{i}", "{i}/{i}/{i}"])
+def test_obj_array_reading_of_polygons_up_to_the_ear_clipping_limit_equals_the_line_reading(form):
+    """Polygons of 5 to 64 corners (a few in a mesh of triangles and quads)
+    are ear-clipped one by one, in file order, as the line reader does;
+    random corners make non-planar polygons, where ear clipping can give up."""
+    import random
+
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _parse_common_obj, _parse_obj_lines
+    rng = random.Random("polygons" + form)
+    for k in range(40):
+        sizes = (3, 4, 5, 6, 9) if k % 2 else (3, 5, 12, 28)
+        text = _random_obj(rng, form, sizes=sizes)
+        fast = _parse_common_obj(text)
+        assert fast is not None, text
+        slow = _parse_obj_lines(text, False)
+        assert np.array_equal(fast.vertices, slow.vertices)
+        assert np.array_equal(fast.faces, slow.faces)
+
+
+def test_obj_polygon_past_the_ear_clipping_limit_goes_to_the_line_reading():
+    from mbparse.geometry.mesh_io import EAR_CLIPPING_MAX_CORNERS, _parse_common_obj
+    n = EAR_CLIPPING_MAX_CORNERS + 1
+    text = "".join(f"v {i} {i * i % 7} 0\n" for i in range(n)) + "v 0 0 1\n"
+    text += "f " + " ".join(str(i + 1) for i in range(n)) + "\n" + f"f 1 2 {n + 1}\n" * 40
+    assert _parse_common_obj(text) is None
+    assert len(parse_obj(text).faces) == n - 2 + 40
 
 
 @pytest.mark.parametrize("text", [

@@ -161,9 +161,9 @@ _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
 def _parse_common_obj(text: str) -> ObjMesh | None:
     """The array reading of the common OBJ file, or None when the file has
     anything the line-by-line reader must decide: other line breaks,
-    vertices without exactly three finite plain numbers, faces with other
-    than three or four corners, negative or zero indices, an index past the
-    last vertex, no faces."""
+    vertices without exactly three finite plain numbers, faces with fewer
+    than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
+    zero indices, an index past the last vertex, no faces."""
     import numpy as np
 
     if "\r" in text:
@@ -185,20 +185,46 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     V = V.reshape(-1, 3)
     faces = "\n".join(f_rows)
     counts = _tokens_per_row(faces, len(f_rows))
-    if ((counts != 3) & (counts != 4)).any():
+    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
         return None
     flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
     if flat is None or flat.min() < 1 or flat.max() > len(V):
         return None
     flat -= 1
+    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
+        return ObjMesh(V, flat.reshape(-1, 3), _object_names(text, indented))
+    F = _triangulate(V, flat, counts)
+    return ObjMesh(V, F, _object_names(text, indented))
+
+
+def _object_names(text: str, indented: bool) -> list[str]:
+    """The names of the ``o`` lines, in file order."""
+    return (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+def _triangulate(V, flat, counts):
+    """The triangles of polygons of 3 to EAR_CLIPPING_MAX_CORNERS corners
+    (``counts``, their corner indices one after the other in ``flat``),
+    polygon by polygon in file order, split as the line reader splits them:
+    quadrilaterals over whole arrays, the few larger polygons by ear clipping."""
+    import numpy as np
+
     starts = np.cumsum(counts) - counts
     triangles = counts - 2
+    large = np.flatnonzero(counts > 4)
+    clipped: list[list[tuple[int, int, int]]] = []
+    for k in large.tolist():
+        corners = flat[starts[k]:starts[k] + counts[k]].tolist()
+        points = dict(zip(corners, V[corners].tolist()))
+        clipped.append([])
+        _clip_ears(points, corners, clipped[-1])  # type: ignore[arg-type]
+        triangles[k] = len(clipped[-1])  # fewer when ear clipping gives up
     first = np.cumsum(triangles) - triangles  # each polygon's first output row
     F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
     tri = counts == 3
     s = starts[tri]
     F[first[tri]] = np.stack([flat[s], flat[s + 1], flat[s + 2]], axis=1)
-    quad = ~tri
+    quad = counts == 4
     if quad.any():
         s = starts[quad]
         c0, c1, c2, c3 = flat[s], flat[s + 1], flat[s + 2], flat[s + 3]
@@ -212,8 +238,10 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
         F[first[quad]] = np.where(short02, np.stack([c0, c1, c2], 1), np.stack([c0, c1, c3], 1))
         F[first[quad] + 1] = np.where(short02, np.stack([c0, c2, c3], 1),
                                       np.stack([c1, c2, c3], 1))
-    names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
-    return ObjMesh(V, F, names)
+    for k, rows in zip(large.tolist(), clipped):
+        if rows:
+            F[first[k]:first[k] + len(rows)] = rows
+    return F
 
 
 def _numbers(text: str, dtype):
