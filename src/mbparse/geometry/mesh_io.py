@@ -117,6 +117,25 @@ def _index(text: str) -> int:
         return int(m.group()) if m else 0
 
 
+def _face_corners(tokens: list[str], count: int, line: int) -> list[int]:
+    """The 0-based vertex index of each face corner, read as tinyobjloader
+    reads it (negative indices count back from the ``count`` vertices read
+    so far); raises ObjError for a corner that names no vertex."""
+    corners = []
+    for token in tokens:
+        i = _index(token.split("/", 1)[0])
+        if i > 0:
+            i -= 1
+        elif i < 0 and count + i >= 0:
+            i += count
+        else:
+            raise ObjError(f"face corner '{token}' does not name a vertex "
+                           f"(indices start at 1; negative ones count back "
+                           f"from the last vertex read)", line)
+        corners.append(i)
+    return corners
+
+
 def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     """Reads an OBJ file; raises ObjError (with a line) when it cannot.
 
@@ -321,19 +340,13 @@ def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
                     vertices.pop()
                     _vertex(parts, line_number, mesh.warnings)
         elif head == "f " or head == "f\t":
-            corners = []
-            count = len(vertices)
-            for token in line[2:].split():
-                i = _index(token.split("/", 1)[0])
-                if i > 0:
-                    i -= 1
-                elif i < 0 and count + i >= 0:
-                    i += count
-                else:
-                    raise ObjError(f"face corner '{token}' does not name a vertex "
-                                   f"(indices start at 1; negative ones count back "
-                                   f"from the last vertex read)", line_number)
-                corners.append(i)
+            tokens = line[2:].split()
+            try:  # the common face: positive indices that int() reads
+                corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
+            except ValueError:
+                corners = []
+            if len(corners) != len(tokens) or (corners and min(corners) < 0):
+                corners = _face_corners(tokens, len(vertices), line_number)
             if len(corners) < 3:
                 mesh.warnings.append(f"line {line_number}: a face with fewer than three "
                                      f"corners was skipped")
