@@ -233,6 +233,7 @@ def test_obj_polygon_past_the_ear_clipping_limit_goes_to_the_line_reading():
     "v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r",            # old Mac line breaks
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n",     # a face of two corners
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2//2 3/3/3\n",   # mixed corner forms
+    "v 0 0\nv 1 0 0 1\nv 0 1 0\nf 1 2 3\n",            # 2 + 4 numbers on two lines
 ])
 def test_obj_unusual_text_goes_to_the_line_by_line_reading_or_reads_the_same(text):
     import numpy as np
@@ -249,3 +250,17 @@ def test_obj_unusual_text_goes_to_the_line_by_line_reading_or_reads_the_same(tex
         assert np.array_equal(fast.vertices, slow.vertices)
         assert np.array_equal(fast.faces, slow.faces)
     assert np.array_equal(parse_obj(text).faces, slow.faces)
+
+
+def test_obj_long_file_with_a_short_vertex_line_warns_as_the_line_reading_does():
+    """Six numbers over two vertex lines (two, then four) are not two
+    vertices of three: the first line lacks z (warned, read as 0) and the
+    second line's fourth number is its weight, whatever the file's size."""
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM
+    text = "v 0 0\nv 1 0 0 1\nv 0 1 0\nv 0 0 1\n" + "# padding\n" * (_ARRAYS_FROM // 10)
+    text += "f 1 2 3\nf 2 3 4\n"
+    assert len(text) >= _ARRAYS_FROM
+    mesh = parse_obj(text)
+    assert mesh.vertices.tolist() == [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    assert mesh.warnings == ["line 1: vertex coordinate z is missing; it is read as 0 "
+                             "(as Drake reads it)"]

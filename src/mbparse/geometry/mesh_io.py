@@ -195,13 +195,9 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
     if not f_rows:
         return None
-    joined = " ".join(v_rows)
-    if "_" in joined:  # float() would read 1_0 as ten
+    V = _vertex_array("\n".join(v_rows), len(v_rows))
+    if V is None:
         return None
-    V = _numbers(joined, np.float64)
-    if V is None or len(V) != 3 * len(v_rows) or not np.isfinite(V).all():
-        return None
-    V = V.reshape(-1, 3)
     faces = "\n".join(f_rows)
     counts = _tokens_per_row(faces, len(f_rows))
     if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
@@ -261,6 +257,27 @@ def _triangulate(V, flat, counts):
         if rows:
             F[first[k]:first[k] + len(rows)] = rows
     return F
+
+
+def _vertex_array(rows: str, count: int):
+    """The ``count`` vertices of ``rows`` (the text after ``v`` of each
+    vertex line, one per line) as an array of shape (count, 3), or None
+    when a line does not hold exactly three finite numbers. The count is
+    one of each line: a line of two numbers and one of four hold six
+    numbers together, but the line reader warns about the first and takes
+    the fourth number of the second for a weight."""
+    import numpy as np
+
+    # float() would read 1_0 as ten; str.split() (the line reader's) splits
+    # at blanks other than spaces and tabs too.
+    if "_" in rows or "\x1f" in rows or not rows.isascii():
+        return None
+    V = _numbers(rows.replace("\n", " "), np.float64)
+    if V is None or len(V) != 3 * count or not np.isfinite(V).all():
+        return None
+    if (_tokens_per_row(rows, count) != 3).any():
+        return None
+    return V.reshape(-1, 3)
 
 
 def _numbers(text: str, dtype):
