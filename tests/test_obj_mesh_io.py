@@ -264,3 +264,14 @@ def test_obj_long_file_with_a_short_vertex_line_warns_as_the_line_reading_does()
     assert mesh.vertices.tolist() == [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
     assert mesh.warnings == ["line 1: vertex coordinate z is missing; it is read as 0 "
                              "(as Drake reads it)"]
+
+
+def test_obj_face_split_by_a_no_break_space_is_refused_at_its_line_by_either_reading():
+    """str.split() (the line reader's) splits '2/\\xa0/2' into '2/' and '/2',
+    a corner without an index: the array reading must not read it as one."""
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM, _parse_common_obj
+    text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2/\xa0/2 3//3\n" + "# padding\n" * (_ARRAYS_FROM // 10)
+    assert _parse_common_obj(text) is None
+    with pytest.raises(ObjError) as e:
+        parse_obj(text)
+    assert e.value.line == 4 and "'/2'" in str(e.value)

@@ -199,6 +199,8 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     if V is None:
         return None
     faces = "\n".join(f_rows)
+    if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
+        return None
     counts = _tokens_per_row(faces, len(f_rows))
     if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
         return None
