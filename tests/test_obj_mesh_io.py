@@ -161,14 +161,15 @@ def test_mass_properties_of_a_flat_mesh_is_an_error():
         mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
 
 
-def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n") -> str:
+def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n",
+                sizes: tuple[int, ...] = (3, 4)) -> str:
     lines = ["# made up", "o first"]
-    n = rng.randint(4, 30)
+    n = rng.randint(max(sizes) + 1, 30)
     for _ in range(n):
         lines.append(indent + "v " + " ".join(repr(rng.uniform(-2, 2)) for _ in range(3)))
     lines.append("vn 0 0 1")
     for _ in range(rng.randint(1, 40)):
-        corners = rng.sample(range(1, n + 1), rng.choice((3, 4)))
+        corners = rng.sample(range(1, n + 1), rng.choice(sizes))
         lines.append(indent + "f " + " ".join(corner_form.format(i=i) for i in corners))
     lines.append("o last one")
     return newline.join(lines) + newline
@@ -193,6 +194,36 @@ def test_obj_array_reading_equals_the_line_by_line_reading(form):
         assert fast.object_names == slow.object_names
 
 
+@pytest.mark.parametrize("form", ["{i}", "{i}/{i}/{i}"])
+def test_obj_array_reading_of_polygons_up_to_the_ear_clipping_limit_equals_the_line_reading(form):
+    """Polygons of 5 to 64 corners (a few in a mesh of triangles and quads)
+    are ear-clipped one by one, in file order, as the line reader does;
+    random corners make non-planar polygons, where ear clipping can give up."""
+    import random
+
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _parse_common_obj, _parse_obj_lines
+    rng = random.Random("polygons" + form)
+    for k in range(40):
+        sizes = (3, 4, 5, 6, 9) if k % 2 else (3, 5, 12, 28)
+        text = _random_obj(rng, form, sizes=sizes)
+        fast = _parse_common_obj(text)
+        assert fast is not None, text
+        slow = _parse_obj_lines(text, False)
+        assert np.array_equal(fast.vertices, slow.vertices)
+        assert np.array_equal(fast.faces, slow.faces)
+
+
+def test_obj_polygon_past_the_ear_clipping_limit_goes_to_the_line_reading():
+    from mbparse.geometry.mesh_io import EAR_CLIPPING_MAX_CORNERS, _parse_common_obj
+    n = EAR_CLIPPING_MAX_CORNERS + 1
+    text = "".join(f"v {i} {i * i % 7} 0\n" for i in range(n)) + "v 0 0 1\n"
+    text += "f " + " ".join(str(i + 1) for i in range(n)) + "\n" + f"f 1 2 {n + 1}\n" * 40
+    assert _parse_common_obj(text) is None
+    assert len(parse_obj(text).faces) == n - 2 + 40
+
+
 @pytest.mark.parametrize("text", [
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n",          # relative indices
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 2 0\nf 1 2 4 5 3\n",  # a pentagon
@@ -202,6 +233,7 @@ def test_obj_array_reading_equals_the_line_by_line_reading(form):
     "v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 2 3\r",            # old Mac line breaks
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n",     # a face of two corners
     "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2//2 3/3/3\n",   # mixed corner forms
+    "v 0 0\nv 1 0 0 1\nv 0 1 0\nf 1 2 3\n",            # 2 + 4 numbers on two lines
 ])
 def test_obj_unusual_text_goes_to_the_line_by_line_reading_or_reads_the_same(text):
     import numpy as np
@@ -218,3 +250,28 @@ def test_obj_unusual_text_goes_to_the_line_by_line_reading_or_reads_the_same(tex
         assert np.array_equal(fast.vertices, slow.vertices)
         assert np.array_equal(fast.faces, slow.faces)
     assert np.array_equal(parse_obj(text).faces, slow.faces)
+
+
+def test_obj_long_file_with_a_short_vertex_line_warns_as_the_line_reading_does():
+    """Six numbers over two vertex lines (two, then four) are not two
+    vertices of three: the first line lacks z (warned, read as 0) and the
+    second line's fourth number is its weight, whatever the file's size."""
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM
+    text = "v 0 0\nv 1 0 0 1\nv 0 1 0\nv 0 0 1\n" + "# padding\n" * (_ARRAYS_FROM // 10)
+    text += "f 1 2 3\nf 2 3 4\n"
+    assert len(text) >= _ARRAYS_FROM
+    mesh = parse_obj(text)
+    assert mesh.vertices.tolist() == [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    assert mesh.warnings == ["line 1: vertex coordinate z is missing; it is read as 0 "
+                             "(as Drake reads it)"]
+
+
+def test_obj_face_split_by_a_no_break_space_is_refused_at_its_line_by_either_reading():
+    """str.split() (the line reader's) splits '2/\\xa0/2' into '2/' and '/2',
+    a corner without an index: the array reading must not read it as one."""
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM, _parse_common_obj
+    text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//1 2/\xa0/2 3//3\n" + "# padding\n" * (_ARRAYS_FROM // 10)
+    assert _parse_common_obj(text) is None
+    with pytest.raises(ObjError) as e:
+        parse_obj(text)
+    assert e.value.line == 4 and "'/2'" in str(e.value)

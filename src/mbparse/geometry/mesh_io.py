@@ -117,6 +117,25 @@ def _index(text: str) -> int:
         return int(m.group()) if m else 0
 
 
+def _face_corners(tokens: list[str], count: int, line: int) -> list[int]:
+    """The 0-based vertex index of each face corner, read as tinyobjloader
+    reads it (negative indices count back from the ``count`` vertices read
+    so far); raises ObjError for a corner that names no vertex."""
+    corners = []
+    for token in tokens:
+        i = _index(token.split("/", 1)[0])
+        if i > 0:
+            i -= 1
+        elif i < 0 and count + i >= 0:
+            i += count
+        else:
+            raise ObjError(f"face corner '{token}' does not name a vertex "
+                           f"(indices start at 1; negative ones count back "
+                           f"from the last vertex read)", line)
+        corners.append(i)
+    return corners
+
+
 def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     """Reads an OBJ file; raises ObjError (with a line) when it cannot.
 
@@ -161,9 +180,9 @@ _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
 def _parse_common_obj(text: str) -> ObjMesh | None:
     """The array reading of the common OBJ file, or None when the file has
     anything the line-by-line reader must decide: other line breaks,
-    vertices without exactly three finite plain numbers, faces with other
-    than three or four corners, negative or zero indices, an index past the
-    last vertex, no faces."""
+    vertices without exactly three finite plain numbers, faces with fewer
+    than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
+    zero indices, an index past the last vertex, no faces."""
     import numpy as np
 
     if "\r" in text:
@@ -176,29 +195,53 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
     if not f_rows:
         return None
-    joined = " ".join(v_rows)
-    if "_" in joined:  # float() would read 1_0 as ten
+    V = _vertex_array("\n".join(v_rows), len(v_rows))
+    if V is None:
         return None
-    V = _numbers(joined, np.float64)
-    if V is None or len(V) != 3 * len(v_rows) or not np.isfinite(V).all():
-        return None
-    V = V.reshape(-1, 3)
     faces = "\n".join(f_rows)
+    if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
+        return None
     counts = _tokens_per_row(faces, len(f_rows))
-    if ((counts != 3) & (counts != 4)).any():
+    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
         return None
     flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
     if flat is None or flat.min() < 1 or flat.max() > len(V):
         return None
     flat -= 1
+    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
+        return ObjMesh(V, flat.reshape(-1, 3), _object_names(text, indented))
+    F = _triangulate(V, flat, counts)
+    return ObjMesh(V, F, _object_names(text, indented))
+
+
+def _object_names(text: str, indented: bool) -> list[str]:
+    """The names of the ``o`` lines, in file order."""
+    return (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+def _triangulate(V, flat, counts):
+    """The triangles of polygons of 3 to EAR_CLIPPING_MAX_CORNERS corners
+    (``counts``, their corner indices one after the other in ``flat``),
+    polygon by polygon in file order, split as the line reader splits them:
+    quadrilaterals over whole arrays, the few larger polygons by ear clipping."""
+    import numpy as np
+
     starts = np.cumsum(counts) - counts
     triangles = counts - 2
+    large = np.flatnonzero(counts > 4)
+    clipped: list[list[tuple[int, int, int]]] = []
+    for k in large.tolist():
+        corners = flat[starts[k]:starts[k] + counts[k]].tolist()
+        points = dict(zip(corners, V[corners].tolist()))
+        clipped.append([])
+        _clip_ears(points, corners, clipped[-1])  # type: ignore[arg-type]
+        triangles[k] = len(clipped[-1])  # fewer when ear clipping gives up
     first = np.cumsum(triangles) - triangles  # each polygon's first output row
     F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
     tri = counts == 3
     s = starts[tri]
     F[first[tri]] = np.stack([flat[s], flat[s + 1], flat[s + 2]], axis=1)
-    quad = ~tri
+    quad = counts == 4
     if quad.any():
         s = starts[quad]
         c0, c1, c2, c3 = flat[s], flat[s + 1], flat[s + 2], flat[s + 3]
@@ -212,8 +255,31 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
         F[first[quad]] = np.where(short02, np.stack([c0, c1, c2], 1), np.stack([c0, c1, c3], 1))
         F[first[quad] + 1] = np.where(short02, np.stack([c0, c2, c3], 1),
                                       np.stack([c1, c2, c3], 1))
-    names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
-    return ObjMesh(V, F, names)
+    for k, rows in zip(large.tolist(), clipped):
+        if rows:
+            F[first[k]:first[k] + len(rows)] = rows
+    return F
+
+
+def _vertex_array(rows: str, count: int):
+    """The ``count`` vertices of ``rows`` (the text after ``v`` of each
+    vertex line, one per line) as an array of shape (count, 3), or None
+    when a line does not hold exactly three finite numbers. The count is
+    one of each line: a line of two numbers and one of four hold six
+    numbers together, but the line reader warns about the first and takes
+    the fourth number of the second for a weight."""
+    import numpy as np
+
+    # float() would read 1_0 as ten; str.split() (the line reader's) splits
+    # at blanks other than spaces and tabs too.
+    if "_" in rows or "\x1f" in rows or not rows.isascii():
+        return None
+    V = _numbers(rows.replace("\n", " "), np.float64)
+    if V is None or len(V) != 3 * count or not np.isfinite(V).all():
+        return None
+    if (_tokens_per_row(rows, count) != 3).any():
+        return None
+    return V.reshape(-1, 3)
 
 
 def _numbers(text: str, dtype):
@@ -293,19 +359,13 @@ def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
                     vertices.pop()
                     _vertex(parts, line_number, mesh.warnings)
         elif head == "f " or head == "f\t":
-            corners = []
-            count = len(vertices)
-            for token in line[2:].split():
-                i = _index(token.split("/", 1)[0])
-                if i > 0:
-                    i -= 1
-                elif i < 0 and count + i >= 0:
-                    i += count
-                else:
-                    raise ObjError(f"face corner '{token}' does not name a vertex "
-                                   f"(indices start at 1; negative ones count back "
-                                   f"from the last vertex read)", line_number)
-                corners.append(i)
+            tokens = line[2:].split()
+            try:  # the common face: positive indices that int() reads
+                corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
+            except ValueError:
+                corners = []
+            if len(corners) != len(tokens) or (corners and min(corners) < 0):
+                corners = _face_corners(tokens, len(vertices), line_number)
             if len(corners) < 3:
                 mesh.warnings.append(f"line {line_number}: a face with fewer than three "
                                      f"corners was skipped")
@@ -488,25 +548,29 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
     P = V[F]                                              # triangle, corner, axis
-    p, q, r = P[:, 0], P[:, 1], P[:, 2]
-    six_vol = np.einsum("ij,ij->i", np.cross(p, q), r)   # 6 × signed tet volume
+    # Whole-array arithmetic with few NumPy calls: each call has a fixed
+    # cost that dominates on the small meshes models mostly carry.
+    (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
+    # 6 × the signed volume of the tet (origin, p, q, r): (p × q) · r.
+    six_vol = (py * qz - pz * qy) * rx + (pz * qx - px * qz) * ry + (px * qy - py * qx) * rz
     total = float(six_vol.sum())
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
-    s = p + q + r
-    com = (six_vol @ s) / (4.0 * total)
+    # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows.
+    Q = np.concatenate([P, P.sum(axis=1, keepdims=True)], axis=1)
+    W = (Q * six_vol[:, None, None]).reshape(-1, 3)
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
-    # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices.
-    C = (np.einsum("t,tki,tkj->ij", six_vol, P, P)
-         + np.einsum("t,ti,tj->ij", six_vol, s, s)) / 120.0
-    C = C / volume                                        # per unit mass
-    trace = C[0, 0] + C[1, 1] + C[2, 2]
+    # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices; summed
+    # over the tets as one matrix product, then per unit mass.
+    C = (W.T @ Q.reshape(-1, 3)) / (120.0 * volume)
+    (c00, _, _), (c10, c11, _), (c20, c21, c22) = C.tolist()
+    cx, cy, cz = (W[3::4].sum(axis=0) / (4.0 * total)).tolist()   # Σ 6V s / 4 Σ 6V
+    trace = c00 + c11 + c22
     # Unit inertia about the origin, then scaled by the mass.
     mass = density * volume
-    I_o = (trace - C[0, 0], trace - C[1, 1], trace - C[2, 2], -C[1, 0], -C[2, 0], -C[2, 1])
-    cx, cy, cz = (float(x) for x in com)
+    I_o = (trace - c00, trace - c11, trace - c22, -c10, -c20, -c21)
     shift = (cy * cy + cz * cz, cx * cx + cz * cz, cx * cx + cy * cy,
              -cx * cy, -cx * cz, -cy * cz)
-    I_cm = tuple(float(mass * (a - b)) for a, b in zip(I_o, shift))
-    return float(mass), (cx, cy, cz), I_cm  # type: ignore[return-value]
+    I_cm = tuple(mass * (a - b) for a, b in zip(I_o, shift))
+    return mass, (cx, cy, cz), I_cm  # type: ignore[return-value]

@@ -83,7 +83,7 @@ def _mapping(node: Node, where: str, keys: tuple[str, ...],
              allowed_tags: tuple[str, ...] = ()) -> dict[str, Node]:
     """The entries of a mapping node, refusing keys the schema lacks."""
     _check_tag(node, where, allowed_tags)
-    if isinstance(node, ScalarNode) and node.value in _NULLS and node.style is None:
+    if isinstance(node, ScalarNode) and node.value in _NULLS and not node.style:
         return {}
     if not isinstance(node, MappingNode):
         raise DmdSyntaxError(f"{where} must be a mapping (key: value entries)", line_of(node))
@@ -111,7 +111,7 @@ def _string(node: Node, where: str) -> str:
 def _optional_string(node: Node | None, where: str) -> str | None:
     if node is None:
         return None
-    if isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS:
+    if isinstance(node, ScalarNode) and not node.style and node.value in _NULLS:
         return None
     return _string(node, where)
 
@@ -149,7 +149,7 @@ def _numbers(node: Node, where: str, size: int | None = None) -> list[float]:
 
 def _strings(node: Node, where: str) -> list[str]:
     _check_tag(node, where)
-    if isinstance(node, ScalarNode) and node.style is None and node.value in _NULLS:
+    if isinstance(node, ScalarNode) and not node.style and node.value in _NULLS:
         return []
     if not isinstance(node, SequenceNode):
         raise DmdSyntaxError(f"{where} must be a list of names", line_of(node))
@@ -256,37 +256,74 @@ _OPENS = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
 _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
-def _check_nesting(text: str) -> None:
-    """Refuses collections nested deeper than MAX_YAML_DEPTH, at the line
-    where the limit is passed (the scanner that finds them is iterative)."""
+def _too_deep_at(text: str, loader) -> int | None:
+    """The line where collections first nest deeper than MAX_YAML_DEPTH, or
+    None (the scanner that finds them is iterative, in either loader)."""
     depth = 0
+    for token in yaml.scan(text, Loader=loader):
+        if isinstance(token, _OPENS):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                return token.start_mark.line + 1
+        elif isinstance(token, _CLOSES):
+            depth -= 1
+    return None
+
+
+# PyYAML's C loader (libyaml), when PyYAML was built with it, composes a
+# directives file some 30 times quicker than its pure-Python loader. It
+# serves the common, well-formed file; anything it does not read cleanly
+# (an error, a nesting past the limit, a character the pure-Python reader
+# refuses) is read again by the pure-Python loader, whose messages and
+# lines are the ones reported. Plain scalars have the style None from the
+# pure-Python composer and '' from the C one: the checks below test
+# ``not node.style``.
+_C_LOADER = getattr(yaml, "CSafeLoader", None)
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+_UNREAD = object()
+
+
+def _compose_quickly(text: str):
+    """The document's root node as the C loader composes it (None for an
+    empty document), or _UNREAD when the pure-Python loader must decide."""
+    if _C_LOADER is None or _NON_PRINTABLE.search(text):
+        return _UNREAD
     try:
-        for token in yaml.scan(text, Loader=yaml.SafeLoader):
-            if isinstance(token, _OPENS):
-                depth += 1
-                if depth > MAX_YAML_DEPTH:
-                    raise DmdSyntaxError(f"lists and mappings are nested more than "
-                                         f"{MAX_YAML_DEPTH} deep; mbparse reads at most "
-                                         f"{MAX_YAML_DEPTH} levels of YAML",
-                                         token.start_mark.line + 1, code="depth-limit")
-            elif isinstance(token, _CLOSES):
-                depth -= 1
+        if _too_deep_at(text, _C_LOADER) is not None:
+            return _UNREAD
+        return yaml.compose(text, Loader=_C_LOADER)
+    except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
+        return _UNREAD
+
+
+def _compose(text: str) -> Node | None:
+    """The document's root node; raises DmdSyntaxError (with a line) for
+    YAML nested too deep or malformed."""
+    root = _compose_quickly(text)
+    if root is not _UNREAD:
+        return root
+    try:
+        line = _too_deep_at(text, yaml.SafeLoader)
     except yaml.YAMLError:
-        return  # composing reports it, with its line
-
-
-def load_document(text: str) -> Document:
-    """Reads a model directives document; raises DmdSyntaxError (with a
-    line) for YAML that is malformed or does not fit the schema."""
-    _check_nesting(text)
+        line = None  # composing reports it, with its line
+    if line is not None:
+        raise DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep; "
+                             f"mbparse reads at most {MAX_YAML_DEPTH} levels of YAML", line,
+                             code="depth-limit")
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         problem = getattr(e, "problem", None) or str(e)
         raise DmdSyntaxError(f"the text is not valid YAML: {problem}",
                              mark.line + 1 if mark else None) from None
-    if root is None or (isinstance(root, ScalarNode) and root.style is None
+
+
+def load_document(text: str) -> Document:
+    """Reads a model directives document; raises DmdSyntaxError (with a
+    line) for YAML that is malformed or does not fit the schema."""
+    root = _compose(text)
+    if root is None or (isinstance(root, ScalarNode) and not root.style
                         and root.value in _NULLS):
         # An empty file and one holding only '~' (null) are the same nothing.
         raise DmdSyntaxError("the document is empty; a model directives file needs a "
