@@ -24,6 +24,8 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     limit = 1 if len(name) < 6 else 2
     best, best_distance = None, limit + 1
     for candidate in sorted(set(known)):
+        if abs(len(candidate) - len(name)) > limit:
+            continue  # the distance is at least the difference of the lengths
         distance = edit_distance(name, candidate)
         if 0 < distance < best_distance:
             best, best_distance = candidate, distance

@@ -40,6 +40,8 @@ class Document:
         # attribute name) pairs): the readers skip them without a second word.
         self.unknown: set = set()
         self._included: dict[str, object] = {}
+        # kids() of elements without an <include> child; False for those with one.
+        self._kids: dict[object, tuple | bool] = {}
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)
         self._diags[self.root] = main_diag
@@ -86,8 +88,33 @@ class Document:
 
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
-        """Child elements (named ``name``, or all), includes expanded."""
-        for c in el.iterchildren(etree.Element):  # elements only, filtered in lxml
+        """Child elements (named ``name``, or all), includes expanded.
+
+        The children of an element without an ``<include>`` among them are
+        listed once and kept (the readers and the schema check ask for the
+        same elements' children again and again); an element with one is
+        expanded lazily at every call, so that an include's error surfaces
+        exactly where the reading reaches it."""
+        found = self._kids.get(el)
+        if found is None:
+            found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
+            for c in found:
+                if c.tag == "include":
+                    found = False
+                    break
+            self._kids[el] = found
+        if found is False:
+            return self._kids_expanding(el, name)
+        if name is None:
+            return found
+        return [c for c in found if c.tag == name]
+
+    def forget_kids(self, el) -> None:
+        """Drops the kept children of ``el`` (after its children changed)."""
+        self._kids.pop(el, None)
+
+    def _kids_expanding(self, el, name: str | None):
+        for c in el.iterchildren(etree.Element):
             t = c.tag
             if t == "include":
                 for k in self._expand(c):
