@@ -52,3 +52,10 @@ def test_urdf_joint_to_a_misspelled_link_suggests_the_link():
     with pytest.raises(ParseError) as raised:
         new_parser().add_models_from_string(text, "urdf")
     assert "Did you mean 'base'?" in str(raised.value)
+
+
+def test_names_longer_or_shorter_by_the_edit_limit_are_still_suggested():
+    assert closest("dampingxx", ["damping", "armature"]) == "damping"  # two insertions
+    assert closest("dampi", ["damping"]) is None  # two deletions, over a short name's limit
+    assert closest("dampin", ["damping"]) == "damping"
+    assert closest("dampingxyz", ["damping"]) is None  # three: too far even for a long name

@@ -40,6 +40,8 @@ class Document:
         # attribute name) pairs): the readers skip them without a second word.
         self.unknown: set = set()
         self._included: dict[str, object] = {}
+        # An <include> 'file' found relative to the main file's folder: its path.
+        self._include_paths: dict[str, str] = {}
         # kids() of elements without an <include> child; False for those with one.
         self._kids: dict[object, tuple | bool] = {}
         main_diag = XmlDiagnostic(policy, self.main_name)
@@ -51,6 +53,8 @@ class Document:
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
         """The diagnostic of the file ``el`` was read from."""
+        if len(self._diags) == 1:  # no include read: every element is the main file's
+            return self._diags[self.root]
         root = el.getroottree().getroot()
         return self._diags.get(root) or self._diags[self.root]
 
@@ -145,9 +149,13 @@ class Document:
                        code="mjcf-attribute-missing")
         # MuJoCo resolves an include against the main file's folder first,
         # then against the folder of the file that includes it.
-        path = os.path.abspath(os.path.join(self.base_dir, file))
-        if not os.path.isfile(path):
-            path = self.relative_to_include(include_el, file, path, "<include> file")
+        path = self._include_paths.get(file)
+        if path is None:
+            path = os.path.abspath(os.path.join(self.base_dir, file))
+            if os.path.isfile(path):
+                self._include_paths[file] = path  # found where MuJoCo looks first
+            else:
+                path = self.relative_to_include(include_el, file, path, "<include> file")
         if path in self._include_stack:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
                                    "being included", code="include-cycle")
