@@ -26,15 +26,28 @@ def test_unrelated_or_exact_names_get_no_suggestion():
     assert did_you_mean("bogus", ["pose"]) == ""
 
 
+def test_suggestions_skip_names_too_long_or_too_different_in_length():
+    long = "b" * 5000
+    assert closest(long, [long[:-1] + "c"]) is None          # no 5000 x 5000 table
+    assert closest("geometry", ["box", "sphere", "cylindre"]) is None
+
+
 def test_element_suggestions_are_written_as_tags():
     assert did_you_mean("posse", ["pose"], element=True) == " Did you mean <pose>?"
     assert did_you_mean("lowr", ["lower"]) == " Did you mean 'lower'?"
 
 
 def sdf_error(model: str) -> str:
+    """The message about ``model`` in both modes: Drake's error, and the
+    default mode's warning (the same words)."""
     text = f'<sdf version="1.9"><model name="m">{model}</model></sdf>'
     with pytest.raises(ParseError) as raised:
-        new_parser().add_models_from_string(text, "sdf")
+        new_parser(like_drake=True).add_models_from_string(text, "sdf")
+    parser = new_parser()
+    parser.add_models_from_string(text, "sdf")
+    (warning,) = [w for w in parser.diagnostic_policy().warnings_seen
+                  if w.code.startswith("sdf-unknown")]
+    assert str(raised.value).split("error: ")[-1] in warning.message
     return str(raised.value)
 
 
@@ -43,7 +56,7 @@ def test_sdformat_unknown_element_suggests_the_schema_child():
 
 
 def test_sdformat_unknown_attribute_suggests_the_schema_attribute():
-    assert "Did you mean 'name'?" in sdf_error('<link nmae="a"/>')
+    assert "Did you mean 'name'?" in sdf_error('<link name="a" nmae="b"/>')
 
 
 def test_urdf_joint_to_a_misspelled_link_suggests_the_link():
@@ -59,3 +72,20 @@ def test_names_longer_or_shorter_by_the_edit_limit_are_still_suggested():
     assert closest("dampi", ["damping"]) is None  # two deletions, over a short name's limit
     assert closest("dampin", ["damping"]) == "damping"
     assert closest("dampingxyz", ["damping"]) is None  # three: too far even for a long name
+
+
+def test_a_mistake_repeated_many_times_is_measured_once(monkeypatch):
+    # A fuzzed URDF with 80,000 copies of one unknown element spent a minute
+    # computing the same suggestion again and again.
+    from mbparse.formats.common import suggest
+    calls = []
+    real = suggest.edit_distance
+    monkeypatch.setattr(suggest, "edit_distance", lambda a, b: calls.append(1) or real(a, b))
+    suggest._closest.cache_clear()
+    inner = "<visaul/>" * 2000
+    text = f'<robot name="r"><link name="a">{inner}</link></robot>'
+    parser = new_parser()
+    parser.add_models_from_string(text, "urdf")
+    warned = [w for w in parser.diagnostic_policy().warnings_seen if "visaul" in w.message]
+    assert len(warned) == 2000 and "Did you mean <visual>?" in warned[0].message
+    assert len(calls) < 50

@@ -52,16 +52,25 @@ def test_sdf_unknown_version_is_an_error():
         parse_sdf(sdf(f'<model name="m">{LINK}</model>', version="100"))
 
 
-def test_sdf_unknown_element_is_a_located_error():
+def test_sdf_unknown_element_is_drakes_located_error_and_a_default_mode_warning():
     text = sdf(f'<model name="m">{LINK}\n<bogus/></model>')
     with pytest.raises(ParseError) as e:
-        parse_sdf(text)
+        parse_sdf(text, like_drake=True)
     assert e.value.diagnostic.line == line_of(text, "<bogus")
+    parsed = parse_sdf(text)   # libsdformat's own default: warn and ignore
+    (w,) = [w for w in parsed.parser.diagnostic_policy().warnings_seen
+            if w.code == "sdf-unknown-element"]
+    assert w.line == line_of(text, "<bogus") and "ignored (Drake refuses it)" in w.message
+    assert parsed.plant.has_body_named("L")
 
 
-def test_sdf_unknown_attribute_is_an_error():
+def test_sdf_unknown_attribute_is_drakes_error_and_a_default_mode_warning():
+    text = sdf(f'<model name="m" extra="1">{LINK}</model>')
     with pytest.raises(ParseError, match="extra"):
-        parse_sdf(sdf(f'<model name="m" extra="1">{LINK}</model>'))
+        parse_sdf(text, like_drake=True)
+    parser = parse_sdf(text).parser
+    assert any(w.code == "sdf-unknown-attribute" and "extra" in w.message
+               for w in parser.diagnostic_policy().warnings_seen)
 
 
 def test_sdf_namespaced_elements_pass_the_schema_check_but_drake_warns():

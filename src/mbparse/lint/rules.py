@@ -207,9 +207,11 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",
          "mimic another single-dof joint"),
     *_family("sdf"), *_unknown("sdf", "reference"),
-    Rule("sdf-unknown-element", "error", "an element that is not part of SDFormat",
+    Rule("sdf-unknown-element", "error", "an element that is not part of SDFormat (Drake "
+         "refuses it; loading in the default mode ignores it with a warning, as libsdformat does)",
          "check the spelling against the specification, or remove it"),
-    Rule("sdf-unknown-attribute", "error", "an attribute that is not part of SDFormat",
+    Rule("sdf-unknown-attribute", "error", "an attribute that is not part of SDFormat (Drake "
+         "refuses it; loading in the default mode ignores it with a warning)",
          "check the spelling against the specification, or remove it"),
     Rule("sdf-frame-cycle", "error", "poses or frames refer to each other in a cycle",
          "make one of them relative to a frame outside the cycle"),

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+
+
+# Names longer than this get no suggestion.
+MAX_SUGGESTED_LENGTH = 100
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -21,11 +26,20 @@ def edit_distance(a: str, b: str) -> int:
 
 def closest(name: str, known: Iterable[str]) -> str | None:
     """The name in ``known`` that ``name`` is plausibly a typo of (1 edit; 2 for long names), else None."""
+    return _closest(name, tuple(sorted(set(known))))
+
+
+@lru_cache(maxsize=4096)
+def _closest(name: str, known: tuple[str, ...]) -> str | None:
+    # Cached: a file repeats its mistakes (80,000 copies of one unknown
+    # element must not cost 80,000 searches).
+    if len(name) > MAX_SUGGESTED_LENGTH:
+        return None   # the distance costs the product of the lengths
     limit = 1 if len(name) < 6 else 2
     best, best_distance = None, limit + 1
-    for candidate in sorted(set(known)):
-        if abs(len(candidate) - len(name)) > limit:
-            continue  # the distance is at least the difference of the lengths
+    for candidate in known:
+        if abs(len(candidate) - len(name)) >= best_distance:
+            continue  # at least that many insertions or deletions
         distance = edit_distance(name, candidate)
         if 0 < distance < best_distance:
             best, best_distance = candidate, distance

@@ -130,9 +130,19 @@ class Loader:
             self._check_required(el, data)
         else:  # "unknown"
             parent, children = data
-            self.diag.error(el, f"XML element <{el.tag}>, child of <{parent.tag}>, is not part "
-                                f"of SDFormat.{did_you_mean(el.tag, children, element=True)}",
-                            code="sdf-unknown-element")
+            self._unknown(el, f"XML element <{el.tag}>, child of <{parent.tag}>, is not part "
+                              f"of SDFormat.{did_you_mean(el.tag, children, element=True)}",
+                          "sdf-unknown-element")
+
+    def _unknown(self, el, message: str, code: str) -> None:
+        """An element or attribute SDFormat does not define: Drake refuses it
+        (it makes libsdformat's unrecognized-element policy an error); the
+        default mode, like libsdformat's own default, warns and ignores it
+        (pybullet's SDF files carry <contact> and <material> where SDFormat
+        has none)."""
+        if self.diag.policy.like_drake:
+            self.diag.error(el, message, code=code)
+        self.diag.warning(el, f"{message} It is ignored (Drake refuses it).", code=code)
 
     def _visit(self, el, node: ElementSpec, depth: int, stack: list) -> None:
         """Checks one element's attributes and value and puts on the stack
@@ -177,8 +187,10 @@ class Loader:
                     continue
                 spec = attrs.get(key)
                 if spec is None:
-                    diag.error(el, f"XML attribute '{key}' of element <{el.tag}> is not part of "
-                                   f"SDFormat.{did_you_mean(key, attrs)}", code="sdf-unknown-attribute")
+                    self._unknown(el, f"XML attribute '{key}' of element <{el.tag}> is not part "
+                                      f"of SDFormat.{did_you_mean(key, attrs)}",
+                                  "sdf-unknown-attribute")
+                    continue
                 try:
                     values.check(spec.type, text)
                 except (ValueError, OverflowError):
