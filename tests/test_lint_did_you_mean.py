@@ -67,6 +67,13 @@ def test_urdf_joint_to_a_misspelled_link_suggests_the_link():
     assert "Did you mean 'base'?" in str(raised.value)
 
 
+def test_names_longer_or_shorter_by_the_edit_limit_are_still_suggested():
+    assert closest("dampingxx", ["damping", "armature"]) == "damping"  # two insertions
+    assert closest("dampi", ["damping"]) is None  # two deletions, over a short name's limit
+    assert closest("dampin", ["damping"]) == "damping"
+    assert closest("dampingxyz", ["damping"]) is None  # three: too far even for a long name
+
+
 def test_a_mistake_repeated_many_times_is_measured_once(monkeypatch):
     # A fuzzed URDF with 80,000 copies of one unknown element spent a minute
     # computing the same suggestion again and again.

@@ -41,3 +41,28 @@ def test_the_same_in_drakes_mode_because_drake_accepts_them_too(write):
     parser.set_like_drake()
     parser.add_models(str(write("main.xml", MAIN)))
     assert parser.plant().has_body_named("b")
+
+
+def test_a_file_included_twice_gives_its_elements_at_both_places(write):
+    write("arm.xml", '<mujocoinclude><joint type="hinge"/><geom type="sphere" size="0.1"/>'
+                     '</mujocoinclude>\n')
+    main = write("twice.xml", '<mujoco model="m"><worldbody>\n'
+                              '<body name="a"><include file="arm.xml"/></body>\n'
+                              '<body name="b"><include file="arm.xml"/></body>\n'
+                              '</worldbody></mujoco>\n')
+    parser = new_parser()
+    parser.add_models(str(main))
+    plant = parser.plant()
+    assert plant.get_body_by_name("a").default_spatial_inertia.mass > 0
+    assert plant.get_body_by_name("b").default_spatial_inertia.mass > 0
+    assert plant.num_joints() == 2
+
+
+def test_an_include_cycle_is_still_refused_when_the_file_was_found_before(write):
+    import pytest
+    from mbparse.diagnostics import ParseError
+    write("loop.xml", '<mujocoinclude><include file="loop.xml"/></mujocoinclude>\n')
+    main = write("cyc.xml", '<mujoco model="m"><include file="loop.xml"/></mujoco>\n')
+    parser = new_parser()
+    with pytest.raises(ParseError, match="cycle"):
+        parser.add_models(str(main))

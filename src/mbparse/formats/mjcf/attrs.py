@@ -27,16 +27,33 @@ def parse_numbers(text: str) -> list[float] | None:
     return out
 
 
+# Texts already read by _finite_numbers and what they gave (a model repeats
+# the same few texts: "0 0 1", a default's size, every copy of a replicate).
+_READ: dict[str, tuple[float, ...] | None] = {}
+_READ_MAX = 4096
+
+
 def _finite_numbers(text: str, lo: int, hi: int) -> tuple[float, ...] | None:
     """The common case of :meth:`Attrs.numbers` in one ``float()`` per
     token: ``lo``..``hi`` finite decimal numbers; None for anything else,
     which the strict reading then decides (``float()`` would also take
     ``1_0``, so texts with ``_`` or non-ASCII characters go that way)."""
-    tokens = text.split()
-    if not lo <= len(tokens) <= hi:
-        return None
     try:
-        values = tuple(map(float, tokens))
+        values = _READ[text]
+    except KeyError:
+        values = _read_finite(text)
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[text] = values
+    if values is None or not lo <= len(values) <= hi:
+        return None
+    return values
+
+
+def _read_finite(text: str) -> tuple[float, ...] | None:
+    """The finite decimal numbers of ``text`` (None unless all are)."""
+    try:
+        values = tuple(map(float, text.split()))
     except ValueError:
         return None
     if math.isfinite(sum(values)) and text.isascii() and "_" not in text:

@@ -118,7 +118,7 @@ class BodyTreeReader:
                 doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported and "
                                 "is ignored", code="mjcf-unsupported")
         # Whether the body can move decides whether it may hold a plane.
-        has_joints = any(tag(k) in ("joint", "freejoint") for k in self._flat(el))
+        has_joints = any(k.tag in ("joint", "freejoint") for k in self._flat(el))
         body = Body(el, name, parent, X_PB, parent.X_WB @ X_PB, parent.moving or has_joints)
         self.bodies.append(body)
         parent.children.append(body)
@@ -135,7 +135,7 @@ class BodyTreeReader:
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""
         for k in self.doc.kids(el):
-            if tag(k) == "frame":
+            if k.tag == "frame":
                 yield from self._flat(k)
             else:
                 yield k
@@ -149,7 +149,7 @@ class BodyTreeReader:
         bodies = []
         for child in doc.kids(el):
             with doc.policy.recovering():
-                t = tag(child)
+                t = child.tag  # kids() gives elements only
                 if t == "geom":
                     self._geom(body, child, X_BF, childclass, in_world, with_inertia)
                 elif t in ("joint", "freejoint"):

@@ -40,6 +40,10 @@ class Document:
         # attribute name) pairs): the readers skip them without a second word.
         self.unknown: set = set()
         self._included: dict[str, object] = {}
+        # An <include> 'file' found relative to the main file's folder: its path.
+        self._include_paths: dict[str, str] = {}
+        # kids() of elements without an <include> child; False for those with one.
+        self._kids: dict[object, tuple | bool] = {}
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)
         self._diags[self.root] = main_diag
@@ -49,6 +53,8 @@ class Document:
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
         """The diagnostic of the file ``el`` was read from."""
+        if len(self._diags) == 1:  # no include read: every element is the main file's
+            return self._diags[self.root]
         root = el.getroottree().getroot()
         return self._diags.get(root) or self._diags[self.root]
 
@@ -86,8 +92,33 @@ class Document:
 
     # ------------------------------------------------------------ includes
     def kids(self, el, name: str | None = None):
-        """Child elements (named ``name``, or all), includes expanded."""
-        for c in el.iterchildren(etree.Element):  # elements only, filtered in lxml
+        """Child elements (named ``name``, or all), includes expanded.
+
+        The children of an element without an ``<include>`` among them are
+        listed once and kept (the readers and the schema check ask for the
+        same elements' children again and again); an element with one is
+        expanded lazily at every call, so that an include's error surfaces
+        exactly where the reading reaches it."""
+        found = self._kids.get(el)
+        if found is None:
+            found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
+            for c in found:
+                if c.tag == "include":
+                    found = False
+                    break
+            self._kids[el] = found
+        if found is False:
+            return self._kids_expanding(el, name)
+        if name is None:
+            return found
+        return [c for c in found if c.tag == name]
+
+    def forget_kids(self, el) -> None:
+        """Drops the kept children of ``el`` (after its children changed)."""
+        self._kids.pop(el, None)
+
+    def _kids_expanding(self, el, name: str | None):
+        for c in el.iterchildren(etree.Element):
             t = c.tag
             if t == "include":
                 for k in self._expand(c):
@@ -118,9 +149,13 @@ class Document:
                        code="mjcf-attribute-missing")
         # MuJoCo resolves an include against the main file's folder first,
         # then against the folder of the file that includes it.
-        path = os.path.abspath(os.path.join(self.base_dir, file))
-        if not os.path.isfile(path):
-            path = self.relative_to_include(include_el, file, path, "<include> file")
+        path = self._include_paths.get(file)
+        if path is None:
+            path = os.path.abspath(os.path.join(self.base_dir, file))
+            if os.path.isfile(path):
+                self._include_paths[file] = path  # found where MuJoCo looks first
+            else:
+                path = self.relative_to_include(include_el, file, path, "<include> file")
         if path in self._include_stack:
             self.error(include_el, f"<include> of '{file}' forms a cycle: the file is already "
                                    "being included", code="include-cycle")

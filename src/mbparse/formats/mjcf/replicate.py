@@ -94,6 +94,7 @@ def _expand(doc: Document, el, compiler: Compiler, defaults, made: int) -> int:
         for k in range(3):
             pos[k] += sum(R[k][j] * offset[j] for j in range(3))
     parent.remove(el)
+    doc.forget_kids(parent)
     for k, frame in enumerate(frames):
         parent.insert(at + k, frame)
     return made + count * per_copy

@@ -79,6 +79,24 @@ def schema() -> Schema:
     return Schema(specs[data["root"]], data["mujoco_version"])
 
 
+@lru_cache(maxsize=1)
+def _children_by_spec() -> dict[ElementSpec, dict[str, ElementSpec]]:
+    """For every element of the schema, its children by name as the check
+    takes them (:meth:`SchemaChecker._child_spec` for every name it knows)."""
+    checker = SchemaChecker.__new__(SchemaChecker)
+    checker.schema = schema()
+    out: dict[ElementSpec, dict[str, ElementSpec]] = {}
+    pending = [checker.schema.root]
+    while pending:
+        spec = pending.pop()
+        if spec in out:
+            continue
+        out[spec] = {name: checker._child_spec(spec, name)
+                     for name in checker._known_children(spec)}
+        pending.extend(out[spec].values())
+    return out
+
+
 def _foreign(name: str) -> bool:
     """Namespaced names (``xmlns:*``, a tool's ``xacro:*``) are not MJCF's to judge."""
     return ":" in name or "{" in name
@@ -93,23 +111,28 @@ class SchemaChecker:
     def __init__(self, doc) -> None:
         self.doc = doc
         self.schema = schema()
+        self._children = _children_by_spec()
 
     def check(self, root) -> None:
         """Checks ``root`` (``<mujoco>``) and everything in it, includes included."""
         if root.tag != self.schema.root.name:
             return  # the reader refuses the root itself
         stack = [(root, self.schema.root)]
+        children_of = self._children
         while stack:
             el, spec = stack.pop()
-            self._attributes(el, spec)
+            known = ALIAS_ATTRIBUTES.get(el.tag, spec.attributes)
+            if not known.issuperset(el.keys()):
+                self._attributes(el, spec)
             found = []
             try:
                 for child in self.doc.kids(el):
                     found.append(child)
             except ParseError:
                 pass  # a broken <include>: the reader reports it where it reads it
+            children = children_of[spec]
             for child in reversed(found):
-                child_spec = self._child_spec(spec, child.tag)
+                child_spec = children.get(child.tag)
                 if child_spec is None:
                     self._unknown_element(el, spec, child)
                 else:
