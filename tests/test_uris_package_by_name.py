@@ -86,3 +86,16 @@ def test_sdformat_meshes_find_their_package_by_name_too(tmp_path):
         sg = _load(sdf)
     assert [g.shape.filename for g in sg.geometries() if hasattr(g.shape, "filename")] == [
         str(tmp_path / "arm_description" / "meshes" / "a.obj")]
+
+
+def test_each_file_is_checked_though_the_package_folder_is_found_once(tmp_path):
+    urdf = _robot(tmp_path, ["package://arm_description/meshes/a.obj",
+                             "package://arm_description/meshes/none.obj",
+                             "package://arm_description/meshes/b.obj"])
+    with pytest.warns(ParseWarning) as w:
+        sg = _load(urdf)
+    texts = [str(x.message) for x in w]
+    assert sum("package-found-by-name" == x.message.diagnostic.code for x in w) == 1
+    assert any("none.obj" in t and "package map does not have" in t for t in texts)
+    files = sorted(g.shape.filename for g in sg.geometries() if hasattr(g.shape, "filename"))
+    assert files == [str(tmp_path / "arm_description" / "meshes" / n) for n in ("a.obj", "b.obj")]

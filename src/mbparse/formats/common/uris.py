@@ -39,13 +39,21 @@ def package_folder_above(package: str, start: str) -> str | None:
     return None
 
 
-def _found_by_name(uri: str, package: str, root_dir: str) -> tuple[str, str] | None:
+def _found_by_name(uri: str, package: str, root_dir: str,
+                   folders: dict[str, str | None] | None = None) -> tuple[str, str] | None:
     """(folder, file): the folder found for ``uri``'s unknown package above
     ``root_dir``, and the file ``uri`` names inside it, when that file exists
-    there and stays inside the folder."""
+    there and stays inside the folder. ``folders`` caches the folder found per
+    package for one model file (the search climbs up to nine folders; every
+    file the URI names is still checked)."""
     if not root_dir:
         return None
-    folder = package_folder_above(package, root_dir)
+    if folders is None:
+        folder = package_folder_above(package, root_dir)
+    elif package in folders:
+        folder = folders[package]
+    else:
+        folder = folders[package] = package_folder_above(package, root_dir)
     if folder is None:
         return None
     rest = uri.split("://", 1)[1][len(package):].lstrip("/")
@@ -64,6 +72,7 @@ class FileResolver:
         self.package_map = package_map
         self.root_dir = root_dir
         self._guessed: set[str] = set()
+        self._folders: dict[str, str | None] = {}
 
     def resolve(self, el, uri: str, instead: str | None, missing: str = "file-missing") -> str | None:
         """The file ``uri`` names. When it cannot be found: an error at ``el``
@@ -85,7 +94,7 @@ class FileResolver:
 
     def _guess(self, el, uri: str) -> str | None:
         package = uri.split("://", 1)[1].split("/", 1)[0]
-        found = _found_by_name(uri, package, self.root_dir)
+        found = _found_by_name(uri, package, self.root_dir, self._folders)
         if found is None:
             return None
         folder, path = found
