@@ -129,6 +129,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     for t in TOP_UNSUPPORTED:
         for el in sections[t]:
             doc.warning(el, f"<{t}> is not supported and is ignored", code="mjcf-unsupported")
+    tree.release()
     return instance, name
 
 

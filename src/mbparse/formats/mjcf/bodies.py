@@ -4,9 +4,8 @@
 added to the plant."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ...spatial import RigidTransform
+from ...diagnostics import ParseError
+from ...spatial import IDENTITY, RigidTransform
 from .attrs import Attrs
 from .compiler import Compiler, frame
 from .defaults import DefaultClasses
@@ -15,36 +14,54 @@ from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
 
 
-@dataclass
+_JOINT_TAGS = frozenset(("joint", "freejoint"))
+_BODY_UNSUPPORTED = frozenset(("mocap", "gravcomp", "user", "sleep"))
+
+
 class Placed:
     """An element (joint, site) with its attributes and the pose of the
     ``<frame>`` elements around it, in its body's frame."""
 
-    el: object
-    attrs: Attrs
-    X_BF: RigidTransform
+    __slots__ = ("el", "attrs", "X_BF")
+
+    def __init__(self, el, attrs: Attrs, X_BF: RigidTransform):
+        self.el = el
+        self.attrs = attrs
+        self.X_BF = X_BF
 
 
-@dataclass
 class Body:
     """A body as read, before it is added to the plant."""
 
-    el: object
-    name: str
-    parent: "Body | None"
-    X_PB: RigidTransform
-    X_WB: RigidTransform
-    moving: bool
-    geoms: list[Geom] = field(default_factory=list)
-    joints: list[Placed] = field(default_factory=list)
-    free: object = None  # the element that made the body free
-    sites: list[Placed] = field(default_factory=list)
-    children: list["Body"] = field(default_factory=list)
-    dummy_names: list[str] = field(default_factory=list)
-    mass: float = 0.0
-    com: tuple = (0.0, 0.0, 0.0)
-    inertia: tuple = (0.0,) * 6
-    plant_body: object = None
+    __slots__ = ("el", "name", "parent", "X_PB", "_X_WB", "moving", "geoms", "joints", "free",
+                 "sites", "children", "dummy_names", "mass", "com", "inertia", "plant_body")
+
+    def __init__(self, el, name: str, parent: "Body | None", X_PB: RigidTransform,
+                 moving: bool):
+        self.el = el
+        self.name = name
+        self.parent = parent
+        self.X_PB = X_PB
+        self._X_WB: RigidTransform | None = None if parent is not None else X_PB
+        self.moving = moving
+        self.geoms: list[Geom] = []
+        self.joints: list[Placed] = []
+        self.free = None  # the element that made the body free
+        self.sites: list[Placed] = []
+        self.children: list[Body] = []
+        self.dummy_names: list[str] = []
+        self.mass = 0.0
+        self.com: tuple = (0.0, 0.0, 0.0)
+        self.inertia: tuple = (0.0,) * 6
+        self.plant_body = None
+
+    @property
+    def X_WB(self) -> RigidTransform:
+        """The body's pose in the world (worked out when first asked for)."""
+        X = self._X_WB
+        if X is None:
+            X = self._X_WB = self.parent.X_WB @ self.X_PB
+        return X
 
 
 class BodyTreeReader:
@@ -57,8 +74,17 @@ class BodyTreeReader:
         self.compiler = compiler
         self.geom_reader = geoms
         self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
-        self.world = Body(None, "world", None, RigidTransform(), RigidTransform(), False)
+        self.world = Body(None, "world", None, RigidTransform(), False)
         self.bodies: list[Body] = []
+
+    def release(self) -> None:
+        """Unlinks the body records from each other once the model is built,
+        so that they (and the XML they hold) are freed at once rather than
+        left as reference cycles for Python's collector to walk."""
+        for body in self.bodies:
+            body.parent = None
+            body.children = []
+        self.world.children = []
 
     # ------------------------------------------------------------ world
     def read_world(self, world_el) -> None:
@@ -67,9 +93,9 @@ class BodyTreeReader:
             if world_el.get(name) is not None:
                 doc.warning(world_el, f"the attribute '{name}' of <worldbody> is not supported "
                                       "and is ignored", code="mjcf-unsupported")
-        self._read_tree([(child_el, self.world, X, cls) for child_el, X, cls in
-                         self._contents(self.world, world_el, RigidTransform(), None, True,
-                                        False)])
+        child_bodies: list = []
+        self._contents(self.world, world_el, IDENTITY, None, True, False, child_bodies)
+        self._read_tree(child_bodies)
 
     def read_top_level_body(self, body_el) -> None:
         """A ``<body>`` written directly under ``<mujoco>``: Drake adds it as
@@ -89,48 +115,74 @@ class BodyTreeReader:
         # Depth first, in document order, with a stack of its own: a chain of
         # nested bodies (a rope) must not exhaust Python's stack.
         pending.reverse()
+        world = self.world
+        read = self._body
         while pending:
             item = pending.pop()
-            children: list = []
-            if item[1] is self.world:
-                children = self._body(*item)
+            if item[1] is world:
+                children = read(*item)
             else:  # a body inside a body: errors in it are recoverable
-                with self.doc.policy.recovering():
-                    children = self._body(*item)
-            pending.extend(reversed(children))
+                try:
+                    children = read(*item)
+                except ParseError as e:
+                    self.doc.recover(e)
+                    continue
+            if children:
+                children.reverse()
+                pending += children
 
     # ------------------------------------------------------------ one body
     def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
         """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
-        name = el.get("name")
+        own = dict(el.attrib)
+        name = own.get("name")
         if name is None:
             name = f"body{self.next_index}"
         self.next_index += 1
-        own_class = el.get("childclass")
+        own_class = own.get("childclass")
         if own_class is not None:
             self.defaults.check_class(el, own_class)
             childclass = own_class
-        a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
+        a = Attrs(el, doc, {k: (v, el) for k, v in own.items()})
         X_PB = X_PF @ frame(a, self.compiler)
-        for attr_name in ("mocap", "gravcomp", "user", "sleep"):
-            if a.has(attr_name):
-                doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported and "
-                                "is ignored", code="mjcf-unsupported")
+        if not _BODY_UNSUPPORTED.isdisjoint(own):
+            for attr_name in ("mocap", "gravcomp", "user", "sleep"):
+                if attr_name in own:
+                    doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported "
+                                    "and is ignored", code="mjcf-unsupported")
+        kids = doc.kids(el)
+        if type(kids) is tuple:  # no <include> inside: one look at the tags
+            tags = {k.tag for k in kids}
+            if "frame" in tags:
+                has_joints = any(k.tag in _JOINT_TAGS for k in self._flat(el))
+            else:
+                has_joints = not _JOINT_TAGS.isdisjoint(tags)
+        else:  # includes are expanded as far as each question needs, as they are read
+            tags = None
+            has_joints = any(k.tag in _JOINT_TAGS for k in self._flat(el))
         # Whether the body can move decides whether it may hold a plane.
-        has_joints = any(k.tag in ("joint", "freejoint") for k in self._flat(el))
-        body = Body(el, name, parent, X_PB, parent.X_WB @ X_PB, parent.moving or has_joints)
+        body = Body(el, name, parent, X_PB, parent.moving or has_joints)
         self.bodies.append(body)
         parent.children.append(body)
-        with_inertia = self._inertia_from_geoms(el)
-        child_bodies = self._contents(body, el, RigidTransform(), childclass, False,
-                                      with_inertia)
-        with doc.policy.recovering():
-            self._inertia(body, el)
-        moving = [j for j in body.joints if j.attrs.text("type") not in ("free",)]
-        body.dummy_names = [f"{name}{k}" for k in range(max(0, len(moving) - 1))]
-        self.next_index += len(body.dummy_names)
-        return [(child_el, body, X, cls) for child_el, X, cls in child_bodies]
+        if self.compiler.inertiafromgeom == "true":
+            with_inertia = True
+        elif tags is not None:
+            with_inertia = "inertial" not in tags
+        else:
+            with_inertia = doc.first(el, "inertial") is None
+        child_bodies: list = []
+        self._contents(body, el, IDENTITY, childclass, False, with_inertia, child_bodies)
+        try:
+            self._inertia(body, el, tags)
+        except ParseError as e:
+            doc.recover(e)
+        joints = body.joints
+        if len(joints) > 1:
+            moving = sum(1 for j in joints if j.attrs.text("type") != "free")
+            body.dummy_names = [f"{name}{k}" for k in range(max(0, moving - 1))]
+            self.next_index += len(body.dummy_names)
+        return child_bodies
 
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""
@@ -141,23 +193,26 @@ class BodyTreeReader:
                 yield k
 
     def _contents(self, body: Body, el, X_BF: RigidTransform, childclass: str | None,
-                  in_world: bool, with_inertia: bool) -> list:
+                  in_world: bool, with_inertia: bool, child_bodies: list) -> None:
         """Reads the geoms, joints and sites of ``el`` (a body or a frame,
-        whose pose in the body is ``X_BF``); returns its child bodies as
-        (element, pose of their parent frame, class) to read next."""
+        whose pose in the body is ``X_BF``); adds its child bodies to
+        ``child_bodies`` as (element, parent, pose of their parent frame,
+        class) to read next."""
         doc = self.doc
-        bodies = []
+        defaults = self.defaults
         for child in doc.kids(el):
-            with doc.policy.recovering():
+            try:
                 t = child.tag  # kids() gives elements only
                 if t == "geom":
                     self._geom(body, child, X_BF, childclass, in_world, with_inertia)
-                elif t in ("joint", "freejoint"):
+                elif t == "body":
+                    child_bodies.append((child, body, X_BF, childclass))
+                elif t == "joint" or t == "freejoint":
                     if in_world:
                         doc.error(child, f"<{t}> cannot be a child of <worldbody>",
                                   code="mjcf-structure")
                     if t == "joint":
-                        a = self.defaults.attrs(child, childclass)
+                        a = defaults.attrs(child, childclass)
                     else:
                         a = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
                         a.values["type"] = ("free", child)
@@ -168,16 +223,14 @@ class BodyTreeReader:
                                        "currently unsupported and will be ignored",
                                 code="mjcf-unsupported")
                 elif t == "site":
-                    body.sites.append(Placed(child, self.defaults.attrs(child, childclass), X_BF))
-                elif t == "body":
-                    bodies.append((child, X_BF, childclass))
+                    body.sites.append(Placed(child, defaults.attrs(child, childclass), X_BF))
                 elif t == "frame":
                     fa = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
                     cls = child.get("childclass")
                     if cls is not None:
-                        self.defaults.check_class(child, cls)
-                    bodies += self._contents(body, child, X_BF @ frame(fa, self.compiler),
-                                             cls or childclass, in_world, with_inertia)
+                        defaults.check_class(child, cls)
+                    self._contents(body, child, X_BF @ frame(fa, self.compiler),
+                                   cls or childclass, in_world, with_inertia, child_bodies)
                 elif t == "inertial":
                     if in_world or tag(el) == "frame":
                         doc.error(child, f"<inertial> cannot be a child of <{tag(el)}>",
@@ -185,7 +238,8 @@ class BodyTreeReader:
                 elif child not in doc.unknown:  # else the schema check reported it
                     doc.warning(child, f"<{t}> inside a body is not supported and is ignored",
                                 code="mjcf-unsupported")
-        return bodies
+            except ParseError as e:
+                doc.recover(e)
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
               with_inertia: bool) -> None:
@@ -200,15 +254,12 @@ class BodyTreeReader:
         body.geoms.append(geom)
 
     # ------------------------------------------------------------ inertia
-    def _inertia_from_geoms(self, body_el) -> bool:
-        mode = self.compiler.inertiafromgeom
-        if mode == "true":
-            return True
-        return self.doc.first(body_el, "inertial") is None
-
-    def _inertia(self, body: Body, el) -> None:
+    def _inertia(self, body: Body, el, tags: set | None) -> None:
+        """The body's mass properties: its ``<inertial>``, else its geoms'
+        (``tags``: the tags of its children when known, else None)."""
         doc = self.doc
-        inertial = doc.first(el, "inertial")
+        inertial = None if tags is not None and "inertial" not in tags \
+            else doc.first(el, "inertial")
         mode = self.compiler.inertiafromgeom
         if inertial is not None and mode != "true":
             body.mass, body.com, body.inertia = self._inertial(inertial)

@@ -8,7 +8,7 @@ from typing import NoReturn
 
 from lxml import etree
 
-from ...diagnostics import DiagnosticPolicy
+from ...diagnostics import DiagnosticPolicy, ParseError
 from ...workspace import DataSource
 from ..common.xml import XmlDiagnostic, load_xml
 
@@ -65,6 +65,17 @@ class Document:
     def warning(self, el, message: str, code: str | None = None) -> None:
         """Reports a warning located at ``el``."""
         self.diag(el).warning(el, message, code=code)
+
+    def recover(self, error: ParseError) -> None:
+        """What :meth:`DiagnosticPolicy.recovering` does with an error, for
+        the readers' loops that catch it themselves (a ``try`` costs nothing
+        until something is raised; a context per element does): with
+        ``collect_errors`` the error is recorded and reading goes on, else it
+        is raised again."""
+        policy = self.policy
+        if not policy.collect_errors:
+            raise error
+        policy.errors_seen.append(error.diagnostic)
 
     def file_of(self, el) -> str:
         return self.diag(el).file
