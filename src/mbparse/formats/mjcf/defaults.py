@@ -7,6 +7,7 @@ from .attrs import Attrs
 from .document import Document, tag
 
 ORIENTATION = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+_ORIENTATION = frozenset(ORIENTATION)
 # Every actuator shortcut writes the one actuator default of its class.
 ACTUATOR_KINDS = ("general", "motor", "position", "velocity", "intvelocity", "damper",
                   "cylinder", "muscle", "adhesion", "orientation", "pid", "dcmotor")
@@ -28,10 +29,14 @@ class DefaultClasses:
     def __init__(self, doc: Document):
         self.doc = doc
         self.classes: dict[str, dict[str, dict[str, tuple[str, object]]]] = {MAIN: {}}
+        # (class, kind, tag) → the values that class gives such an element
+        # (its 'name' left out: a default never names an element).
+        self._given: dict[tuple, dict[str, tuple[str, object]]] = {}
 
     def read(self, default_el, parent: str | None = None) -> None:
         """Reads a ``<default>`` element and its nested classes."""
         doc = self.doc
+        self._given.clear()
         name = default_el.get("class")
         if parent is None:
             name = name or MAIN
@@ -88,15 +93,17 @@ class DefaultClasses:
     def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
         """The element's attributes with its class's defaults filled in."""
         cls = self.class_of(el, childclass)
-        slot = self.classes[cls].get(kind or kind_of(tag(el), self.doc.policy.like_drake), {})
-        own = {k: (v, el) for k, v in el.items() if k != "class"}
-        if slot:
-            values = dict(slot)
-            values.pop("name", None)
-            if any(k in own for k in ORIENTATION):
-                for k in ORIENTATION:
-                    values.pop(k, None)
-            values.update(own)
-        else:
-            values = own
+        key = (cls, kind, el.tag)
+        given = self._given.get(key)
+        if given is None:
+            slot = self.classes[cls].get(kind or kind_of(tag(el), self.doc.policy.like_drake), {})
+            given = self._given[key] = {k: v for k, v in slot.items() if k != "name"}
+        own = {k: (v, el) for k, v in el.items()}
+        own.pop("class", None)
+        if not given:
+            return Attrs(el, self.doc, own)
+        if _ORIENTATION.isdisjoint(own):
+            return Attrs(el, self.doc, {**given, **own})
+        values = {k: v for k, v in given.items() if k not in _ORIENTATION}
+        values.update(own)
         return Attrs(el, self.doc, values)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
+from ...geometry.properties import DEFAULT_FRICTION  # MuJoCo's default too (immutable)
 from ..common.suggest import did_you_mean
 from ...numbers import all_finite
 from ...spatial import RigidTransform, norm, sub
@@ -21,6 +22,9 @@ GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "
               "sdf")
 DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
 UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
+_UNSUPPORTED = frozenset(UNSUPPORTED)
+# The attributes that decide a geom's roles (see GeomReader._roles).
+_ROLES = frozenset(("contype", "conaffinity", "condim", "group"))
 
 
 @dataclass
@@ -59,11 +63,12 @@ class GeomReader:
         """
         a = self.defaults.attrs(el, childclass)
         doc = a.doc
+        values = a.values
         name = a.text("name") or f"geom{index}"
         kind = a.choice("type", GEOM_TYPES, "sphere")
-        size = a.numbers("size", (0, 3), ()) if a.has("size") else ()
+        size = a.numbers("size", (0, 3), ()) if "size" in values else ()
         X_BG, size = self._pose_and_size(a, kind, size)
-        if a.has("mesh") and kind != "mesh":
+        if "mesh" in values and kind != "mesh":
             a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
                             "to a mesh is not supported", code="mjcf-not-supported")
         if kind in ("hfield", "sdf"):
@@ -76,8 +81,8 @@ class GeomReader:
         shape, mesh = self._shape(a, name, kind, size)
         if shape is None and mesh is None:
             return None
-        for attr_name in UNSUPPORTED:
-            if a.has(attr_name):
+        for attr_name in () if _UNSUPPORTED.isdisjoint(values) else UNSUPPORTED:
+            if attr_name in values:
                 doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <geom> is not "
                                                 "supported and is ignored", code="mjcf-unsupported")
         geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
@@ -95,26 +100,27 @@ class GeomReader:
 
     # ------------------------------------------------------------ pose, shape
     def _pose_and_size(self, a: Attrs, kind: str, size: tuple):
-        if not a.has("fromto"):
+        if "fromto" not in a.values:
             return frame(a, self.compiler), size
         f = a.numbers("fromto", 6)
         if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
             a.error("fromto", f"'fromto' needs a capsule, cylinder, box or ellipsoid geom; this "
                               f"one is a {kind}", code="mjcf-value-invalid")
-        if a.has("pos") and any(a.numbers("pos", 3)):
+        if "pos" in a.values and any(a.numbers("pos", 3)):
             a.error("pos", "a geom cannot have both 'pos' and 'fromto'", code="mjcf-conflict")
         start, end = f[:3], f[3:]
-        length = norm(sub(end, start))
+        axis = sub(end, start)
+        length = norm(axis)
         if length < EPS:
             a.error("fromto", f"the two points of 'fromto' coincide ('{a.text('fromto')}'): the "
                               "geom would have zero length", code="mjcf-value-invalid")
         if len(size) < 1:
             a.error("size", f"a {kind} geom with 'fromto' needs its radius in 'size'",
                     code="mjcf-element-missing")
-        mid = tuple((s + e) / 2 for s, e in zip(start, end))
+        mid = ((f[0] + f[3]) / 2, (f[1] + f[4]) / 2, (f[2] + f[5]) / 2)
         # The axis points from 'from' to 'to' (Drake's choice; MuJoCo points
         # it the other way, which is the same solid for these shapes).
-        X = RigidTransform(z_to_vector(sub(end, start)), mid)
+        X = RigidTransform(z_to_vector(axis), mid)
         if kind in ("box", "ellipsoid"):
             return X, (size[0], size[0], length / 2)
         return X, (size[0], length / 2)
@@ -168,6 +174,9 @@ class GeomReader:
     # ------------------------------------------------------------ appearance
     def _rgba(self, a: Attrs, name: str) -> tuple:
         rgba = DEFAULT_RGBA
+        values = a.values
+        if "material" not in values:
+            return a.numbers("rgba", 4, rgba) if "rgba" in values else rgba
         material = a.text("material")
         if material is not None:
             m = self.assets.materials.get(material)
@@ -183,6 +192,8 @@ class GeomReader:
         return rgba
 
     def _friction(self, a: Attrs) -> CoulombFriction:
+        if "friction" not in a.values:
+            return DEFAULT_FRICTION
         f = a.numbers("friction", (1, 3), (1.0,))
         if len(f) > 1 and any(x != 0 for x in f[1:]):
             a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
@@ -195,29 +206,32 @@ class GeomReader:
         return friction
 
     def _roles(self, a: Attrs, geom: Geom, kind: str, size: tuple) -> None:
-        contype = a.integer("contype", 1)
-        conaffinity = a.integer("conaffinity", 1)
-        condim = a.integer("condim", 3)
-        if condim not in (1, 3, 4, 6):
-            a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}",
-                    code="mjcf-value-invalid")
-        if contype == 0 and conaffinity == 0:
-            geom.collision = False
-        elif contype != 1 or conaffinity != 1:
-            a.doc.warning(a.el, f"geom '{geom.name}' has contype={contype} and conaffinity="
-                                f"{conaffinity}; contact bitmasks are not supported, so it "
-                                "collides with everything", code="mjcf-unsupported")
-        if condim != 3:
-            a.doc.warning(a.where("condim"), f"geom '{geom.name}' has condim={condim}; only "
-                                             "condim=3 is supported and is used",
-                          code="mjcf-unsupported")
+        given = not _ROLES.isdisjoint(a.values)  # else every one is at its default
+        if given:
+            contype = a.integer("contype", 1)
+            conaffinity = a.integer("conaffinity", 1)
+            condim = a.integer("condim", 3)
+            if condim not in (1, 3, 4, 6):
+                a.error("condim", f"condim must be 1, 3, 4 or 6; it is {condim}",
+                        code="mjcf-value-invalid")
+            if contype == 0 and conaffinity == 0:
+                geom.collision = False
+            elif contype != 1 or conaffinity != 1:
+                a.doc.warning(a.el, f"geom '{geom.name}' has contype={contype} and conaffinity="
+                                    f"{conaffinity}; contact bitmasks are not supported, so it "
+                                    "collides with everything", code="mjcf-unsupported")
+            if condim != 3:
+                a.doc.warning(a.where("condim"), f"geom '{geom.name}' has condim={condim}; only "
+                                                 "condim=3 is supported and is used",
+                              code="mjcf-unsupported")
         if geom.collision and kind == "sphere" and not size:
             a.doc.warning(a.el, f"geom '{geom.name}': a zero-radius collision sphere may not "
                                 "be supported everywhere", code="mjcf-unsupported")
-        # Groups above 2 are hidden by MuJoCo's viewer: collision-only geoms.
-        geom.group = a.integer("group", 0)
-        if geom.group > 2:
-            geom.visual = False
+        if given:
+            # Groups above 2 are hidden by MuJoCo's viewer: collision-only geoms.
+            geom.group = a.integer("group", 0)
+            if geom.group > 2:
+                geom.visual = False
 
     # ------------------------------------------------------------ inertia
     def _mass_properties(self, a: Attrs, geom: Geom, kind: str, size: tuple, mesh) -> None:

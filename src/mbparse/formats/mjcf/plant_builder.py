@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
@@ -15,8 +16,15 @@ from .compiler import Compiler, frame, z_to_vector
 from .document import Document
 
 JOINT_TYPES = ("hinge", "slide", "ball", "free")
+PHONG_DIFFUSE = ("phong", "diffuse")
+COULOMB_FRICTION = ("material", "coulomb_friction")
 JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
                      "actuatorgravcomp", "frictionloss", "user")
+_JOINT_UNSUPPORTED = frozenset(JOINT_UNSUPPORTED)
+_SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no spring
+ZERO3 = (0.0, 0.0, 0.0)
+UNIT_Z = (0.0, 0.0, 1.0)
+NO_DAMPING = (0.0,)
 
 
 class PlantBuilder:
@@ -33,6 +41,7 @@ class PlantBuilder:
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
         self._body_names: set[str] = set()
+        self._rgba: dict[tuple, Rgba] = {}  # a geom's color → its (immutable) Rgba
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -69,40 +78,48 @@ class PlantBuilder:
             pending.extend(reversed(body.children))
 
     def add_body(self, body: Body) -> None:
-        plant = self.plant
-        with self.doc.diag(body.el).located(body.el):
-            body.plant_body = plant.add_rigid_body(
+        doc = self.doc
+        with doc.diag(body.el).located(body.el):
+            body.plant_body = self.plant.add_rigid_body(
                 body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
-        recovering = self.doc.policy.recovering
-        with recovering():
-            self._geometry(body)
-        with recovering():
+        if body.geoms:
+            try:
+                self._geometry(body)
+            except ParseError as e:
+                doc.recover(e)
+        try:
             self._joints(body)
+        except ParseError as e:
+            doc.recover(e)
         for child in body.children:
-            with self.doc.policy.recovering():
+            try:
                 self.add_body(child)
+            except ParseError as e:
+                doc.recover(e)
 
     def _geometry(self, body: Body) -> None:
         plant = self.plant
+        by_name = self.geoms_by_name
         for g in body.geoms:
-            self.geoms_by_name.setdefault(g.name, (body, g))
+            if g.name not in by_name:
+                by_name[g.name] = (body, g)
         if not plant.geometry_source_is_registered():
             return
+        file_of = self.doc.file_of
         for g in body.geoms:
+            source = (file_of(g.el), g.el.sourceline)
             if g.visual:
-                roles = {}
-                for role in (ILLUSTRATION, PERCEPTION):
-                    props = GeometryProperties()
-                    props.add_property("phong", "diffuse", Rgba(*g.rgba))
-                    roles[role] = props
+                rgba = self._rgba.get(g.rgba)
+                if rgba is None:
+                    rgba = self._rgba[g.rgba] = Rgba(*g.rgba)
                 plant.register_visual_geometry(body.plant_body, GeometryInstance(
-                    g.X_BG, g.shape, g.name, roles, (self.doc.file_of(g.el), g.el.sourceline)))
+                    g.X_BG, g.shape, g.name,
+                    {ILLUSTRATION: GeometryProperties({PHONG_DIFFUSE: rgba}),
+                     PERCEPTION: GeometryProperties({PHONG_DIFFUSE: rgba})}, source))
             if g.collision:
-                props = GeometryProperties()
-                props.add_property("material", "coulomb_friction", g.friction)
                 plant.register_collision_geometry(body.plant_body, GeometryInstance(
-                    g.X_BG, g.shape, g.name, {PROXIMITY: props},
-                    (self.doc.file_of(g.el), g.el.sourceline)))
+                    g.X_BG, g.shape, g.name,
+                    {PROXIMITY: GeometryProperties({COULOMB_FRICTION: g.friction})}, source))
 
     def _sites(self, body: Body) -> None:
         plant = self.plant
@@ -195,6 +212,8 @@ class PlantBuilder:
             previous = child
 
     def _check_attributes(self, j: Placed) -> None:
+        if _JOINT_UNSUPPORTED.isdisjoint(j.attrs.values):
+            return
         for name in JOINT_UNSUPPORTED:
             if j.attrs.has(name):
                 self.doc.warning(j.attrs.where(name), f"the attribute '{name}' of <joint> is "
@@ -227,19 +246,22 @@ class PlantBuilder:
 
     def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
         doc, a, c = self.doc, j.attrs, self.compiler
+        values = a.values
         name = a.text("name") or f"{parent.name}-{child.name}"
         kind = a.choice("type", JOINT_TYPES, "hinge")
-        pos = j.X_BF.apply(a.numbers("pos", 3, (0.0, 0.0, 0.0)))
-        axis = a.numbers("axis", 3, (0.0, 0.0, 1.0))
-        if norm(axis) < 1e-14:
+        X_BF = j.X_BF
+        pos = X_BF.apply(a.numbers("pos", 3, ZERO3))
+        axis = a.numbers("axis", 3, UNIT_Z)
+        length = norm(axis)
+        if length < 1e-14:
             a.error("axis", f"joint '{name}' has a zero axis", code="axis-zero")
-        axis = matvec(j.X_BF.R, scale(1.0 / norm(axis), axis))
-        damping = a.numbers("damping", (1, 3), (0.0,))
-        if any(damping[1:]):
+        axis = matvec(X_BF.R, scale(1.0 / length, axis))
+        damping = a.numbers("damping", (1, 3), NO_DAMPING)
+        if len(damping) > 1 and any(damping[1:]):
             doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
                                             "coefficient is supported; the others are ignored",
                         code="mjcf-unsupported")
-        limits = self._limits(j, kind)
+        limits = self._limits(j, kind) if "limited" in values or "range" in values else None
         self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ
@@ -267,11 +289,13 @@ class PlantBuilder:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
                                                   "joint is not supported and is ignored",
                                 code="mjcf-unsupported")
-        self._spring(j, joint, kind)
-        armature = a.scalar("armature", 0.0)
-        if armature:
-            self.armature[joint.index] = armature
-            self.armature_el[joint.index] = a.where("armature")
+        if not _SPRING.isdisjoint(values):
+            self._spring(j, joint, kind)
+        if "armature" in values:
+            armature = a.scalar("armature", 0.0)
+            if armature:
+                self.armature[joint.index] = armature
+                self.armature_el[joint.index] = a.where("armature")
 
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator
