@@ -27,31 +27,25 @@ def parse_numbers(text: str) -> list[float] | None:
     return out
 
 
-# Texts already read by _finite_numbers and what they gave (a model repeats
+# Texts already read by _read_finite and what they gave (a model repeats
 # the same few texts: "0 0 1", a default's size, every copy of a replicate).
 _READ: dict[str, tuple[float, ...] | None] = {}
 _READ_MAX = 4096
 
 
-def _finite_numbers(text: str, lo: int, hi: int) -> tuple[float, ...] | None:
-    """The common case of :meth:`Attrs.numbers` in one ``float()`` per
-    token: ``lo``..``hi`` finite decimal numbers; None for anything else,
-    which the strict reading then decides (``float()`` would also take
-    ``1_0``, so texts with ``_`` or non-ASCII characters go that way)."""
-    try:
-        values = _READ[text]
-    except KeyError:
-        values = _read_finite(text)
-        if len(_READ) >= _READ_MAX:
-            _READ.clear()
-        _READ[text] = values
-    if values is None or not lo <= len(values) <= hi:
-        return None
+def _read_and_keep(text: str) -> tuple[float, ...] | None:
+    """:func:`_read_finite` of ``text``, kept in ``_READ`` for next time."""
+    values = _read_finite(text)
+    if len(_READ) >= _READ_MAX:
+        _READ.clear()
+    _READ[text] = values
     return values
 
 
 def _read_finite(text: str) -> tuple[float, ...] | None:
-    """The finite decimal numbers of ``text`` (None unless all are)."""
+    """The finite decimal numbers of ``text`` (None unless all are;
+    ``float()`` would also take ``1_0``, so texts with ``_`` or non-ASCII
+    characters are left to the strict reading)."""
     try:
         values = tuple(map(float, text.split()))
     except ValueError:
@@ -89,18 +83,25 @@ class Attrs:
         self.doc.error(self.where(name), message, code=code)
 
     def text(self, name: str, default: str | None = None) -> str | None:
-        v = self.values.get(name)
-        return v[0] if v is not None else default
+        values = self.values
+        return values[name][0] if name in values else default
 
     def numbers(self, name: str, count: int | tuple[int, int],
                 default: Sequence[float] | None = None) -> tuple[float, ...] | None:
         """``count`` numbers (or between ``count[0]`` and ``count[1]``)."""
-        v = self.values.get(name)
-        if v is None:
+        values = self.values
+        if name not in values:
             return tuple(default) if default is not None else None
-        lo, hi = (count, count) if isinstance(count, int) else count
-        fast = _finite_numbers(v[0], lo, hi)
-        if fast is not None:
+        v = values[name]
+        lo, hi = (count, count) if count.__class__ is int else count
+        # The common case first: finite decimal numbers, in one float() per
+        # token, or found among the texts already read; anything else goes to
+        # the strict reading, which says what is wrong.
+        try:
+            fast = _READ[v[0]]
+        except KeyError:
+            fast = _read_and_keep(v[0])
+        if fast is not None and lo <= len(fast) <= hi:
             return fast
         vals = parse_numbers(v[0])
         tag = self.el.tag
@@ -124,7 +125,9 @@ class Attrs:
         return self.numbers(name, (0, 1 << 30))
 
     def scalar(self, name: str, default: float | None = None) -> float | None:
-        vals = self.numbers(name, 1, None if default is None else (default,))
+        if name not in self.values:
+            return default
+        vals = self.numbers(name, 1)
         return None if vals is None else vals[0]
 
     def integer(self, name: str, default: int) -> int:
@@ -148,9 +151,10 @@ class Attrs:
         return v[0] == "true"
 
     def choice(self, name: str, options: Sequence[str], default: str) -> str:
-        v = self.values.get(name)
-        if v is None:
+        values = self.values
+        if name not in values:
             return default
+        v = values[name]
         if v[0] not in options:
             self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> must be one of "
                                  f"{', '.join(options)}; it is '{v[0]}'", code="mjcf-value-invalid")

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ...spatial import RigidTransform, cross, dot, norm, quaternion_to_matrix
 from .attrs import Attrs
-from .defaults import ORIENTATION
+from .defaults import ORIENTATION, ORIENTATION_SET
 from .document import Document
 
 EPS = 1e-14  # MuJoCo's mjEPS
@@ -122,7 +122,10 @@ def euler_quat(angles: Sequence[float], c: Compiler) -> tuple[float, float, floa
 
 def orientation(a: Attrs, c: Compiler):
     """The rotation an element's orientation attributes give (None if it has none)."""
-    given = [k for k in ORIENTATION if a.has(k)]
+    values = a.values
+    if ORIENTATION_SET.isdisjoint(values):
+        return None
+    given = [k for k in ORIENTATION if k in values]
     if len(given) > 1:
         a.error(given[1], f"<{a.el.tag}> has more than one orientation attribute "
                           f"({', '.join(given)}); MJCF allows only one", code="mjcf-structure")

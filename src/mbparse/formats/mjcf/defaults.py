@@ -7,7 +7,7 @@ from .attrs import Attrs
 from .document import Document, tag
 
 ORIENTATION = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
-_ORIENTATION = frozenset(ORIENTATION)
+ORIENTATION_SET = frozenset(ORIENTATION)
 # Every actuator shortcut writes the one actuator default of its class.
 ACTUATOR_KINDS = ("general", "motor", "position", "velocity", "intvelocity", "damper",
                   "cylinder", "muscle", "adhesion", "orientation", "pid", "dcmotor")
@@ -102,8 +102,8 @@ class DefaultClasses:
         own.pop("class", None)
         if not given:
             return Attrs(el, self.doc, own)
-        if _ORIENTATION.isdisjoint(own):
+        if ORIENTATION_SET.isdisjoint(own):
             return Attrs(el, self.doc, {**given, **own})
-        values = {k: v for k, v in given.items() if k not in _ORIENTATION}
+        values = {k: v for k, v in given.items() if k not in ORIENTATION_SET}
         values.update(own)
         return Attrs(el, self.doc, values)

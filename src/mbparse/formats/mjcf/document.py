@@ -47,14 +47,16 @@ class Document:
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)
         self._diags[self.root] = main_diag
+        self._main_diag = main_diag
+        self._only_main = True  # no <include> read yet
         self._include_stack: list[str] = [os.path.abspath(source.filename)] \
             if source.is_file() else []
 
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
         """The diagnostic of the file ``el`` was read from."""
-        if len(self._diags) == 1:  # no include read: every element is the main file's
-            return self._diags[self.root]
+        if self._only_main:  # no include read: every element is the main file's
+            return self._main_diag
         root = el.getroottree().getroot()
         return self._diags.get(root) or self._diags[self.root]
 
@@ -124,6 +126,11 @@ class Document:
             return found
         return [c for c in found if c.tag == name]
 
+    def has_no(self, tag_name: str) -> bool:
+        """Whether the main file holds neither a ``<tag_name>`` element nor an
+        ``<include>`` (which might bring one)."""
+        return next(self.root.iter(tag_name, "include"), None) is None
+
     def forget_kids(self, el) -> None:
         """Drops the kept children of ``el`` (after its children changed)."""
         self._kids.pop(el, None)
@@ -188,6 +195,7 @@ class Document:
                                    "<mujoco> or <mujocoinclude>; its children are included all "
                                    "the same", code="mjcf-include-root")
             self._diags[root] = diag
+            self._only_main = False
             self._included[path] = root
         return root
 

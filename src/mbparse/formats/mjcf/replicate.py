@@ -29,6 +29,8 @@ MAX_REPLICATED_ELEMENTS = 60_000
 def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) -> None:
     """Expands every ``<replicate>`` under ``roots`` (``<worldbody>`` and
     top-level ``<body>`` elements), includes included."""
+    if doc.has_no("replicate"):
+        return
     found: list = []
     for root in roots:
         _collect(doc, root, found)

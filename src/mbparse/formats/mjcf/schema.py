@@ -119,17 +119,20 @@ class SchemaChecker:
             return  # the reader refuses the root itself
         stack = [(root, self.schema.root)]
         children_of = self._children
+        kids = self.doc.kids
         while stack:
             el, spec = stack.pop()
             known = ALIAS_ATTRIBUTES.get(el.tag, spec.attributes)
             if not known.issuperset(el.keys()):
                 self._attributes(el, spec)
-            found = []
-            try:
-                for child in self.doc.kids(el):
-                    found.append(child)
-            except ParseError:
-                pass  # a broken <include>: the reader reports it where it reads it
+            found = kids(el)
+            if type(found) is not tuple:  # an <include> inside: expanded child by child
+                found = []
+                try:
+                    for child in kids(el):
+                        found.append(child)
+                except ParseError:
+                    pass  # a broken <include>: the reader reports it where it reads it
             children = children_of[spec]
             for child in reversed(found):
                 child_spec = children.get(child.tag)
