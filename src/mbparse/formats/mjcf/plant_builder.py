@@ -66,16 +66,22 @@ class PlantBuilder:
             self._body_names.add(body.name)
             pending.extend(body.children)
         for child in world.children:
-            with self.doc.policy.recovering():
+            try:
                 self.add_body(child)
+            except ParseError as e:
+                self.doc.recover(e)
         pending = [world]
         while pending:
             body = pending.pop()
             if body.plant_body is None:
                 continue  # its reading failed (and was reported)
-            with self.doc.policy.recovering():
-                self._sites(body)
-            pending.extend(reversed(body.children))
+            if body.sites:
+                try:
+                    self._sites(body)
+                except ParseError as e:
+                    self.doc.recover(e)
+            if body.children:
+                pending += reversed(body.children)
 
     def add_body(self, body: Body) -> None:
         doc = self.doc
@@ -105,9 +111,9 @@ class PlantBuilder:
                 by_name[g.name] = (body, g)
         if not plant.geometry_source_is_registered():
             return
-        file_of = self.doc.file_of
+        doc = self.doc
         for g in body.geoms:
-            source = (file_of(g.el), g.el.sourceline)
+            source = (doc.file_of(g.el), g.el.sourceline)
             if g.visual:
                 rgba = self._rgba.get(g.rgba)
                 if rgba is None:
