@@ -11,7 +11,7 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, Hal
 from ...geometry.properties import DEFAULT_FRICTION  # MuJoCo's default too (immutable)
 from ..common.suggest import did_you_mean
 from ...numbers import all_finite
-from ...spatial import RigidTransform, norm, sub
+from ...spatial import IDENTITY3, RigidTransform, norm, sub
 from .assets import Assets
 from .attrs import Attrs
 from .compiler import EPS, Compiler, frame, z_to_vector
@@ -25,6 +25,8 @@ UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adh
 _UNSUPPORTED = frozenset(UNSUPPORTED)
 # The attributes that decide a geom's roles (see GeomReader._roles).
 _ROLES = frozenset(("contype", "conaffinity", "condim", "group"))
+# How many numbers of 'size' a primitive needs (a sphere: its radius, or none).
+SIZES_NEEDED = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 
 
 @dataclass
@@ -53,6 +55,7 @@ class GeomReader:
         self.defaults = defaults
         self.assets = assets
         self.compiler = compiler
+        self._shapes: dict[tuple, Shape] = {}  # (kind, size) → the primitive made of them
 
     def read(self, el, index: int, childclass: str | None, in_world: bool,
              moving: bool, with_inertia: bool) -> Geom | None:
@@ -126,11 +129,18 @@ class GeomReader:
         return X, (size[0], length / 2)
 
     def _shape(self, a: Attrs, name: str, kind: str, size: tuple):
-        need = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}.get(kind, 0)
+        need = SIZES_NEEDED.get(kind, 0)
         if len(size) < need:
             a.error("size", f"geom '{name}': a {kind} needs {need} numbers in 'size'; it has "
                             f"{len(size)}", code="mjcf-value-invalid")
         mesh = None
+        # Shapes are immutable: geoms of one kind and size share one (sizes
+        # with a zero are left out: 0.0 and -0.0 are equal keys, not equal shapes).
+        cacheable = kind != "mesh" and size and 0.0 not in size
+        if cacheable:
+            shape = self._shapes.get((kind, size))
+            if shape is not None:
+                return shape, None
         try:
             if kind == "plane":
                 shape = HalfSpace()
@@ -169,6 +179,8 @@ class GeomReader:
                 shape = mesh.shape(self.assets.data(mesh))
         except ShapeError as e:
             a.doc.error(a.el, f"geom '{name}': {e}", code="shape-invalid")
+        if cacheable:
+            self._shapes[(kind, size)] = shape
         return shape, mesh
 
     # ------------------------------------------------------------ appearance
@@ -277,4 +289,7 @@ class GeomReader:
             a.doc.error(a.el, f"geom '{geom.name}' has an invalid inertia", code="inertia-invalid")
         geom.mass = mass
         geom.com = geom.X_BG.apply(com_G) if unit_I is not None else geom.X_BG.p
-        geom.inertia = rotate_inertia(I_G, geom.X_BG.R)
+        R = geom.X_BG.R
+        # A primitive's inertia is diagonal with moments >= +0: turning it by
+        # the identity would give it back unchanged, bit for bit.
+        geom.inertia = I_G if R is IDENTITY3 and unit_I is None else rotate_inertia(I_G, R)
