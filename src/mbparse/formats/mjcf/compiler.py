@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...spatial import RigidTransform, cross, dot, norm, quaternion_to_matrix
+from ...spatial import IDENTITY3, RigidTransform, cross, dot, norm, quaternion_to_matrix
 from .attrs import Attrs
 from .defaults import ORIENTATION, ORIENTATION_SET
 from .document import Document
@@ -102,6 +102,8 @@ def z_to_vector(v: Sequence[float]):
     along -z gives a half turn about x)."""
     axis = cross((0.0, 0.0, 1.0), v)
     s = norm(axis)
+    if s == 0.0 and v[2] > 0:
+        return IDENTITY3  # what the formula below gives then, entry for entry
     axis = (1.0, 0.0, 0.0) if s < 1e-10 else (axis[0] / s, axis[1] / s, axis[2] / s)
     h = math.atan2(s, v[2]) / 2
     sh = math.sin(h)
