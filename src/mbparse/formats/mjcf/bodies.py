@@ -135,16 +135,13 @@ class BodyTreeReader:
     def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
         """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
-        own = dict(el.attrib)
-        name = own.get("name")
-        if name is None:
-            name = f"body{self.next_index}"
+        own = {k: (v, el) for k, v in el.items()}
+        name = own["name"][0] if "name" in own else f"body{self.next_index}"
         self.next_index += 1
-        own_class = own.get("childclass")
-        if own_class is not None:
-            self.defaults.check_class(el, own_class)
-            childclass = own_class
-        a = Attrs(el, doc, {k: (v, el) for k, v in own.items()})
+        if "childclass" in own:
+            childclass = own["childclass"][0]
+            self.defaults.check_class(el, childclass)
+        a = Attrs(el, doc, own)
         X_PB = X_PF @ frame(a, self.compiler)
         if not _BODY_UNSUPPORTED.isdisjoint(own):
             for attr_name in ("mocap", "gravcomp", "user", "sleep"):

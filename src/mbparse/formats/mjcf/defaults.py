@@ -92,14 +92,15 @@ class DefaultClasses:
 
     def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
         """The element's attributes with its class's defaults filled in."""
-        cls = self.class_of(el, childclass)
+        own = {k: (v, el) for k, v in el.items()}
+        written = own.pop("class", None)
+        cls = (childclass or MAIN) if written is None else self.class_of(el, childclass)
         key = (cls, kind, el.tag)
-        given = self._given.get(key)
-        if given is None:
+        try:
+            given = self._given[key]
+        except KeyError:
             slot = self.classes[cls].get(kind or kind_of(tag(el), self.doc.policy.like_drake), {})
             given = self._given[key] = {k: v for k, v in slot.items() if k != "name"}
-        own = {k: (v, el) for k, v in el.items()}
-        own.pop("class", None)
         if not given:
             return Attrs(el, self.doc, own)
         if ORIENTATION_SET.isdisjoint(own):

@@ -122,7 +122,8 @@ class SchemaChecker:
         kids = self.doc.kids
         while stack:
             el, spec = stack.pop()
-            known = ALIAS_ATTRIBUTES.get(el.tag, spec.attributes)
+            t = el.tag
+            known = ALIAS_ATTRIBUTES[t] if t in ALIAS_ATTRIBUTES else spec.attributes
             if not known.issuperset(el.keys()):
                 self._attributes(el, spec)
             found = kids(el)
@@ -135,11 +136,10 @@ class SchemaChecker:
                     pass  # a broken <include>: the reader reports it where it reads it
             children = children_of[spec]
             for child in reversed(found):
-                child_spec = children.get(child.tag)
-                if child_spec is None:
+                try:
+                    stack.append((child, children[child.tag]))
+                except KeyError:
                     self._unknown_element(el, spec, child)
-                else:
-                    stack.append((child, child_spec))
 
     def _child_spec(self, spec: ElementSpec, name: str) -> ElementSpec | None:
         body = self.schema.body
