@@ -13,8 +13,6 @@ checked here; the reader reports the children it does not know itself.
 """
 from __future__ import annotations
 
-from lxml import etree
-
 from ..common.suggest import closest
 from ..common.xml import XmlDiagnostic
 
@@ -53,19 +51,8 @@ CHILDREN: dict[str, frozenset[str]] = {tag: frozenset(names.split()) for tag, na
 FOREIGN = frozenset({"gazebo", "transmission", "sensor", "loop_joint", "force_element"})
 
 
-def _suspects_path() -> etree.XPath:
-    """One XPath (run in C, in document order) for the listed elements that
-    have an attribute or a child the lists do not give them: a superset of
-    what :func:`check_attributes` reports (it decides each one), which is
-    nothing at all in almost every file."""
-    def none_of(test: str, names) -> str:
-        return " and ".join(f"{test}!='{n}'" for n in sorted(names)) or "true()"
-    paths = [f"//{tag}[@*[{none_of('name()', names)}]]" for tag, names in ATTRIBUTES.items()]
-    paths += [f"//{tag}[*[{none_of('name()', names)}]]" for tag, names in CHILDREN.items()]
-    return etree.XPath(" | ".join(paths))
-
-
-_SUSPECTS = _suspects_path()
+# Every element either check looks at, found by lxml's own tag filter.
+_WATCHED = tuple(sorted(set(ATTRIBUTES) | set(CHILDREN)))
 
 
 def check_attributes(diag: XmlDiagnostic, root) -> None:
@@ -73,8 +60,13 @@ def check_attributes(diag: XmlDiagnostic, root) -> None:
     listed parent, that the specification does not give it: a warning naming
     the one probably meant, or a note when nothing known is close. Nothing
     inside a foreign element is looked at."""
-    for el in _SUSPECTS(root):
-        if next(el.iterancestors(*FOREIGN), None) is not None:
+    foreign = None  # every element inside a foreign one (kept alive, so compared by identity)
+    for el in root.iter(*FOREIGN):
+        if foreign is None:
+            foreign = set()
+        foreign.update(el.iter())
+    for el in root.iter(*_WATCHED):
+        if foreign is not None and el in foreign:
             continue
         tag = el.tag
         known = ATTRIBUTES.get(tag)
