@@ -29,7 +29,7 @@ def vec(values) -> list:
         values = list(values)
     total = sum(values)
     if total - total == 0:  # every value finite (an inf or a NaN makes this NaN)
-        return [float(v) for v in values]
+        return list(map(float, values))
     return [num(v) for v in values]
 
 
@@ -48,6 +48,12 @@ def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> di
     for key, kind, value in _sections(plant, parser, instances):
         out[key] = dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE else value
     return out
+
+
+# Entries of a large section are encoded this many at a time: one encoder
+# call per chunk costs far less than one per entry, and a chunk is small
+# next to the model.
+_CHUNK = 256
 
 
 class _RepeatedKey(Exception):
@@ -75,16 +81,30 @@ def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
             if kind == _MAPPING:
                 seen: set = set()
                 write("{")
-                for i, (k, v) in enumerate(value):
+                chunk: dict = {}
+                sep = ""
+                for k, v in value:
                     if k in seen:
                         raise _RepeatedKey(k)
                     seen.add(k)
-                    write((", " if i else "") + dumps(k) + ": " + dumps(v))
+                    chunk[k] = v
+                    if len(chunk) == _CHUNK:
+                        write(sep + dumps(chunk)[1:-1])
+                        chunk, sep = {}, ", "
+                if chunk:
+                    write(sep + dumps(chunk)[1:-1])
                 write("}")
             elif kind == _SEQUENCE:
                 write("[")
-                for i, item in enumerate(value):
-                    write((", " if i else "") + dumps(item))
+                items: list = []
+                sep = ""
+                for item in value:
+                    items.append(item)
+                    if len(items) == _CHUNK:
+                        write(sep + dumps(items)[1:-1])
+                        items, sep = [], ", "
+                if items:
+                    write(sep + dumps(items)[1:-1])
                 write("]")
             else:
                 write(dumps(value))
