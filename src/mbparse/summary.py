@@ -8,6 +8,7 @@ import math
 from typing import Iterator
 
 from .geometry.properties import ROLES, summarize_property_value
+from .memory import collector_paused
 from .parser import Parser
 from .plant import MultibodyPlant
 from .spatial import RigidTransform
@@ -45,8 +46,10 @@ _VALUE, _MAPPING, _SEQUENCE = "value", "mapping", "sequence"
 def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
     """Summary of a finalized plant that ``parser`` filled."""
     out: dict = {}
-    for key, kind, value in _sections(plant, parser, instances):
-        out[key] = dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE else value
+    with collector_paused():  # many new objects, no cycles among them, nothing freed
+        for key, kind, value in _sections(plant, parser, instances):
+            out[key] = (dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE
+                        else value)
     return out
 
 
@@ -66,6 +69,12 @@ def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
     written one body, frame, joint and geometry at a time, so that a large
     model never has its whole summary as Python objects (a 100,000-link
     model's summary dict is several times the model's size)."""
+    with collector_paused():  # many new objects, no cycles among them
+        return _summary_json(plant, parser, instances, extra)
+
+
+def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
+                  extra: dict | None) -> str:
     out = io.StringIO()
     write, dumps = out.write, json.dumps
     sections = _sections(plant, parser, instances)
