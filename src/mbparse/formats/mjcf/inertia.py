@@ -244,15 +244,25 @@ def rotate_inertia(I: Sequence[float], R: Mat3) -> tuple:
 def combine(parts: list[tuple[float, Vec3, tuple]]) -> tuple[float, Vec3, tuple]:
     """Mass, center of mass and inertia about it of several (mass, com,
     inertia about own com), all in one frame."""
-    mass = sum(m for m, _, _ in parts)
-    if mass <= 0:
-        return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
-    com = tuple(sum(m * c[k] for m, c, _ in parts) / mass for k in range(3))
-    total = [0.0] * 6
+    if len(parts) == 1:  # (most bodies) the sums below, of one term: 0 + term
+        m, c, _ = parts[0]
+        mass = 0 + m
+        if mass <= 0:
+            return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
+        com = ((0 + m * c[0]) / mass, (0 + m * c[1]) / mass, (0 + m * c[2]) / mass)
+    else:
+        mass = sum(m for m, _, _ in parts)
+        if mass <= 0:
+            return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
+        com = tuple(sum(m * c[k] for m, c, _ in parts) / mass for k in range(3))
+    cx, cy, cz = com
+    t0 = t1 = t2 = t3 = t4 = t5 = 0.0
     for m, c, I in parts:
-        dx, dy, dz = c[0] - com[0], c[1] - com[1], c[2] - com[2]
-        shift = (m * (dy * dy + dz * dz), m * (dx * dx + dz * dz), m * (dx * dx + dy * dy),
-                 -m * dx * dy, -m * dx * dz, -m * dy * dz)
-        for k in range(6):
-            total[k] += I[k] + shift[k]
-    return mass, com, tuple(total)  # type: ignore[return-value]
+        dx, dy, dz = c[0] - cx, c[1] - cy, c[2] - cz
+        t0 += I[0] + m * (dy * dy + dz * dz)
+        t1 += I[1] + m * (dx * dx + dz * dz)
+        t2 += I[2] + m * (dx * dx + dy * dy)
+        t3 += I[3] + -m * dx * dy
+        t4 += I[4] + -m * dx * dz
+        t5 += I[5] + -m * dy * dz
+    return mass, com, (t0, t1, t2, t3, t4, t5)
