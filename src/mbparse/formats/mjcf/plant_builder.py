@@ -177,10 +177,15 @@ class PlantBuilder:
         return free
 
     def _joints(self, body: Body) -> None:
+        joints = body.joints
+        parent = body.parent.plant_body
+        if len(joints) == 1 and joints[0].attrs.text("type") != "free":
+            # (most bodies) one joint: from the parent to the body, placed where it is
+            self._joint(joints[0], parent, body.plant_body, body.X_PB)
+            return
         doc = self.doc
         plant = self.plant
-        parent = body.parent.plant_body
-        free = [j for j in body.joints if j.attrs.text("type") == "free"]
+        free = [j for j in joints if j.attrs.text("type") == "free"]
         if free:
             j = free[0]
             if len(body.joints) > 1:
