@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ...diagnostics import ParseError
 from .attrs import Attrs
 from .compiler import Compiler
 from .defaults import DefaultClasses
@@ -27,18 +28,21 @@ class ActuatorReader:
         self.builder = builder
 
     def read(self, actuator_el) -> None:
-        for el in self.doc.kids(actuator_el):
-            with self.doc.policy.recovering():
+        doc = self.doc
+        for el in doc.kids(actuator_el):
+            try:
                 t = tag(el)
-                if t in ("general", "velocity") and self.doc.policy.like_drake:
-                    self.doc.warning(el, f"The tag '{t}' found as a child of 'actuator' is "
-                                         "currently unsupported and will be ignored",
-                                     code="mjcf-unsupported")
+                if t in ("general", "velocity") and doc.policy.like_drake:
+                    doc.warning(el, f"The tag '{t}' found as a child of 'actuator' is "
+                                    "currently unsupported and will be ignored",
+                                code="mjcf-unsupported")
                 elif t in SUPPORTED:
                     self._actuator(el, t)
-                elif el not in self.doc.unknown:  # else the schema check reported it
-                    self.doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
-                                     code="mjcf-unsupported")
+                elif el not in doc.unknown:  # else the schema check reported it
+                    doc.warning(el, f"<{t}> actuators are not supported; this one is ignored",
+                                code="mjcf-unsupported")
+            except ParseError as e:
+                doc.recover(e)
 
     def _range(self, a: Attrs, name: str, limited_name: str) -> tuple[float, float] | None:
         limited = a.choice(limited_name, ("true", "false", "auto"), "auto")
@@ -80,10 +84,7 @@ class ActuatorReader:
                           + self.builder.suggest_joint(joint_name),
                       code="mjcf-unknown-joint")
         joint = plant.get_joint_by_name(joint_name, self.builder.instance)
-        for name in UNSUPPORTED:
-            if a.has(name):
-                doc.warning(a.where(name), f"the attribute '{name}' of <{kind}> is not "
-                                           "supported and is ignored", code="mjcf-unsupported")
+        a.warn_unsupported(UNSUPPORTED)
         gain, gains = self._gains(a, kind, label)
         effort = math.inf
         ctrl = self._range(a, "ctrlrange", "ctrllimited")

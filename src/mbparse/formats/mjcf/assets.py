@@ -17,6 +17,8 @@ from .inertia import MeshInertiaError, drake_mesh_properties, mesh_properties
 
 MESH_INERTIA_MODES = ("legacy", "exact", "convex", "shell")
 MESH_FILE_TYPES = (".obj", ".stl", ".msh")
+MESH_UNSUPPORTED = ("smoothnormal", "maxhullvert", "normal", "texcoord", "refpos", "refquat",
+                    "builtin", "params")
 
 
 @dataclass
@@ -80,11 +82,7 @@ class Assets:
     def _mesh(self, el) -> None:
         doc = self.doc
         a = self.defaults.attrs(el)
-        for name in ("smoothnormal", "maxhullvert", "normal", "texcoord", "refpos", "refquat",
-                     "builtin", "params"):
-            if a.has(name):
-                doc.warning(a.where(name), f"the attribute '{name}' of <mesh> is not supported "
-                                           "and is ignored", code="mjcf-unsupported")
+        a.warn_unsupported(MESH_UNSUPPORTED)
         for child in doc.kids(el):
             if child in doc.unknown:
                 continue

@@ -78,6 +78,20 @@ class Attrs:
         v = self.values.get(name)
         return v[1] if v is not None else self.el
 
+    def warn_unsupported(self, names: Sequence[str], tag_name: str | None = None) -> None:
+        """Warns, in the order of ``names``, of each of them the element has:
+        attributes MJCF defines and mbparse ignores (``tag_name`` names the
+        element in the message; its own tag by default)."""
+        values = self.values
+        if values.keys().isdisjoint(names):  # (nearly always) none of them
+            return
+        for name in names:
+            if name in values:
+                self.doc.warning(self.where(name), f"the attribute '{name}' of "
+                                                   f"<{tag_name or self.el.tag}> is not "
+                                                   "supported and is ignored",
+                                 code="mjcf-unsupported")
+
     def error(self, name: str, message: str, code: str | None = None) -> NoReturn:
         """Raises a ParseError at the element that wrote attribute ``name``."""
         self.doc.error(self.where(name), message, code=code)

@@ -15,7 +15,7 @@ from .inertia import combine, rotate_inertia
 
 
 _JOINT_TAGS = frozenset(("joint", "freejoint"))
-_BODY_UNSUPPORTED = frozenset(("mocap", "gravcomp", "user", "sleep"))
+BODY_UNSUPPORTED = ("mocap", "gravcomp", "user", "sleep")
 
 
 class Placed:
@@ -143,11 +143,7 @@ class BodyTreeReader:
             self.defaults.check_class(el, childclass)
         a = Attrs(el, doc, own)
         X_PB = X_PF @ frame(a, self.compiler)
-        if not _BODY_UNSUPPORTED.isdisjoint(own):
-            for attr_name in ("mocap", "gravcomp", "user", "sleep"):
-                if attr_name in own:
-                    doc.warning(el, f"the attribute '{attr_name}' of <body> is not supported "
-                                    "and is ignored", code="mjcf-unsupported")
+        a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
         if type(kids) is tuple:  # no <include> inside: one look at the tags
             tags = {k.tag for k in kids}

@@ -75,10 +75,7 @@ def read_compiler(doc: Document, el, c: Compiler) -> None:
     if a.has("inertiagrouprange"):
         lo, hi = a.numbers("inertiagrouprange", 2)
         c.inertiagrouprange = (int(lo), int(hi))
-    for name in _COMPILER_UNSUPPORTED:
-        if a.has(name):
-            doc.warning(el, f"the attribute '{name}' of <compiler> is not supported and is "
-                            "ignored", code="mjcf-unsupported")
+    a.warn_unsupported(_COMPILER_UNSUPPORTED)
     for child in doc.kids(el):
         if child in doc.unknown:
             continue

@@ -22,7 +22,6 @@ GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "
               "sdf")
 DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
 UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
-_UNSUPPORTED = frozenset(UNSUPPORTED)
 # The attributes that decide a geom's roles (see GeomReader._roles).
 _ROLES = frozenset(("contype", "conaffinity", "condim", "group"))
 # How many numbers of 'size' a primitive needs (a sphere: its radius, or none).
@@ -84,10 +83,7 @@ class GeomReader:
         shape, mesh = self._shape(a, name, kind, size)
         if shape is None and mesh is None:
             return None
-        for attr_name in () if _UNSUPPORTED.isdisjoint(values) else UNSUPPORTED:
-            if attr_name in values:
-                doc.warning(a.where(attr_name), f"the attribute '{attr_name}' of <geom> is not "
-                                                "supported and is ignored", code="mjcf-unsupported")
+        a.warn_unsupported(UNSUPPORTED)
         geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
         self._roles(a, geom, kind, size)
         if shape is None:  # a mesh written in the file: no file for a shape to name

@@ -20,7 +20,6 @@ PHONG_DIFFUSE = ("phong", "diffuse")
 COULOMB_FRICTION = ("material", "coulomb_friction")
 JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
                      "actuatorgravcomp", "frictionloss", "user")
-_JOINT_UNSUPPORTED = frozenset(JOINT_UNSUPPORTED)
 _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no spring
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
@@ -223,13 +222,7 @@ class PlantBuilder:
             previous = child
 
     def _check_attributes(self, j: Placed) -> None:
-        if _JOINT_UNSUPPORTED.isdisjoint(j.attrs.values):
-            return
-        for name in JOINT_UNSUPPORTED:
-            if j.attrs.has(name):
-                self.doc.warning(j.attrs.where(name), f"the attribute '{name}' of <joint> is "
-                                                      "not supported and is ignored",
-                                 code="mjcf-unsupported")
+        j.attrs.warn_unsupported(JOINT_UNSUPPORTED, "joint")  # a <freejoint>'s too
 
     def _limits(self, j: Placed, kind: str) -> tuple[float, float] | None:
         a = j.attrs
