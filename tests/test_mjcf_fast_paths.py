@@ -1,0 +1,104 @@
+"""The MJCF reader's shortcuts give what the general code gives: shapes
+shared between geoms of one size, a body's single geom summed without a
+sum, an identity rotation along +z, no unsupported-attribute loop when
+there is nothing to warn about, and the body records freed as soon as the
+model is built."""
+from __future__ import annotations
+
+import gc
+import math
+
+from conftest import Parsed
+from mbparse.formats.mjcf.attrs import Attrs
+from mbparse.formats.mjcf.bodies import Body, Placed
+from mbparse.formats.mjcf.geoms import Geom
+from mbparse.formats.mjcf.compiler import z_to_vector
+from mbparse.formats.mjcf.inertia import combine
+from mbparse.spatial import IDENTITY3, quaternion_to_matrix
+from test_mjcf_model import mjcf, parse
+
+
+def signs(values) -> list[float]:
+    return [math.copysign(1.0, v) for v in values]
+
+
+def shape_of(p: Parsed, name: str):
+    """The shape of geom ``name`` (its visual and collision geometries share it)."""
+    (shape,) = {id(g.shape): g.shape for g in p.geometries() if g.name == name}.values()
+    return shape
+
+
+def test_geoms_of_one_size_share_one_shape_and_keep_their_own_names():
+    p = parse(mjcf('<geom name="a" type="box" size="1 2 3"/>'
+                   '<geom name="b" type="box" size="1 2 3"/>'
+                   '<geom name="c" type="box" size="1 2 4"/>'))
+    assert shape_of(p, "a") is shape_of(p, "b")
+    assert shape_of(p, "c").size() == (2.0, 4.0, 8.0)
+
+
+def test_a_zero_and_a_negative_zero_radius_stay_two_different_spheres():
+    p = parse(mjcf('<geom name="a" size="0"/><geom name="b" size="-0"/>'))
+    assert signs([shape_of(p, "a").radius, shape_of(p, "b").radius]) == [1.0, -1.0]
+
+
+def test_every_sphere_without_a_size_is_warned_about_not_only_the_first():
+    p = parse(mjcf('<geom name="a"/><geom name="b"/>'))
+    told = [w for w in p.warnings if "sphere without a size" in w]
+    assert len(told) == 2 and "'a'" in told[0] and "'b'" in told[1]
+
+
+def test_a_body_of_one_geom_has_the_sum_of_one_term_signed_zeros_included():
+    mass, com, inertia = combine([(2.0, (-0.0, 0.5, 0.0), (1.0, 2.0, 3.0, -0.0, 0.0, 0.0))])
+    assert mass == 2.0 and com == (0.0, 0.5, 0.0)
+    # As sum() of one term gives: 0 + (-0.0) is +0.0.
+    assert signs(com) == [1.0, 1.0, 1.0]
+    assert inertia == (1.0, 2.0, 3.0, 0.0, 0.0, 0.0)
+
+
+def test_a_body_of_several_geoms_adds_their_inertias_about_the_common_center():
+    mass, com, inertia = combine([(1.0, (1.0, 0.0, 0.0), (0.1,) * 3 + (0.0,) * 3),
+                                  (1.0, (-1.0, 0.0, 0.0), (0.1,) * 3 + (0.0,) * 3)])
+    assert mass == 2.0 and com == (0.0, 0.0, 0.0)
+    assert inertia == (0.2, 2.2, 2.2, 0.0, 0.0, 0.0)
+
+
+def test_a_direction_along_plus_z_turns_nothing_entry_for_entry():
+    for v in [(0.0, 0.0, 0.1), (-0.0, 0.0, 5.0), (0.0, -0.0, 1e-300)]:
+        R = z_to_vector(v)
+        general = quaternion_to_matrix((1.0, 0.0, 0.0, 0.0))
+        assert R is IDENTITY3 and R == general
+        assert signs(x for row in R for x in row) == signs(x for row in general for x in row)
+    # Along -z it is a half turn, as before.
+    assert z_to_vector((0.0, 0.0, -1.0))[2][2] == -1.0
+
+
+def test_an_unsupported_attribute_of_a_freejoint_is_named_as_a_joints():
+    p = parse(mjcf('<body name="b"><freejoint frictionloss="1"/><geom size="0.1"/></body>'))
+    assert any(w.startswith("the attribute 'frictionloss' of <joint> is not supported")
+               for w in p.warnings)
+
+
+def test_unsupported_attributes_are_warned_about_in_the_order_of_their_table():
+    p = parse(mjcf('<body name="b" sleep="auto" mocap="true"><geom size="0.1" user="1" '
+                   'fitscale="2"/></body>'))
+    named = [w.split("'")[1] for w in p.warnings if "is not supported and is ignored" in w]
+    assert named == ["mocap", "sleep", "fitscale", "user"]
+
+
+def test_the_body_records_are_freed_when_the_model_is_built_not_left_to_the_collector():
+    text = mjcf("".join(f'<body name="b{i}"><joint/><geom size="0.1"/>' for i in range(5))
+                + "</body>" * 5)
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        p = parse(text)
+        gc.collect()  # keeps in gc.garbage what only the collector could free
+        left = [o for o in gc.garbage if isinstance(o, (Body, Placed, Attrs, Geom))]
+        assert p.plant.num_bodies() == 6 and not left
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
