@@ -27,6 +27,10 @@ _REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
                  PackageMapError: "package-invalid"}
 
 
+# The exceptions in which the model refuses what a reader adds.
+REFUSALS = (ModelError, ShapeError, PackageMapError)
+
+
 def _refusal_code(kind: type) -> str:
     return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
 
@@ -397,6 +401,13 @@ class XmlDiagnostic:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
                              "ignored", code="xml-unsupported")
 
+    def refused(self, el, error: Exception) -> NoReturn:
+        """The model's refusal ``error`` (a ModelError, ShapeError or
+        PackageMapError raised while adding what ``el`` declares) as an
+        error at ``el``: what :meth:`located` does, for a reader that
+        catches the refusal itself."""
+        self.error(el, str(error), code=getattr(error, "code", None) or _refusal_code(type(error)))
+
     def located(self, el) -> "_Located":
         """A context: model elements added inside were declared at ``el``
         (the plant records that as their ``source``), and the model's
@@ -505,7 +516,6 @@ class _Located:
 
     def __exit__(self, kind, error, traceback) -> bool:
         CURRENT_SOURCE.reset(self.token)
-        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
-            self.diag.error(self.el, str(error),
-                            code=getattr(error, "code", None) or _refusal_code(kind))
+        if kind is not None and issubclass(kind, REFUSALS):
+            self.diag.refused(self.el, error)
         return False
