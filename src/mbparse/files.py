@@ -44,12 +44,15 @@ def read_regular_file(path: str) -> bytes:
     the check and the open."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegularFileError(errno.EINVAL, _not_regular(path, mode), path)
-        f = os.fdopen(fd, "rb")
-    except BaseException:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(errno.EINVAL, _not_regular(path, st.st_mode), path)
+        # Read to the end (the file may have grown since fstat).
+        parts = []
+        while True:
+            part = os.read(fd, max(st.st_size + 1, 1 << 16))
+            if not part:
+                return b"".join(parts) if len(parts) != 1 else parts[0]
+            parts.append(part)
+    finally:
         os.close(fd)
-        raise
-    with f:
-        return f.read()

@@ -27,6 +27,10 @@ _REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
                  PackageMapError: "package-invalid"}
 
 
+# The exceptions in which the model refuses what a reader adds.
+REFUSALS = (ModelError, ShapeError, PackageMapError)
+
+
 def _refusal_code(kind: type) -> str:
     return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
 
@@ -142,7 +146,16 @@ def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
         pos = m.end()
     if count == 0:
         return data
+    if count == 1 and start == 0 and _PLAIN_DECLARATION.match(data, 0, pos) is not None:
+        return data  # one plain declaration at the very start: lxml reads it as tinyxml2 does
     return _blank(data, start, pos)
+
+
+# An XML 1.0 declaration that lxml reads just as tinyxml2 does (which reads
+# none of it): nothing before it, and no encoding other than UTF-8.
+_PLAIN_DECLARATION = re.compile(
+    rb"""<\?xml\s+version\s*=\s*(["'])1\.0\1(?:\s+encoding\s*=\s*(["'])(?i:utf-8)\2)?"""
+    rb"""(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$""")
 
 
 def _offset(data: bytes, position) -> int | None:
@@ -397,6 +410,13 @@ class XmlDiagnostic:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
                              "ignored", code="xml-unsupported")
 
+    def refused(self, el, error: Exception) -> NoReturn:
+        """The model's refusal ``error`` (a ModelError, ShapeError or
+        PackageMapError raised while adding what ``el`` declares) as an
+        error at ``el``: what :meth:`located` does, for a reader that
+        catches the refusal itself."""
+        self.error(el, str(error), code=getattr(error, "code", None) or _refusal_code(type(error)))
+
     def located(self, el) -> "_Located":
         """A context: model elements added inside were declared at ``el``
         (the plant records that as their ``source``), and the model's
@@ -505,7 +525,6 @@ class _Located:
 
     def __exit__(self, kind, error, traceback) -> bool:
         CURRENT_SOURCE.reset(self.token)
-        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
-            self.diag.error(self.el, str(error),
-                            code=getattr(error, "code", None) or _refusal_code(kind))
+        if kind is not None and issubclass(kind, REFUSALS):
+            self.diag.refused(self.el, error)
         return False
