@@ -213,6 +213,12 @@ class MultibodyPlant:
         """Whether a body has that name (in ``model_instance``, or in any)."""
         return self._find(self._body_names, name, model_instance, "body", quiet=True) is not None
 
+    def find_body(self, name: str, model_instance: int) -> RigidBody | None:
+        """The body named ``name`` in ``model_instance``, or None (one lookup,
+        for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._body_names.get((model_instance, name))
+
     def get_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
         """The body named ``name`` (in ``model_instance``, or the only one anywhere)."""
         return self._find(self._body_names, name, model_instance, "body")
