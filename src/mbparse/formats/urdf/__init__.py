@@ -378,7 +378,7 @@ class UrdfReader:
         jtype = el.get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
-        links = {}  # side -> (link name, the <parent>/<child> element)
+        ends = []  # (link name, the <parent>/<child> element)
         for side in ("parent", "child"):
             node = kids.get(side)
             if node is None:
@@ -388,9 +388,9 @@ class UrdfReader:
             if link is None:
                 diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
                            code="urdf-structure")
-            links[side] = (link, node)
-        parent = self.body(name, *links["parent"])
-        child = self.body(name, *links["child"])
+            ends.append((link, node))
+        parent = self.body(name, *ends[0])
+        child = self.body(name, *ends[1])
         X_PB = diag.origin(kids.get("origin"))
         axis = (1.0, 0.0, 0.0)
         axis_el = kids.get("axis")
@@ -403,11 +403,11 @@ class UrdfReader:
             if n != 1.0:
                 axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
-        custom = qname(el) == "drake:joint"
+        custom = el.tag != "joint" and qname(el) == "drake:joint"
         if jtype in CUSTOM_JOINT_TYPES and not custom:
             diag.error(el, f"joint '{name}' has type '{jtype}', which only <drake:joint> may "
                            "declare; write it as <drake:joint>", code="urdf-value-invalid")
-        if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
+        if custom and jtype in STANDARD_JOINT_TYPES and jtype != "planar":
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
         if jtype == "spherical" and not custom:
