@@ -95,3 +95,13 @@ class FrozenRecord(ValueRecord):
     def __setstate__(self, state: list) -> None:
         for name, value in zip(self._fields, state):
             _set(self, name, value)
+
+
+def replace(record: Record, **changes: object) -> Record:
+    """A new record of the same class with the same fields but ``changes``
+    (what ``dataclasses.replace`` did): the class is called with every
+    argument of its ``__init__`` (``__match_args__``), so that its checks
+    run again."""
+    values = {name: getattr(record, name) for name in type(record).__match_args__}
+    values.update(changes)
+    return type(record)(**values)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .. import formats
+from .. import formats, records
 from ..diagnostics import Diagnostic, ParseError
 from ..loading import LoadOptions, Loaded, load
 from ..memory import collector_paused
@@ -38,7 +38,7 @@ def read_for_check(path: str, options: LoadOptions) -> Reading:
     """Loads ``path`` collecting every error (reading goes on after one) and
     finalizes the plant. Failures of mbparse itself become
     ``internal-error`` diagnostics, never exceptions."""
-    options = replace(options, collect_errors=True, strict=False)
+    options = records.replace(options, collect_errors=True, strict=False)
     try:
         loaded = load(path, options, finalize=False)
     except ParseError as e:  # the options (a package folder) refused before reading
