@@ -204,3 +204,63 @@ def test_diagnostic_messages_are_made_plain_and_short_on_construction():
     long = Diagnostic("error", "value '" + "a" * 5000 + "' is bad")
     assert len(long.message) < 200 and long.message.endswith("is bad")
     assert pickle.loads(pickle.dumps(long)).message == long.message
+
+
+def test_replace_gives_a_changed_copy_and_runs_the_checks_again():
+    from mbparse.loading import LoadOptions
+    from mbparse.records import replace
+    options = LoadOptions(time_step=0.0, packages=[("p", "/p")])
+    changed = replace(options, like="drake", collect_errors=True)
+    assert (changed.time_step, changed.packages, changed.like, changed.collect_errors) == (
+        0.0, [("p", "/p")], "drake", True)
+    assert options.like == "default" and changed is not options
+    assert replace(Box(1, 2, 3), height=4) == Box(1, 2, 4)
+    with pytest.raises(ShapeError):
+        replace(Box(1, 2, 3), height=-1)
+    with pytest.raises(TypeError):
+        replace(Box(1, 2, 3), colour="red")
+    body = RigidBody(1, "b", 2, SpatialInertia(1.0), source=("a.urdf", 3))
+    assert replace(body, name="c").source == ("a.urdf", 3)  # fields repr leaves out are kept
+
+
+def test_load_options_batch_failures_and_rules_behave_as_before():
+    from mbparse.batch import Failed
+    from mbparse.lint.rules import Rule
+    from mbparse.loading import LoadOptions
+    assert LoadOptions() == LoadOptions(0.001, "tamsi", [], False, "default", False)
+    assert LoadOptions().packages is not LoadOptions().packages
+    assert pickle.loads(pickle.dumps(LoadOptions(like="drake"))) == LoadOptions(like="drake")
+    failed = Failed("a.urdf", "ValueError: x")
+    assert pickle.loads(pickle.dumps(failed)) == failed and hash(failed) == hash(
+        ("a.urdf", "ValueError: x"))
+    assert repr(failed) == "Failed(item='a.urdf', error='ValueError: x')"
+    with pytest.raises(ValueError, match="unknown severity"):
+        Rule("r", "fatal", "s", "h")
+
+
+def test_the_lint_package_loads_a_module_only_when_a_name_of_it_is_used():
+    code = ("import sys; from mbparse.lint.rules import RULES; "
+            "print(sorted(m for m in sys.modules if m.startswith('mbparse.lint'))); "
+            "from mbparse.lint import lint_file, Finding, model_rules; "
+            "print(lint_file.__module__, Finding.__module__, model_rules.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["['mbparse.lint', 'mbparse.lint.rules']",
+                   "mbparse.lint.runner mbparse.lint.findings mbparse.lint.model_rules"]
+    import mbparse.lint
+    with pytest.raises(AttributeError):
+        mbparse.lint.no_such_name  # noqa: B018
+
+
+def test_inspecting_a_urdf_makes_no_dataclass(tmp_path):
+    """``mbparse inspect robot.urdf`` is one short process: creating a
+    dataclass compiles code at import (about 2 ms each), so nothing on its
+    path is one (write the class out; see mbparse.records)."""
+    path = tmp_path / "r.urdf"
+    path.write_text('<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/>'
+                    '</geometry></visual></link></robot>')
+    code = ("import sys; from mbparse import cli; cli.main(['inspect', sys.argv[1]]); "
+            "print('dataclasses' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines()[-1] == "False"

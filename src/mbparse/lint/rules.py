@@ -15,7 +15,7 @@ its rule says.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import FrozenRecord, _set
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -24,18 +24,18 @@ SEVERITIES = ("error", "warning", "note")
 GENERIC = {"error": "unclassified-error", "warning": "unclassified-warning"}
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A kind of problem ``mbparse check`` reports."""
+class Rule(FrozenRecord):
+    """A kind of problem ``mbparse check`` reports (immutable)."""
 
-    id: str
-    severity: str
-    summary: str
-    hint: str
+    _fields = ("id", "severity", "summary", "hint")
 
-    def __post_init__(self) -> None:
-        if self.severity not in SEVERITIES:
-            raise ValueError(f"rule {self.id}: unknown severity {self.severity!r}")
+    def __init__(self, id: str, severity: str, summary: str, hint: str) -> None:
+        if severity not in SEVERITIES:
+            raise ValueError(f"rule {id}: unknown severity {severity!r}")
+        _set(self, "id", id)
+        _set(self, "severity", severity)
+        _set(self, "summary", summary)
+        _set(self, "hint", hint)
 
 
 _FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model directives",
