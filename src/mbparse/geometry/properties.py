@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from typing import Any
 
 from ..records import FrozenRecord, _set
@@ -89,7 +90,6 @@ class GeometryProperties:
 
 def summarize_property_value(value: Any) -> Any:
     """The summary form of a property value (see SUMMARY_SCHEMA.md)."""
-    import os
     if isinstance(value, Rgba):
         return value.to_list()
     if isinstance(value, CoulombFriction):
