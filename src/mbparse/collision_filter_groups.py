@@ -3,10 +3,11 @@ whose members must not collide. Groups are gathered during a parse and
 resolved at its end, as Drake's parser does."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from .records import ValueRecord
 
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 

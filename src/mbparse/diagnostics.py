@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Callable, NoReturn
+from collections.abc import Callable
 
 from .numbers import QUOTE_LIMIT, quote
 from .records import FrozenRecord, ValueRecord, _set
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 _MESSAGE_LIMIT = 2000

@@ -4,7 +4,7 @@ resolver. The workspace owns none of them."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
@@ -12,6 +12,7 @@ from .files import NotRegularFileError, read_regular_file
 from .package_map import PackageMap
 from .records import FrozenRecord, ValueRecord, _set
 
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 

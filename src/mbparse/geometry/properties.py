@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import enum
 import os
-from typing import Any
 
 from ..records import FrozenRecord, _set
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 PROXIMITY = "proximity"
 ILLUSTRATION = "illustration"

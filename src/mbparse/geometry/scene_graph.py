@@ -1,7 +1,7 @@
 """The scene graph: geometries on bodies, their roles, and collision filters."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..records import ValueRecord
 from ..spatial import RigidTransform

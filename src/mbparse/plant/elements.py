@@ -3,11 +3,14 @@ constraints, force elements and sensors."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from ..records import Record
 from ..source_location import UNKNOWN, Source
 from ..spatial import RigidTransform, SpatialInertia, Vec3
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ModelError(ValueError):
