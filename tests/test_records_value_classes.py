@@ -255,15 +255,16 @@ def test_the_lint_package_loads_a_module_only_when_a_name_of_it_is_used():
         mbparse.lint.no_such_name  # noqa: B018
 
 
-def test_inspecting_a_urdf_makes_no_dataclass(tmp_path):
+def test_inspecting_a_urdf_makes_no_dataclass_and_loads_no_json(tmp_path):
     """``mbparse inspect robot.urdf`` is one short process: creating a
     dataclass compiles code at import (about 2 ms each), so nothing on its
-    path is one (write the class out; see mbparse.records)."""
+    path is one (write the class out; see mbparse.records); and the text
+    outline needs no json (only ``--json`` imports it)."""
     path = tmp_path / "r.urdf"
     path.write_text('<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/>'
                     '</geometry></visual></link></robot>')
     code = ("import sys; from mbparse import cli; cli.main(['inspect', sys.argv[1]]); "
-            "print('dataclasses' in sys.modules)")
+            "print(sorted({'dataclasses', 'json'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                          text=True, check=True).stdout
-    assert out.splitlines()[-1] == "False"
+    assert out.splitlines()[-1] == "[]"
