@@ -268,3 +268,25 @@ def test_inspecting_a_urdf_makes_no_dataclass_and_loads_no_json(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                          text=True, check=True).stdout
     assert out.splitlines()[-1] == "[]"
+
+
+def test_a_finding_gives_its_fields_as_a_dict_and_a_changed_copy():
+    from mbparse.lint.findings import Finding
+    from mbparse.records import replace
+    f = Finding("mass-negative", "error", "m", "h", "a.urdf", 3)
+    assert f.to_dict() == {"rule": "mass-negative", "severity": "error", "message": "m",
+                           "hint": "h", "file": "a.urdf", "line": 3, "column": None}
+    assert list(f.to_dict()) == list(Finding._fields)
+    assert replace(f, message="m [2 times]") == Finding("mass-negative", "error", "m [2 times]",
+                                                         "h", "a.urdf", 3)
+
+
+def test_checking_a_urdf_makes_no_dataclass(tmp_path):
+    """``mbparse check robot.urdf`` (without ``--for``) is one short process too."""
+    path = tmp_path / "r.urdf"
+    path.write_text('<robot name="r"><link name="a"/></robot>')
+    code = ("import sys; from mbparse import cli; cli.main(['check', sys.argv[1]]); "
+            "print('dataclasses' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True).stdout
+    assert out.splitlines()[-1] == "False"
