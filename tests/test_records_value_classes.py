@@ -290,3 +290,19 @@ def test_checking_a_urdf_makes_no_dataclass(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                          text=True).stdout
     assert out.splitlines()[-1] == "False"
+
+
+def test_an_obj_mesh_gets_fresh_lists_and_inspecting_an_obj_makes_no_dataclass(tmp_path):
+    from mbparse.geometry.mesh_io import ObjMesh
+    a, b = ObjMesh(), ObjMesh()
+    assert a.object_names == [] and a.object_names is not b.object_names
+    assert a.warnings is not b.warnings and (a.vertices, a.faces) == (None, None)
+    assert ObjMesh(object_names=["box"]).object_name == "box"
+    path = tmp_path / "box.obj"
+    path.write_text("o box\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                    "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    code = ("import sys; from mbparse import cli; cli.main(['inspect', sys.argv[1]]); "
+            "print('dataclasses' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines()[-1] == "False"

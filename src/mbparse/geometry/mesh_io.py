@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..files import read_regular_file
 from ..numbers import all_finite, partial_number_problem, quote, why_not_finite
+from ..records import ValueRecord
 
 Vec3 = tuple[float, float, float]
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -43,16 +43,20 @@ class ObjError(ValueError):
         self.line = line
 
 
-@dataclass
-class ObjMesh:
+class ObjMesh(ValueRecord):
     """Vertices (an n×3 float array), triangles (an m×3 integer array of
-    indices into ``vertices``) and object names."""
+    indices into ``vertices``) and object names; ``warnings``: problems that
+    did not stop the reading (degenerate faces, ...)."""
 
-    vertices: Any = None
-    faces: Any = None
-    object_names: list[str] = field(default_factory=list)
-    # Problems that did not stop the reading (degenerate faces, ...).
-    warnings: list[str] = field(default_factory=list)
+    _fields = ("vertices", "faces", "object_names", "warnings")
+
+    def __init__(self, vertices: Any = None, faces: Any = None,
+                 object_names: list[str] | None = None,
+                 warnings: list[str] | None = None) -> None:
+        self.vertices = vertices
+        self.faces = faces
+        self.object_names: list[str] = [] if object_names is None else object_names
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     @property
     def object_name(self) -> str:
