@@ -274,29 +274,10 @@ class UrdfReader:
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if (visuals or collisions) and self.plant.geometry_source_is_registered():
             plant, geometry = self.plant, self.geometry
-            used: set[str] = set()
-            # (a geometry instance carries its own source: no located() context)
-            for visual in visuals:
-                try:
-                    instance = geometry.visual(visual, name, used)
-                    if instance is not None:
-                        try:
-                            plant.register_visual_geometry(body, instance)
-                        except REFUSALS as e:
-                            diag.refused(visual, e)
-                except ParseError as e:
-                    self._recovered(e)
-            used = set()
-            for collision in collisions:
-                try:
-                    instance = geometry.collision(collision, name, used)
-                    if instance is not None:
-                        try:
-                            plant.register_collision_geometry(body, instance)
-                        except REFUSALS as e:
-                            diag.refused(collision, e)
-                except ParseError as e:
-                    self._recovered(e)
+            self._add_geometries(body, name, visuals, geometry.visual,
+                                 plant.register_visual_geometry)
+            self._add_geometries(body, name, collisions, geometry.collision,
+                                 plant.register_collision_geometry)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -309,6 +290,23 @@ class UrdfReader:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                                  "surface velocities are not part of its model.",
                              code="urdf-unsupported")
+
+    def _add_geometries(self, body, link_name: str, elements: list, read, register) -> None:
+        """Reads each of a link's visuals (or collisions) with ``read`` and
+        adds it with ``register``; an error ends only that element. (A
+        geometry instance carries its own source: no located() context.)"""
+        diag = self.diag
+        used: set[str] = set()
+        for el in elements:
+            try:
+                instance = read(el, link_name, used)
+                if instance is not None:
+                    try:
+                        register(body, instance)
+                    except REFUSALS as e:
+                        diag.refused(el, e)
+            except ParseError as e:
+                self._recovered(e)
 
     def _recovered(self, error: ParseError) -> None:
         """In an ``except ParseError`` around one element (the cheap form of
