@@ -150,19 +150,30 @@ def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
 def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     """Parses OBJ text; see ``read_obj``.
 
-    The common file (``v`` lines of three numbers, faces of three or four
-    corners with positive indices) is read over whole arrays; anything else
-    goes line by line, which decides every unusual case.
+    The common file (``v`` lines of three numbers, faces of three to
+    EAR_CLIPPING_MAX_CORNERS corners with positive indices) is read over
+    whole arrays. Anything else is read in blocks of lines: a block of
+    common lines still over arrays, and only a block holding an unusual
+    line line by line, which decides every unusual case -- so that one odd
+    line in a large file does not cost the whole file a slow reading.
     """
-    mesh = _parse_common_obj(text) if len(text) >= _ARRAYS_FROM else None
+    if len(text) < _ARRAYS_FROM:
+        return _parse_obj_lines(text, allow_no_faces)
+    mesh = _parse_common_obj(text)
     if mesh is None:
-        mesh = _parse_obj_lines(text, allow_no_faces)
+        mesh = _parse_obj_lines(text, allow_no_faces, blocks=True)
     return mesh
 
 
 # Below this many characters (some 25 vertices) the line reader is quicker
 # (NumPy's fixed cost per call outweighs a few dozen lines).
 _ARRAYS_FROM = 1400
+# The blocks of lines a file the array reading declines is read in: each
+# block over arrays when it can be, else in the next, smaller blocks, and
+# the smallest line by line. Fewer lines than the last figure are always
+# read line by line.
+_BLOCK_LINES = (2048, 128)
+_ARRAY_BLOCK_MIN_LINES = 48
 
 # Lines of an OBJ file that the array reader takes, by their keyword: the
 # quick patterns (a literal to search for) when no line starts with a blank.
@@ -183,49 +194,66 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     vertices without exactly three finite plain numbers, faces with fewer
     than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
     zero indices, an index past the last vertex, no faces."""
-    import numpy as np
-
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     if any(c in text for c in _OTHER_BREAKS):
         return None
-    text = "\n" + text
-    indented = "\n " in text or "\n\t" in text
-    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
-    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
-    if not f_rows:
+    rows = _array_rows("\n" + text, need_faces=True)
+    if rows is None:
         return None
-    V = _vertex_array("\n".join(v_rows), len(v_rows))
-    if V is None:
+    V, flat, counts, names = rows
+    if flat.max() >= len(V):
         return None
-    faces = "\n".join(f_rows)
-    if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
-        return None
-    counts = _tokens_per_row(faces, len(f_rows))
-    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
-        return None
-    flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
-    if flat is None or flat.min() < 1 or flat.max() > len(V):
-        return None
-    flat -= 1
-    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
-        return ObjMesh(V, flat.reshape(-1, 3), _object_names(text, indented))
-    F = _triangulate(V, flat, counts)
-    return ObjMesh(V, F, _object_names(text, indented))
+    return ObjMesh(V, _triangulate(V, flat, counts), names)
 
 
-def _object_names(text: str, indented: bool) -> list[str]:
-    """The names of the ``o`` lines, in file order."""
-    return (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
-
-
-def _triangulate(V, flat, counts):
-    """The triangles of polygons of 3 to EAR_CLIPPING_MAX_CORNERS corners
-    (``counts``, their corner indices one after the other in ``flat``),
-    polygon by polygon in file order, split as the line reader splits them:
-    quadrilaterals over whole arrays, the few larger polygons by ear clipping."""
+def _array_rows(text: str, need_faces: bool):
+    """(vertices, 0-based face corners one after the other, corners per
+    face, object names) of OBJ text that starts with and breaks lines at
+    ``\\n`` only, read over whole arrays; None when a line is one the line
+    reader must decide (see ``_parse_common_obj``; an index past the last
+    vertex is left to the caller), or when ``need_faces`` and there is none."""
     import numpy as np
 
+    indented = "\n " in text or "\n\t" in text
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if need_faces and not f_rows:
+        return None
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    if v_rows:
+        V = _vertex_array("\n".join(v_rows), len(v_rows))
+        if V is None:
+            return None
+    else:
+        V = np.empty((0, 3), dtype=np.float64)
+    if f_rows:
+        faces = "\n".join(f_rows)
+        if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
+            return None
+        counts = _tokens_per_row(faces, len(f_rows))
+        if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
+            return None
+        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+        if flat is None or flat.min() < 1:
+            return None
+        flat -= 1
+    else:
+        flat = counts = np.empty(0, dtype=np.int64)
+    return V, flat, counts, (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
+                 warnings: list[str] | None = None):
+    """The triangles of polygons of 3 or more corners (``counts``, their
+    corner indices one after the other in ``flat``), polygon by polygon in
+    file order, split as tinyobjloader splits them: quadrilaterals over
+    whole arrays, the few larger polygons one by one (see ``_clip_ears``;
+    ``large_lines`` gives the line of a polygon past the ear-clipping
+    limit, for the warning when it is not convex)."""
+    import numpy as np
+
+    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
+        return flat.reshape(-1, 3)
     starts = np.cumsum(counts) - counts
     triangles = counts - 2
     large = np.flatnonzero(counts > 4)
@@ -234,7 +262,8 @@ def _triangulate(V, flat, counts):
         corners = flat[starts[k]:starts[k] + counts[k]].tolist()
         points = dict(zip(corners, V[corners].tolist()))
         clipped.append([])
-        _clip_ears(points, corners, clipped[-1])  # type: ignore[arg-type]
+        _clip_ears(points, corners, clipped[-1], warnings,  # type: ignore[arg-type]
+                   (large_lines or {}).get(k))
         triangles[k] = len(clipped[-1])  # fewer when ear clipping gives up
     first = np.cumsum(triangles) - triangles  # each polygon's first output row
     F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
@@ -331,83 +360,147 @@ def _corner_indices(corners: str, count: int):
     return values[::fields].copy() if fields > 1 else values
 
 
-def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
-    """The line-by-line reading, for any OBJ text."""
-    import numpy as np
-
-    mesh = ObjMesh()
-    vertices: list[Vec3] = []
-    faces: list[tuple[int, int, int]] = []
-    polygons: list[list[int]] = []
-    polygon_lines: list[int] = []
-    greatest = -1
-    greatest_line = last_line = 1
-    for line_number, raw in enumerate(text.splitlines(), start=1):
-        last_line = line_number
-        line = raw.lstrip(" \t")
-        if not line or line[0] == "#":
-            continue
-        head = line[:2]
-        if head == "v " or head == "v\t":
-            parts = line[2:].split(None, 3)
-            try:
-                vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
-            except (ValueError, IndexError):
-                vertices.append(_vertex(parts, line_number, mesh.warnings))
-            else:
-                if not all_finite(vertices[-1]):
-                    vertices.pop()
-                    _vertex(parts, line_number, mesh.warnings)
-        elif head == "f " or head == "f\t":
-            tokens = line[2:].split()
-            try:  # the common face: positive indices that int() reads
-                corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
-            except ValueError:
-                corners = []
-            if len(corners) != len(tokens) or (corners and min(corners) < 0):
-                corners = _face_corners(tokens, len(vertices), line_number)
-            if len(corners) < 3:
-                mesh.warnings.append(f"line {line_number}: a face with fewer than three "
-                                     f"corners was skipped")
-                continue
-            if max(corners) > greatest:
-                greatest, greatest_line = max(corners), line_number
-            polygons.append(corners)
-            polygon_lines.append(line_number)
-        elif head == "o " or head == "o\t":
-            mesh.object_names.append(line[2:])
-    if greatest >= len(vertices):
-        raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
-                       f"{len(vertices)} vertices", greatest_line)
-    if not polygons and not allow_no_faces:
-        raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
-                       "of (the data may be empty, corrupt or not OBJ)", last_line)
-    for corners, line_number in zip(polygons, polygon_lines):
-        n = len(corners)
-        if n == 3:
-            faces.append((corners[0], corners[1], corners[2]))
-        elif n == 4:
-            _split_quad(vertices, corners, faces)
-        else:
-            _clip_ears(vertices, corners, faces, mesh.warnings, line_number)
-    mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
-    mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
-    return mesh
-
-
-def _split_quad(vertices: list[Vec3], c: list[int],
-                faces: list[tuple[int, int, int]]) -> None:
-    """Two triangles from a quadrilateral, cut along its shorter diagonal
-    (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
-    v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
-    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
-    if d02 < d13:
-        faces.append((c[0], c[1], c[2]))
-        faces.append((c[0], c[2], c[3]))
+def _parse_obj_lines(text: str, allow_no_faces: bool, blocks: bool = False) -> ObjMesh:
+    """The line-by-line reading, for any OBJ text; with ``blocks``, blocks
+    of common lines are read over arrays (the same mesh, warnings and
+    errors, sooner)."""
+    lines = text.splitlines()
+    reading = _ObjReading()
+    if blocks:
+        reading.read_blocks(lines, 0, len(lines))
     else:
-        faces.append((c[0], c[1], c[3]))
-        faces.append((c[1], c[2], c[3]))
+        reading.read_lines(lines, 0)
+    return reading.finish(allow_no_faces, max(1, len(lines)))
+
+
+class _ObjReading:
+    """What has been read of an OBJ file so far, in file order: vertices
+    and polygons read line by line (Python lists) or block by block
+    (arrays)."""
+
+    def __init__(self) -> None:
+        self.mesh = ObjMesh()
+        self.vertex_parts: list[Any] = []   # arrays of vertices, in file order
+        self.corner_parts: list[Any] = []   # arrays of 0-based polygon corners
+        self.count_parts: list[Any] = []    # arrays of corners per polygon
+        self.stored_vertices = 0            # vertices in vertex_parts
+        self.stored_polygons = 0            # polygons in count_parts
+        self.vertices: list[Vec3] = []      # read line by line since the last store
+        self.corners: list[int] = []
+        self.counts: list[int] = []
+        self.large_lines: dict[int, int] = {}  # polygon past the ear-clipping limit -> its line
+        self.greatest = -1                  # the greatest corner index read line by line
+        self.greatest_line = 1
+
+    def _store(self) -> None:
+        """Moves what was read line by line into the arrays."""
+        import numpy as np
+        if self.vertices:
+            self.vertex_parts.append(np.array(self.vertices, dtype=np.float64).reshape(-1, 3))
+            self.stored_vertices += len(self.vertices)
+            self.vertices = []
+        if self.counts:
+            self.corner_parts.append(np.array(self.corners, dtype=np.int64))
+            self.count_parts.append(np.array(self.counts, dtype=np.int64))
+            self.stored_polygons += len(self.counts)
+            self.corners, self.counts = [], []
+
+    def read_blocks(self, lines: list[str], lo: int, hi: int, level: int = 0) -> None:
+        """Reads ``lines[lo:hi]``: each block of _BLOCK_LINES[level] lines
+        over arrays when it can be, else in smaller blocks, else line by line."""
+        size = _BLOCK_LINES[level]
+        for a in range(lo, hi, size):
+            b = min(a + size, hi)
+            if b - a >= _ARRAY_BLOCK_MIN_LINES and self._read_block_arrays(lines[a:b]):
+                continue
+            if level + 1 < len(_BLOCK_LINES) and b - a > _BLOCK_LINES[level + 1]:
+                self.read_blocks(lines, a, b, level + 1)
+            else:
+                self.read_lines(lines[a:b], a)
+
+    def _read_block_arrays(self, lines: list[str]) -> bool:
+        """Reads a block of lines over arrays; False (nothing read) when one
+        of its lines is for the line reader to decide, or a face names a
+        vertex not read by the end of the block (the line reader decides
+        whether that is an error)."""
+        rows = _array_rows("\n" + "\n".join(lines), need_faces=False)
+        if rows is None:
+            return False
+        V, flat, counts, names = rows
+        if len(flat) and flat.max() >= self.stored_vertices + len(self.vertices) + len(V):
+            return False
+        self._store()
+        self.vertex_parts.append(V)
+        self.stored_vertices += len(V)
+        self.corner_parts.append(flat)
+        self.count_parts.append(counts)
+        self.stored_polygons += len(counts)
+        self.mesh.object_names.extend(names)
+        return True
+
+    def read_lines(self, lines: list[str], offset: int) -> None:
+        """Reads lines one by one; ``offset`` is the number of lines before them."""
+        mesh = self.mesh
+        vertices, corners_read, counts = self.vertices, self.corners, self.counts
+        for line_number, raw in enumerate(lines, start=offset + 1):
+            line = raw.lstrip(" \t")
+            if not line or line[0] == "#":
+                continue
+            head = line[:2]
+            if head == "v " or head == "v\t":
+                parts = line[2:].split(None, 3)
+                try:
+                    vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
+                except (ValueError, IndexError):
+                    vertices.append(_vertex(parts, line_number, mesh.warnings))
+                else:
+                    if not all_finite(vertices[-1]):
+                        vertices.pop()
+                        _vertex(parts, line_number, mesh.warnings)
+            elif head == "f " or head == "f\t":
+                tokens = line[2:].split()
+                try:  # the common face: positive indices that int() reads
+                    corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
+                except ValueError:
+                    corners = []
+                if len(corners) != len(tokens) or (corners and min(corners) < 0):
+                    corners = _face_corners(tokens, self.stored_vertices + len(vertices),
+                                            line_number)
+                if len(corners) < 3:
+                    mesh.warnings.append(f"line {line_number}: a face with fewer than three "
+                                         f"corners was skipped")
+                    continue
+                if max(corners) > self.greatest:
+                    self.greatest, self.greatest_line = max(corners), line_number
+                if len(corners) > EAR_CLIPPING_MAX_CORNERS:
+                    self.large_lines[self.stored_polygons + len(counts)] = line_number
+                corners_read.extend(corners)
+                counts.append(len(corners))
+            elif head == "o " or head == "o\t":
+                mesh.object_names.append(line[2:])
+
+    def finish(self, allow_no_faces: bool, last_line: int) -> ObjMesh:
+        """The mesh read; raises ObjError for a face naming a vertex the
+        file lacks, or a file without faces (unless ``allow_no_faces``)."""
+        import numpy as np
+
+        self._store()
+        if self.greatest >= self.stored_vertices:
+            raise ObjError(f"a face names vertex {self.greatest + 1} but the file has only "
+                           f"{self.stored_vertices} vertices", self.greatest_line)
+        if not self.stored_polygons and not allow_no_faces:
+            raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
+                           "of (the data may be empty, corrupt or not OBJ)", last_line)
+        mesh = self.mesh
+        V = (np.concatenate(self.vertex_parts) if self.vertex_parts
+             else np.empty((0, 3), dtype=np.float64))
+        if self.stored_polygons:
+            F = _triangulate(V, np.concatenate(self.corner_parts),
+                             np.concatenate(self.count_parts), self.large_lines, mesh.warnings)
+        else:
+            F = np.empty((0, 3), dtype=np.int64)
+        mesh.vertices, mesh.faces = V, F
+        return mesh
 
 
 def _projection_axes(vertices: list[Vec3], c: list[int]) -> tuple[int, int]:
