@@ -696,7 +696,7 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    P = V[F]                                              # triangle, corner, axis
+    P = V.take(F, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
     # Whole-array arithmetic with few NumPy calls: each call has a fixed
     # cost that dominates on the small meshes models mostly carry.
     (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
@@ -706,15 +706,17 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
-    # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows.
-    Q = np.concatenate([P, P.sum(axis=1, keepdims=True)], axis=1)
-    W = (Q * six_vol[:, None, None]).reshape(-1, 3)
+    s = P[:, 0] + P[:, 1]    # each tet's corner sum p + q + r
+    s += P[:, 2]
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
     # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices; summed
-    # over the tets as one matrix product, then per unit mass.
-    C = (W.T @ Q.reshape(-1, 3)) / (120.0 * volume)
+    # over the tets as matrix products, then per unit mass.
+    corners = P.reshape(-1, 3)
+    C = ((corners * np.repeat(six_vol, 3)[:, None]).T @ corners
+         + (s * six_vol[:, None]).T @ s) / (120.0 * volume)
+    com = six_vol @ s / (4.0 * total)                     # Σ 6V s / 4 Σ 6V
     (c00, _, _), (c10, c11, _), (c20, c21, c22) = C.tolist()
-    cx, cy, cz = (W[3::4].sum(axis=0) / (4.0 * total)).tolist()   # Σ 6V s / 4 Σ 6V
+    cx, cy, cz = com.tolist()
     trace = c00 + c11 + c22
     # Unit inertia about the origin, then scaled by the mass.
     mass = density * volume
