@@ -58,8 +58,8 @@ def test_rows_of_two_and_four_fixed_point_numbers_are_not_read_as_threes():
                                   "v 1.0 2.0 3.00", "v -0.000 0.000 1.000", "v 1.0. 2.0 3.0"])
 def test_obj_with_an_odd_vertex_among_fixed_point_ones_reads_as_the_line_reading(line):
     rng = random.Random(line)
-    lines = ["v " + " ".join(f"{rng.uniform(-1, 1):.6f}" for _ in range(3)) for _ in range(300)]
-    lines.insert(150, line)
+    lines = ["v " + " ".join(f"{rng.uniform(-1, 1):.6f}" for _ in range(3)) for _ in range(600)]
+    lines.insert(450, line)
     lines += [f"f {k + 1} {k + 2} {k + 3}" for k in range(290)]
     text = "\n".join(lines) + "\n"
     mesh, slow = parse_obj(text), _parse_obj_lines(text, False)

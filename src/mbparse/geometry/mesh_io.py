@@ -304,9 +304,10 @@ def _vertex_array(rows: str, count: int):
     # at blanks other than spaces and tabs too.
     if "_" in rows or "\x1f" in rows or not rows.isascii():
         return None
-    V = _fixed_point_vertices(rows, count)
-    if V is not None:
-        return V
+    if len(rows) >= _FIXED_POINT_FROM:
+        V = _fixed_point_vertices(rows, count)
+        if V is not None:
+            return V
     V = _numbers(rows.replace("\n", " "), np.float64)
     if V is None or len(V) != 3 * count or not np.isfinite(V).all():
         return None
@@ -315,6 +316,8 @@ def _vertex_array(rows: str, count: int):
     return V.reshape(-1, 3)
 
 
+# Vertex text shorter than this (some 400 vertices) is read quicker as floats.
+_FIXED_POINT_FROM = 12000
 # Powers of ten that are exact doubles (10**22 is the last).
 _EXACT_POWERS_OF_TEN = tuple(float(f"1e{k}") for k in range(23))
 _EXACT_INTEGER_BOUND = 2 ** 53
@@ -444,6 +447,7 @@ class _ObjReading:
         self.vertex_parts: list[Any] = []   # arrays of vertices, in file order
         self.corner_parts: list[Any] = []   # arrays of 0-based polygon corners
         self.count_parts: list[Any] = []    # arrays of corners per polygon
+        self.read_arrays = False            # whether a block was read over arrays
         self.stored_vertices = 0            # vertices in vertex_parts
         self.stored_polygons = 0            # polygons in count_parts
         self.vertices: list[Vec3] = []      # read line by line since the last store
@@ -491,6 +495,7 @@ class _ObjReading:
         if len(flat) and flat.max() >= self.stored_vertices + len(self.vertices) + len(V):
             return False
         self._store()
+        self.read_arrays = True
         self.vertex_parts.append(V)
         self.stored_vertices += len(V)
         self.corner_parts.append(flat)
@@ -545,14 +550,18 @@ class _ObjReading:
         file lacks, or a file without faces (unless ``allow_no_faces``)."""
         import numpy as np
 
-        self._store()
-        if self.greatest >= self.stored_vertices:
+        if self.read_arrays:
+            self._store()
+        if self.greatest >= self.stored_vertices + len(self.vertices):
             raise ObjError(f"a face names vertex {self.greatest + 1} but the file has only "
-                           f"{self.stored_vertices} vertices", self.greatest_line)
-        if not self.stored_polygons and not allow_no_faces:
+                           f"{self.stored_vertices + len(self.vertices)} vertices",
+                           self.greatest_line)
+        if not self.stored_polygons and not self.counts and not allow_no_faces:
             raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
                            "of (the data may be empty, corrupt or not OBJ)", last_line)
         mesh = self.mesh
+        if not self.read_arrays:  # a small file: Python is quicker than NumPy's calls
+            return self._finish_lists()
         V = (np.concatenate(self.vertex_parts) if self.vertex_parts
              else np.empty((0, 3), dtype=np.float64))
         if self.stored_polygons:
@@ -562,6 +571,42 @@ class _ObjReading:
             F = np.empty((0, 3), dtype=np.int64)
         mesh.vertices, mesh.faces = V, F
         return mesh
+
+    def _finish_lists(self) -> ObjMesh:
+        """The mesh of a file read line by line only, triangulated polygon
+        by polygon (see ``_triangulate`` for the same split over arrays)."""
+        import numpy as np
+        vertices, corners = self.vertices, self.corners
+        faces: list[tuple[int, int, int]] = []
+        start = 0
+        for k, n in enumerate(self.counts):
+            c = corners[start:start + n]
+            start += n
+            if n == 3:
+                faces.append((c[0], c[1], c[2]))
+            elif n == 4:
+                _split_quad(vertices, c, faces)
+            else:
+                _clip_ears(vertices, c, faces, self.mesh.warnings, self.large_lines.get(k))
+        mesh = self.mesh
+        mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+        mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
+        return mesh
+
+
+def _split_quad(vertices: list[Vec3], c: list[int],
+                faces: list[tuple[int, int, int]]) -> None:
+    """Two triangles from a quadrilateral, cut along its shorter diagonal
+    (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
+    v0, v1, v2, v3 = (vertices[i] for i in c)
+    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
+    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
+    if d02 < d13:
+        faces.append((c[0], c[1], c[2]))
+        faces.append((c[0], c[2], c[3]))
+    else:
+        faces.append((c[0], c[1], c[3]))
+        faces.append((c[1], c[2], c[3]))
 
 
 def _projection_axes(vertices: list[Vec3], c: list[int]) -> tuple[int, int]:
