@@ -220,13 +220,8 @@ def _array_rows(text: str, need_faces: bool):
     f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
     if need_faces and not f_rows:
         return None
-    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
-    if v_rows:
-        V = _vertex_array("\n".join(v_rows), len(v_rows))
-        if V is None:
-            return None
-    else:
-        V = np.empty((0, 3), dtype=np.float64)
+    # Faces first: their integers read quicker than the vertices' numbers,
+    # so a file the line reader must decide is found out sooner.
     if f_rows:
         faces = "\n".join(f_rows)
         if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
@@ -240,6 +235,13 @@ def _array_rows(text: str, need_faces: bool):
         flat -= 1
     else:
         flat = counts = np.empty(0, dtype=np.int64)
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    if v_rows:
+        V = _vertex_array("\n".join(v_rows), len(v_rows))
+        if V is None:
+            return None
+    else:
+        V = np.empty((0, 3), dtype=np.float64)
     return V, flat, counts, (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
 
 
