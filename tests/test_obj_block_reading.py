@@ -26,6 +26,13 @@ ODD_LINES = [
     "f 0 1 2",                    # index 0: an error at its line
     "f 1 2 " + " ".join(str(k) for k in range(3, EAR_CLIPPING_MAX_CORNERS + 9)),  # fan
     "f 3 4 5 6 7 8 9",            # ear clipping
+    "f 1 0 2",                    # index 0 (the array reading ends face rows with a 0)
+    "f -0 1 2",
+    "f 1 2 3 0",
+    "v 1 2 nan",                  # NaN (the array reading ends vertex rows with a NaN)
+    "v nan 1 2",
+    "v 1 2 3 nan",                # a NaN weight
+    "v 1 2 inf",
     "o a name",
     "vn 0 0 1",
     "# v 1 2 3",
@@ -51,7 +58,7 @@ def _outcome(read, text):
     return (mesh.vertices.tolist(), mesh.faces.tolist(), mesh.object_names, mesh.warnings)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(24))
 def test_obj_block_reading_equals_the_line_by_line_reading(seed):
     rng = random.Random(seed)
     lines = _big_obj(rng, rng.choice((300, 1500)), rng.choice((600, 2600)))

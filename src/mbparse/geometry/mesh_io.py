@@ -226,13 +226,10 @@ def _array_rows(text: str, need_faces: bool):
         faces = "\n".join(f_rows)
         if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
             return None
-        counts = _tokens_per_row(faces, len(f_rows))
-        if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
+        rows = _face_rows(faces, len(f_rows))
+        if rows is None:
             return None
-        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
-        if flat is None or flat.min() < 1:
-            return None
-        flat -= 1
+        flat, counts = rows
     else:
         flat = counts = np.empty(0, dtype=np.int64)
     v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
@@ -310,12 +307,18 @@ def _vertex_array(rows: str, count: int):
         V = _fixed_point_vertices(rows, count)
         if V is not None:
             return V
-    V = _numbers(rows.replace("\n", " "), np.float64)
-    if V is None or len(V) != 3 * count or not np.isfinite(V).all():
+    # A NaN after each row: every row holds three numbers exactly when the
+    # NaNs are every fourth number and no other number is NaN (or infinite).
+    V = _numbers(rows.replace("\n", " nan ") + " nan", np.float64)
+    if V is None or len(V) != 4 * count:
         return None
-    if (_tokens_per_row(rows, count) != 3).any():
+    V = V.reshape(-1, 4)
+    if not np.isnan(V[:, 3]).all():
         return None
-    return V.reshape(-1, 3)
+    V = V[:, :3]
+    if not np.isfinite(V).all():
+        return None
+    return np.ascontiguousarray(V)
 
 
 # Vertex text shorter than this (some 400 vertices) is read quicker as floats.
@@ -389,6 +392,36 @@ def _numbers(text: str, dtype):
             return np.fromstring(text, dtype=dtype, sep=" ")
         except (ValueError, DeprecationWarning):
             return None
+
+
+def _face_rows(faces: str, rows: int):
+    """(0-based corner indices one after the other, corners per face) of
+    ``rows`` face rows (the text after ``f``, one per line), or None when a
+    face has fewer than 3 or more than EAR_CLIPPING_MAX_CORNERS corners, or
+    a corner that is not a positive index."""
+    import numpy as np
+
+    if "/" not in faces:
+        # A 0 after each row (0 is no index): the zeros end the rows.
+        values = _numbers(faces.replace("\n", " 0 ") + " 0", np.int64)
+        if values is None:
+            return None
+        ends = np.flatnonzero(values == 0)
+        if len(ends) != rows or ends[-1] != len(values) - 1:
+            return None
+        counts = np.diff(ends, prepend=-1) - 1
+        flat = np.delete(values, ends)
+    else:
+        counts = _tokens_per_row(faces, rows)
+        flat = None
+    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
+        return None
+    if flat is None:
+        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+    if flat is None or flat.min() < 1:
+        return None
+    flat -= 1
+    return flat, counts
 
 
 def _tokens_per_row(text: str, rows: int):
