@@ -406,11 +406,13 @@ def _face_rows(faces: str, rows: int):
         values = _numbers(faces.replace("\n", " 0 ") + " 0", np.int64)
         if values is None:
             return None
-        ends = np.flatnonzero(values == 0)
+        zero = values == 0
+        ends = np.flatnonzero(zero)
         if len(ends) != rows or ends[-1] != len(values) - 1:
             return None
-        counts = np.diff(ends, prepend=-1) - 1
-        flat = np.delete(values, ends)
+        counts = ends.copy()  # (np.diff and np.delete cost more than these)
+        counts[1:] -= ends[:-1] + 1
+        flat = values[~zero]
     else:
         counts = _tokens_per_row(faces, rows)
         flat = None
