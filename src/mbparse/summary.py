@@ -18,11 +18,11 @@ SCHEMA = "mbsummary/1"
 
 def num(v: float):
     v = float(v)
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if math.isnan(v):
+    if v - v == 0.0:  # finite
+        return v
+    if v != v:
         return "nan"
-    return v
+    return "inf" if v > 0 else "-inf"
 
 
 def vec(values) -> list:
@@ -35,7 +35,12 @@ def vec(values) -> list:
 
 
 def pose(X: RigidTransform) -> dict:
-    return {"p": vec(X.p), "R": [vec(row) for row in X.R]}
+    p, (r0, r1, r2) = X.p, X.R
+    total = p[0] + p[1] + p[2] + sum(r0) + sum(r1) + sum(r2)
+    if total - total == 0.0:  # every entry finite
+        return {"p": list(p), "R": [list(map(float, r0)), list(map(float, r1)),
+                                    list(map(float, r2))]}
+    return {"p": vec(p), "R": [vec(r0), vec(r1), vec(r2)]}
 
 
 # How a section of the summary is held: one value, a mapping given as
@@ -50,6 +55,42 @@ def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> di
         for key, kind, value in _sections(plant, parser, instances):
             out[key] = (dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE
                         else value)
+    return out
+
+
+class Section:
+    """A large section of a :func:`lazy_summary`: its size is known at once,
+    its entries are made as they are read, once (``items()`` for a mapping,
+    iteration for a list)."""
+
+    __slots__ = ("_entries", "_size")
+
+    def __init__(self, entries, size: int):
+        self._entries, self._size = entries, size
+
+    def __len__(self) -> int:
+        return self._size
+
+    def items(self):
+        return self._entries
+
+    def __iter__(self):
+        return iter(self._entries)
+
+
+def lazy_summary(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
+    """The summary with its large sections (bodies, frames, joints,
+    actuators, geometries) as :class:`Section` objects read once, so that a
+    reader that goes through it in order never holds a large model's whole
+    summary (``mbparse inspect``'s outline)."""
+    sg = plant.scene_graph
+    sizes = {"bodies": plant.num_bodies() - 1,
+             "frames": sum(1 for f in plant.frames() if not f.is_body_frame),
+             "joints": plant.num_joints(), "actuators": len(plant.actuators()),
+             "geometries": sg.num_geometries() if sg is not None else 0}
+    out: dict = {}
+    for key, kind, value in _sections(plant, parser, instances):
+        out[key] = Section(value, sizes[key]) if kind != _VALUE else value
     return out
 
 
