@@ -303,7 +303,7 @@ class SpatialInertia:
                  I_cm: Sequence[float] = (0.0,) * 6):
         self.mass = float(mass)
         self.com = (float(com[0]), float(com[1]), float(com[2]))
-        self.I_cm = tuple(float(v) for v in I_cm)
+        self.I_cm = tuple(map(float, I_cm))
 
     @classmethod
     def zero(cls) -> "SpatialInertia":
