@@ -206,6 +206,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "known extensions; it is ignored", "check the spelling, or remove it"),
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",
          "mimic another single-dof joint"),
+    Rule("urdf-number-commas", "warning", "a vector whose numbers are separated by commas "
+         "(xyz=\"0.07, 0, -0.69\"); pybullet and iDynTree read it, urdfdom, yourdfpy and Drake "
+         "refuse it", "separate the numbers by spaces only"),
     *_family("sdf"), *_unknown("sdf", "reference"),
     Rule("sdf-unknown-element", "error", "an element that is not part of SDFormat (Drake "
          "refuses it; loading in the default mode ignores it with a warning, as libsdformat does)",
