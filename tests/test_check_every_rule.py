@@ -150,6 +150,7 @@ EXAMPLES = {
     "sdf-unknown-attribute": ("m.sdf", sdf('<link name="a" bogus="1"/>'), {}),
     "sdf-frame-cycle": ("m.sdf", sdf(SDF_LINK + '<frame name="f" attached_to="g"/><frame name="g" attached_to="f"/>'), {}),
     "sdf-name-reserved": ("m.sdf", sdf('<link name="__model__"/>'), {}),
+    "sdf-world-link-renamed": ("m.sdf", sdf('<link name="world"><inertial><mass>1</mass></inertial></link>'), {}),
     "sdf-version": ("m.sdf", sdf(SDF_LINK, version="9.9"), {}),
     "sdf-mimic-invalid": ("m.sdf", sdf(
         SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
