@@ -109,6 +109,21 @@ def test_xacro_find_of_a_package_the_map_lacks_is_a_located_error(write):
     assert d.line == line_of(text, "$(find parts)")
 
 
+def test_xacro_include_of_a_package_uri_is_a_located_error_that_names_find(write, pkg):
+    # example-robot-data's hector quadrotor_base.xacro: xacro (ROS 1, ROS 2, PyPI) joins a
+    # package:// include filename to the folder, so the file is not found; the package map
+    # holds 'parts', but mbparse expands as xacro does and says what to write instead
+    text = robot(ARM.replace("LOWER", "-1").replace("$(find parts)", "package://parts"))
+    path = write("arm.urdf.xacro", text)
+    with pytest.raises(ParseError, match=r"the included file 'package://parts/urdf/parts.xacro' "
+                                         r"is not found.*write filename=\"\$\(find parts\)/"
+                                         r"urdf/parts.xacro\"") as info:
+        load(path, [("parts", pkg)])
+    d = info.value.diagnostic
+    assert d.code == "xacro-error" and d.file == str(path)
+    assert d.line == line_of(text, "package://parts/urdf")
+
+
 def test_xacro_undefined_property_is_a_located_error(write):
     text = robot(f'<link name="a"><inertial><mass value="${{nowhere}}"/>{INERTIA}</inertial>'
                  '</link>')

@@ -138,6 +138,7 @@ def _hooks(expansion: _Expansion, packages: dict):
 
 _UNDEFINED = re.compile(r"name '(\w+)' is not defined|Undefined substitution argument (\w+)"
                         r"|\$\(find ([\w-]+)\)"
+                        r"|(package)://"
                         r"|(?:property|macro) '?(\w+)'? (?:is )?not defined")
 
 
@@ -195,6 +196,16 @@ def expand(request: dict) -> dict:
                 half = len(message) // 2
                 if message[:half] == message[half + 1:]:   # xacro repeats a wrapped message
                     message = message[:half]
+                uri = re.search(r"package://([^/\s'\"]+)/([^\s'\"]*)", message)
+                if uri is not None and ("No such file" in message or _caused_by(e, OSError)):
+                    # xacro (ROS 1, ROS 2 and PyPI alike) joins a package://
+                    # include filename to the including file's folder.
+                    stack = [f for f in (xacro.filestack or []) if f]
+                    if "package://" in where and len(stack) > 1:
+                        where = stack[-2]
+                    message = (f"the included file '{uri.group(0)}' is not found: xacro "
+                               "resolves $(find PKG) in an include's filename, not package:// "
+                               f"URIs; write filename=\"$(find {uri.group(1)})/{uri.group(2)}\"")
                 if _caused_by(e, MemoryError):
                     message = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of "
                                "memory; an expression or macro that grows without end?")
