@@ -103,6 +103,34 @@ def _outboard(tree: _Tree, group: set[int]) -> set[int]:
     return out
 
 
+class _OutboardMass:
+    """The mass of a welded group and everything outboard of it, from the
+    subtree masses of the tree summed once (a chain of N bodies is N welded
+    groups: walking each one's outboard bodies would be N^2)."""
+
+    def __init__(self, plant: MultibodyPlant, tree: _Tree):
+        self.plant, self.tree = plant, tree
+        self.parent = {c: p for p, kids in tree.children.items() for c in kids}
+        order = [0]
+        for b in order:  # breadth first: every body after its parent
+            order.extend(tree.children.get(b, ()))
+        subtree: dict[int, float] = {}
+        for b in reversed(order):
+            subtree[b] = plant.get_body(b).mass + sum(subtree[c] for c in tree.children.get(b, ()))
+        self.subtree = subtree
+
+    def of(self, group: set[int]) -> tuple[float, bool]:
+        """(total mass of the group and its outboard bodies, whether nothing
+        but the group is outboard of it)."""
+        tops = [b for b in group if self.parent.get(b) not in group]
+        if len(tops) == 1 and tops[0] in self.subtree:
+            children = self.tree.children
+            alone = all(c in group for b in group for c in children.get(b, ()))
+            return self.subtree[tops[0]], alone
+        outboard = _outboard(self.tree, group)  # a group the tree does not hold as one subtree
+        return sum(self.plant.get_body(i).mass for i in outboard), outboard == group
+
+
 def _inboard_body(tree: _Tree, group: set[int]) -> int:
     """The body of a welded group whose joint leads out of the group."""
     for b in sorted(group):
@@ -119,13 +147,13 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
     tree = _tree(plant)
     poses = plant.calc_body_poses_in_world()
     kinematic = yield from _massless_models(ctx)
+    outboard_mass = _OutboardMass(plant, tree)
     for group in welded_subgraphs(plant):
         if 0 in group:
             continue
         b = _inboard_body(tree, group)
         body, joint = plant.get_body(b), tree.parent_joint.get(b)
-        outboard = _outboard(tree, group)
-        total = sum(plant.get_body(i).mass for i in outboard)
+        total, alone = outboard_mass.of(group)
         if total <= 0 and body.model_instance in kinematic:
             continue
         if total <= 0:
@@ -135,7 +163,7 @@ def check_masses(ctx: ModelContext) -> Iterator[Finding]:
                                f"carries have mass {total:g}; the dynamics are singular",
                                **ctx.at(body))
             continue
-        if joint is not None and outboard == group:
+        if joint is not None and alone:
             yield from _point_mass(ctx, body, joint, group, poses)
     for body in plant.bodies()[1:]:
         m = body.mass
