@@ -160,6 +160,26 @@ def _error_line(path: str, message: str) -> int | None:
     return None
 
 
+def _unprefixed_property(files: list[str], message: str) -> tuple[str, int, str] | None:
+    """(file, line, name) of a ``<property name=...>`` written without the
+    ``xacro:`` prefix (old xacro read it, today's ignores it) that defines
+    the name an error says is undefined, or None."""
+    from ..files import read_regular_file
+    m = re.search(r"name '(\w+)' is not defined", message)
+    if m is None:
+        return None
+    pattern = re.compile(rf"<property\s[^>]*\bname\s*=\s*[\"']{m.group(1)}[\"']")
+    for path in files:
+        try:
+            text = read_regular_file(path).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if pattern.search(line):
+                return path, number, m.group(1)
+    return None
+
+
 def _caused_by(error: BaseException, kind: type) -> bool:
     """Whether ``error`` or an exception it was raised from is a ``kind``
     (xacro wraps what an expression raises in its own exception)."""
@@ -206,6 +226,15 @@ def expand(request: dict) -> dict:
                     message = (f"the included file '{uri.group(0)}' is not found: xacro "
                                "resolves $(find PKG) in an include's filename, not package:// "
                                f"URIs; write filename=\"$(find {uri.group(1)})/{uri.group(2)}\"")
+                unprefixed = _unprefixed_property(expansion.files, message)
+                if unprefixed is not None:
+                    where, line, prop = unprefixed
+                    message = " ".join(message.split())
+                    raise _Failed(f"xacro could not expand the file: {message}; '{prop}' is "
+                                  f"defined here by <property> without the 'xacro:' prefix, "
+                                  "which xacro (since 1.14, ROS Noetic) does not read: write "
+                                  f"<xacro:property name=\"{prop}\" .../>", where, line,
+                                  "xacro-error") from None
                 if _caused_by(e, MemoryError):
                     message = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of "
                                "memory; an expression or macro that grows without end?")
