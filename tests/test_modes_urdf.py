@@ -191,6 +191,17 @@ def test_modes_urdf_comma_separated_number_that_overflows_is_an_error():
         parse_urdf(text)
 
 
+@pytest.mark.parametrize("xyz", ["$(optenv HUSKY_IMU_XYZ 0.19 0 0.149)", "${offset} 0 0"])
+def test_modes_urdf_xacro_substitution_in_a_plain_urdf_is_an_error_that_says_so(xyz):
+    # pybullet's husky/husky.urdf: Drake, urdfdom and yourdfpy refuse it too
+    text = COMMAS.replace('xyz="0.07, 0, -0.69"', f'xyz="{xyz}"')
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match=r"should be 3 numbers.*is a xacro substitution, "
+                                             r"which only xacro expands") as err:
+            parse_urdf(text, like_drake=like_drake)
+        assert err.value.diagnostic.line == line_of(text, "<origin")
+
+
 PYBULLET_SHAPE = robot(f'<link name="ground">{HEAVY}\n'
                        '<visual><geometry><box size="1 1 1"/></geometry></visual>\n'
                        '<collision><geometry>\n<plane normal="0 0 1"/></geometry></collision>\n'

@@ -11,7 +11,9 @@ warning (it breaks ROS tools); Drake's mode refuses it as Drake does. Only
 that one form is read: every space-separated word a whole number, some
 followed by a single comma, exactly as many numbers as the attribute takes.
 Anything else (``1,2,3`` without spaces, a word that is no number, too few
-numbers) stays the error it was.
+numbers) stays the error it was. A vector holding a xacro substitution
+(``$(optenv NAME 0 0 1)``, ``${...}``) left in a plain URDF is an error that
+says so.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ..common.xml import XmlDiagnostic, qname
 
 CODE = "urdf-number-commas"
 
+_XACRO_SUBSTITUTION = re.compile(r"\$\((?:optenv|env|arg|find|eval)\b|\$\{")
 _NUMBER_AND_COMMA = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?),?")
 
 
@@ -45,6 +48,14 @@ class UrdfXmlDiagnostic(XmlDiagnostic):
     reading of comma-separated vectors described above."""
 
     def unreadable_vector(self, el, name: str, text: str, n: int) -> tuple | None:
+        substitution = _XACRO_SUBSTITUTION.search(text)
+        if substitution is not None:
+            # pybullet's husky.urdf: xyz="$(optenv HUSKY_IMU_XYZ 0.19 0 0.149)"
+            self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
+                           f"'{quote(text)}': '{substitution.group(0)}' is a xacro "
+                           "substitution, which only xacro expands; name the file .urdf.xacro "
+                           "(mbparse then expands it) or expand it with xacro",
+                       code="xml-value-invalid")
         values = comma_separated_numbers(text)
         if values is None or len(values) != n:
             return None
