@@ -115,13 +115,14 @@ def test_xacro_include_of_a_package_uri_is_a_located_error_that_names_find(write
     # holds 'parts', but mbparse expands as xacro does and says what to write instead
     text = robot(ARM.replace("LOWER", "-1").replace("$(find parts)", "package://parts"))
     path = write("arm.urdf.xacro", text)
-    with pytest.raises(ParseError, match=r"the included file 'package://parts/urdf/parts.xacro' "
-                                         r"is not found.*write filename=\"\$\(find parts\)/"
-                                         r"urdf/parts.xacro\"") as info:
-        load(path, [("parts", pkg)])
-    d = info.value.diagnostic
-    assert d.code == "xacro-error" and d.file == str(path)
-    assert d.line == line_of(text, "package://parts/urdf")
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match=r"the included file 'package://parts/urdf/parts."
+                                             r"xacro' is not found.*write filename=\"\$\(find "
+                                             r"parts\)/urdf/parts.xacro\"") as info:
+            load(path, [("parts", pkg)], like_drake=like_drake)
+        d = info.value.diagnostic
+        assert d.code == "xacro-error" and d.file == str(path)
+        assert d.line == line_of(text, "package://parts/urdf")
 
 
 def test_xacro_property_without_the_prefix_is_named_in_the_undefined_name_error(write, pkg):
