@@ -15,30 +15,44 @@ class NotRegularFileError(OSError):
     """The path names a device, FIFO, socket or folder, not a regular file."""
 
 
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode) or
+            stat.S_ISBLK(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a socket"
+            if stat.S_ISSOCK(mode) else "not a regular file")
+
+
+def _not_regular(path: str, mode: int) -> str:
+    return f"'{path}' is {_kind(mode)}, not a regular file; only regular files are read"
+
+
 def regular_file_problem(path: str) -> str | None:
     """Why ``path`` cannot be read as a model file, or None when it can."""
     try:
         mode = os.stat(path).st_mode
     except OSError as e:
         return f"'{path}' cannot be read: {e.strerror}"
-    if stat.S_ISREG(mode):
-        return None
-    kind = ("a folder" if stat.S_ISDIR(mode) else "a device" if stat.S_ISCHR(mode) or
-            stat.S_ISBLK(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a socket"
-            if stat.S_ISSOCK(mode) else "not a regular file")
-    return f"'{path}' is {kind}, not a regular file; only regular files are read"
+    return None if stat.S_ISREG(mode) else _not_regular(path, mode)
 
 
 def read_regular_file(path: str) -> bytes:
     """The bytes of ``path``; raises OSError (NotRegularFileError for a
-    device, FIFO or folder) instead of reading what is not a regular file."""
-    problem = regular_file_problem(path)
-    if problem is not None:
-        if os.path.exists(path):
-            raise NotRegularFileError(errno.EINVAL, problem, path)
-    with open(path, "rb") as f:
-        # The path may have been replaced between the check and the open.
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise NotRegularFileError(errno.EINVAL, f"'{path}' is not a regular file; only "
-                                      "regular files are read", path)
-        return f.read()
+    device, FIFO or folder) instead of reading what is not a regular file.
+
+    The file is opened without blocking (opening a FIFO would otherwise
+    wait for a writer) and what was opened is checked before anything is
+    read: one system call less than a check by name, and no gap between
+    the check and the open."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFileError(errno.EINVAL, _not_regular(path, st.st_mode), path)
+        # Read to the end (the file may have grown since fstat).
+        parts = []
+        while True:
+            part = os.read(fd, max(st.st_size + 1, 1 << 16))
+            if not part:
+                return b"".join(parts) if len(parts) != 1 else parts[0]
+            parts.append(part)
+    finally:
+        os.close(fd)

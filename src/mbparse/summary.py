@@ -8,6 +8,7 @@ import math
 from typing import Iterator
 
 from .geometry.properties import ROLES, summarize_property_value
+from .memory import collector_paused
 from .parser import Parser
 from .plant import MultibodyPlant
 from .spatial import RigidTransform
@@ -29,7 +30,7 @@ def vec(values) -> list:
         values = list(values)
     total = sum(values)
     if total - total == 0:  # every value finite (an inf or a NaN makes this NaN)
-        return [float(v) for v in values]
+        return list(map(float, values))
     return [num(v) for v in values]
 
 
@@ -45,9 +46,17 @@ _VALUE, _MAPPING, _SEQUENCE = "value", "mapping", "sequence"
 def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
     """Summary of a finalized plant that ``parser`` filled."""
     out: dict = {}
-    for key, kind, value in _sections(plant, parser, instances):
-        out[key] = dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE else value
+    with collector_paused():  # many new objects, no cycles among them, nothing freed
+        for key, kind, value in _sections(plant, parser, instances):
+            out[key] = (dict(value) if kind == _MAPPING else list(value) if kind == _SEQUENCE
+                        else value)
     return out
+
+
+# Entries of a large section are encoded this many at a time: one encoder
+# call per chunk costs far less than one per entry, and a chunk is small
+# next to the model.
+_CHUNK = 256
 
 
 class _RepeatedKey(Exception):
@@ -60,6 +69,12 @@ def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
     written one body, frame, joint and geometry at a time, so that a large
     model never has its whole summary as Python objects (a 100,000-link
     model's summary dict is several times the model's size)."""
+    with collector_paused():  # many new objects, no cycles among them
+        return _summary_json(plant, parser, instances, extra)
+
+
+def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
+                  extra: dict | None) -> str:
     out = io.StringIO()
     write, dumps = out.write, json.dumps
     sections = _sections(plant, parser, instances)
@@ -75,16 +90,30 @@ def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
             if kind == _MAPPING:
                 seen: set = set()
                 write("{")
-                for i, (k, v) in enumerate(value):
+                chunk: dict = {}
+                sep = ""
+                for k, v in value:
                     if k in seen:
                         raise _RepeatedKey(k)
                     seen.add(k)
-                    write((", " if i else "") + dumps(k) + ": " + dumps(v))
+                    chunk[k] = v
+                    if len(chunk) == _CHUNK:
+                        write(sep + dumps(chunk)[1:-1])
+                        chunk, sep = {}, ", "
+                if chunk:
+                    write(sep + dumps(chunk)[1:-1])
                 write("}")
             elif kind == _SEQUENCE:
                 write("[")
-                for i, item in enumerate(value):
-                    write((", " if i else "") + dumps(item))
+                items: list = []
+                sep = ""
+                for item in value:
+                    items.append(item)
+                    if len(items) == _CHUNK:
+                        write(sep + dumps(items)[1:-1])
+                        items, sep = [], ", "
+                if items:
+                    write(sep + dumps(items)[1:-1])
                 write("]")
             else:
                 write(dumps(value))

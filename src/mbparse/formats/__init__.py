@@ -30,9 +30,15 @@ def format_of(filename: str) -> str | None:
     return None
 
 
+_READERS: dict = {}
+
+
 def reader(fmt: str):
     """The reader module for a format name (imported on first use)."""
-    return importlib.import_module(f"{__name__}.{fmt}")
+    module = _READERS.get(fmt)
+    if module is None:
+        module = _READERS[fmt] = importlib.import_module(f"{__name__}.{fmt}")
+    return module
 
 
 def preload(paths) -> None:

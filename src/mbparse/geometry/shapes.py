@@ -10,7 +10,12 @@ class ShapeError(ValueError):
     """A shape parameter that no shape can have (negative radius, ...)."""
 
 
+_INF = math.inf
+
+
 def _check_positive(kind: str, **values: float) -> None:
+    """Refuses a size that is not positive and finite (shapes call it only
+    when a one-line test of every size has failed)."""
     for name, v in values.items():
         if not (v > 0) or math.isinf(v):
             raise ShapeError(f"{kind} {name} should be a positive finite value; it was {v}")
@@ -36,7 +41,9 @@ class Box(Shape):
     type_name = "Box"
 
     def __post_init__(self):
-        _check_positive("Box", width=self.width, depth=self.depth, height=self.height)
+        if not (0.0 < self.width < _INF and 0.0 < self.depth < _INF
+                and 0.0 < self.height < _INF):
+            _check_positive("Box", width=self.width, depth=self.depth, height=self.height)
 
     def size(self) -> tuple[float, float, float]:
         return (self.width, self.depth, self.height)
@@ -70,7 +77,8 @@ class Cylinder(Shape):
     type_name = "Cylinder"
 
     def __post_init__(self):
-        _check_positive("Cylinder", radius=self.radius, length=self.length)
+        if not (0.0 < self.radius < _INF and 0.0 < self.length < _INF):
+            _check_positive("Cylinder", radius=self.radius, length=self.length)
 
     def summary(self) -> dict:
         return {"type": "cylinder", "radius": self.radius, "length": self.length}
@@ -85,7 +93,8 @@ class Capsule(Shape):
     type_name = "Capsule"
 
     def __post_init__(self):
-        _check_positive("Capsule", radius=self.radius, length=self.length)
+        if not (0.0 < self.radius < _INF and 0.0 < self.length < _INF):
+            _check_positive("Capsule", radius=self.radius, length=self.length)
 
     def summary(self) -> dict:
         return {"type": "capsule", "radius": self.radius, "length": self.length}
@@ -101,7 +110,8 @@ class Ellipsoid(Shape):
     type_name = "Ellipsoid"
 
     def __post_init__(self):
-        _check_positive("Ellipsoid", a=self.a, b=self.b, c=self.c)
+        if not (0.0 < self.a < _INF and 0.0 < self.b < _INF and 0.0 < self.c < _INF):
+            _check_positive("Ellipsoid", a=self.a, b=self.b, c=self.c)
 
     def summary(self) -> dict:
         return {"type": "ellipsoid", "abc": [self.a, self.b, self.c]}

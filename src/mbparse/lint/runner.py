@@ -13,6 +13,7 @@ from typing import Sequence
 from .. import formats
 from ..diagnostics import Diagnostic, ParseError
 from ..loading import LoadOptions, Loaded, load
+from ..memory import collector_paused
 from ..plant import ModelError
 from .findings import Finding, finding_from_diagnostic, rule_finding
 from .model_rules import ModelContext, check_model
@@ -79,7 +80,8 @@ def lint_file(path: str, options: LoadOptions | None = None,
     findings = [finding_from_diagnostic(d, path) for d in reading.diagnostics]
     if reading.loaded is not None:
         try:
-            findings += check_model(ModelContext(reading.loaded.plant, path))
+            with collector_paused():  # the checks free nothing until they end
+                findings += check_model(ModelContext(reading.loaded.plant, path))
         except Exception as e:  # a check that tripped over an unusual model
             findings.append(rule_finding("internal-error", f"a model check failed: "
                                          f"{type(e).__name__}: {e}", path))

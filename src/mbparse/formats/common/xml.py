@@ -14,7 +14,8 @@ from ...plant import ModelError
 from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial_number_problem,
                         quote, unreadable_code)
 from ...source_location import CURRENT_SOURCE
-from ...spatial import RigidTransform, fast_number, fast_numbers, parse_float_prefixes
+from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
+                       parse_float_prefixes)
 from ...workspace import DataSource
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
@@ -24,6 +25,10 @@ _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is n
 # The codes of the model's refusals that carry none of their own.
 _REFUSAL_CODE = {ModelError: "model-invalid", ShapeError: "shape-invalid",
                  PackageMapError: "package-invalid"}
+
+
+# The exceptions in which the model refuses what a reader adds.
+REFUSALS = (ModelError, ShapeError, PackageMapError)
 
 
 def _refusal_code(kind: type) -> str:
@@ -341,12 +346,22 @@ def attr_names(el) -> list[str]:
     return out
 
 
+# At most this many texts (and poses) are remembered per file.
+_MEMO_LIMIT = 4096
+
+
 class XmlDiagnostic:
     """Reports problems at an element's line in one file."""
 
     def __init__(self, policy: DiagnosticPolicy, file: str):
         self.policy = policy
         self.file = file
+        # Texts this file's reading already found to be plain finite numbers,
+        # and the poses of <origin> texts: a model repeats a few ("0 0 0",
+        # "1 0 0"), and a generated one the same few thousands of times.
+        # Kept per file (one parse), never across parses.
+        self._numbers: dict[str, tuple[float, ...]] = {}
+        self._poses: dict[tuple[str | None, str | None], RigidTransform] = {}
 
     def where(self, el) -> tuple[str, int | None]:
         """The file and line an element came from (for generated text, such
@@ -386,6 +401,13 @@ class XmlDiagnostic:
             self.warning(el, f"attribute '{name}' of <{qname(el)}> is not supported; it is "
                              "ignored", code="xml-unsupported")
 
+    def refused(self, el, error: Exception) -> NoReturn:
+        """The model's refusal ``error`` (a ModelError, ShapeError or
+        PackageMapError raised while adding what ``el`` declares) as an
+        error at ``el``: what :meth:`located` does, for a reader that
+        catches the refusal itself."""
+        self.error(el, str(error), code=getattr(error, "code", None) or _refusal_code(type(error)))
+
     def located(self, el) -> "_Located":
         """A context: model elements added inside were declared at ``el``
         (the plant records that as their ``source``), and the model's
@@ -399,8 +421,13 @@ class XmlDiagnostic:
         text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        known = self._numbers.get(text)
+        if known is not None and len(known) == 1:
+            return known[0]
         value = fast_number(text)
         if value is not None:
+            if len(self._numbers) < _MEMO_LIMIT:
+                self._numbers[text] = (value,)
             return value
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
@@ -414,8 +441,13 @@ class XmlDiagnostic:
         text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
+        known = self._numbers.get(text)
+        if known is not None and len(known) == n:
+            return known
         values = fast_numbers(text, n)
         if values is not None:
+            if len(self._numbers) < _MEMO_LIMIT:
+                self._numbers[text] = values
             return values
         vals = parse_float_prefixes(text)
         if len(vals) > n and len(text.split()) == len(vals):
@@ -456,10 +488,18 @@ class XmlDiagnostic:
     def origin(self, el) -> RigidTransform:
         """The pose of an ``<origin xyz rpy>`` element (identity when None)."""
         if el is None:
-            return RigidTransform()
-        xyz = self.vector(el, "xyz", 3, (0.0, 0.0, 0.0))
-        rpy = self.vector(el, "rpy", 3, (0.0, 0.0, 0.0))
-        return RigidTransform.from_rpy_xyz(rpy, xyz)
+            return IDENTITY
+        key = (el.get("xyz"), el.get("rpy"))
+        pose = self._poses.get(key)
+        if pose is None:
+            xyz = self.vector(el, "xyz", 3, ZERO3)
+            rpy = self.vector(el, "rpy", 3, ZERO3)
+            pose = RigidTransform.from_rpy_xyz(rpy, xyz)
+            numbers = self._numbers
+            if (len(self._poses) < _MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)
+                    and (key[1] is None or len(numbers.get(key[1], ())) == 3)):
+                self._poses[key] = pose  # (only texts read without a word: a warning is per element)
+        return pose
 
 
 def _line(el) -> int | None:
@@ -484,7 +524,6 @@ class _Located:
 
     def __exit__(self, kind, error, traceback) -> bool:
         CURRENT_SOURCE.reset(self.token)
-        if kind is not None and issubclass(kind, (ModelError, ShapeError, PackageMapError)):
-            self.diag.error(self.el, str(error),
-                            code=getattr(error, "code", None) or _refusal_code(kind))
+        if kind is not None and issubclass(kind, REFUSALS):
+            self.diag.refused(self.el, error)
         return False

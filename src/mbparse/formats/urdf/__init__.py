@@ -15,6 +15,7 @@ from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoin
                      ScrewJoint, UniversalJoint, WeldJoint)
 from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
 from ... import memory
+from ...diagnostics import ParseError
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
@@ -163,9 +164,14 @@ class UrdfReader:
             for el in found("drake:collision_filter_group", ()):
                 with recovering():
                     self.collision_filter_group(el)
+        policy = diag.policy
         for el in joint_elements:
-            with recovering():
+            try:
                 self.joint(el)
+            except ParseError as e:  # (as recovering(), without a context per joint)
+                if not policy.collect_errors:
+                    raise
+                policy.errors_seen.append(e.diagnostic)
         for el in joint_elements:
             with recovering():
                 self.mimic(el)
@@ -205,13 +211,17 @@ class UrdfReader:
         rest find links by name in the plant), and links are most of a large
         file's tree, so the tree shrinks as the model grows. ``links`` is
         emptied as it goes, so that no reference keeps a read link alive."""
-        recovering = self.diag.policy.recovering
+        policy = self.diag.policy
         links.reverse()
         count = 0
         while links:
             el = links.pop()
-            with recovering():
+            try:
                 self.link(el)
+            except ParseError as e:  # (as policy.recovering(), without a context per link)
+                if not policy.collect_errors:
+                    raise
+                policy.errors_seen.append(e.diagnostic)
             root.remove(el)
             del el
             count += 1
@@ -220,16 +230,20 @@ class UrdfReader:
 
     def link(self, el) -> None:
         diag = self.diag
-        if el.get("drake_ignore") == "true":
+        get = el.get
+        if get("drake_ignore") == "true":
             return
-        diag.warn_unsupported_attribute(el, "type")
-        name = el.get("name")
+        if get("type") is not None:
+            diag.warn_unsupported_attribute(el, "type")
+        name = get("name")
         if name is None:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
         visuals, collisions = [], []
         for child in children(el):
-            tag = qname(child)
+            tag = child.tag
+            if tag[0] == "{":
+                tag = qname(child)
             if tag == "visual":
                 visuals.append(child)
             elif tag == "collision":
@@ -252,25 +266,32 @@ class UrdfReader:
         else:
             M = None
             if inertial is not None:
-                with diag.policy.recovering():  # else the body and its joints are lost too
+                try:
                     M = self.spatial_inertia(inertial)
+                except ParseError as e:  # recovered: else the body and its joints are lost too
+                    self._recovered(e)
             with diag.located(el):
                 body = self.plant.add_rigid_body(name, self.instance, M)
-        if self.plant.geometry_source_is_registered():
+        if (visuals or collisions) and self.plant.geometry_source_is_registered():
+            plant, geometry = self.plant, self.geometry
             used: set[str] = set()
             for visual in visuals:
-                with diag.policy.recovering():
-                    instance = self.geometry.visual(visual, name, used)
+                try:
+                    instance = geometry.visual(visual, name, used)
                     if instance is not None:
                         with diag.located(visual):
-                            self.plant.register_visual_geometry(body, instance)
+                            plant.register_visual_geometry(body, instance)
+                except ParseError as e:
+                    self._recovered(e)
             used = set()
             for collision in collisions:
-                with diag.policy.recovering():
-                    instance = self.geometry.collision(collision, name, used)
+                try:
+                    instance = geometry.collision(collision, name, used)
                     if instance is not None:
                         with diag.located(collision):
-                            self.plant.register_collision_geometry(body, instance)
+                            plant.register_collision_geometry(body, instance)
+                except ParseError as e:
+                    self._recovered(e)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -283,6 +304,15 @@ class UrdfReader:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                                  "surface velocities are not part of its model.",
                              code="urdf-unsupported")
+
+    def _recovered(self, error: ParseError) -> None:
+        """In an ``except ParseError`` around one element (the cheap form of
+        ``policy.recovering()``): recorded when errors are collected, and
+        reading goes on; otherwise raised again."""
+        policy = self.diag.policy
+        if not policy.collect_errors:
+            raise error
+        policy.errors_seen.append(error.diagnostic)
 
     def spatial_inertia(self, el):
         diag = self.diag

@@ -4,13 +4,19 @@ from __future__ import annotations
 import math
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
-                        GeometryInstance, GeometryProperties, Rgba, Sphere)
+                        GeometryInstance, GeometryProperties, Rgba, ShapeError, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ..common.uris import FileResolver
 from ..common import drake
 from ..common.xml import XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
+# The shapes given by a radius (and a length), by their URDF element.
+_ROUND_SHAPES = (("sphere", Sphere), ("cylinder", Cylinder), ("capsule", Capsule),
+                 ("drake:capsule", Capsule))
+# A visual's roles, and the elements that can turn each off.
+_ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
+              (PERCEPTION, "drake:perception_properties"))
 
 
 class UrdfMaterial:
@@ -115,24 +121,29 @@ class GeometryReader:
             size = diag.vector(el, "size", 3)
             if size is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
-            with diag.located(el):
+            try:
                 return Box(*size)
-        for tag, kind in (("sphere", "sphere"), ("cylinder", "cylinder"), ("capsule", "capsule"),
-                          ("drake:capsule", "capsule")):
+            except ShapeError as e:
+                diag.refused(el, e)
+        for tag, kind in _ROUND_SHAPES:
             el = kids.get(tag)
             if el is None:
                 continue
             radius = diag.scalar(el, "radius")
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
-            if kind == "sphere":
-                with diag.located(el):
+            if kind is Sphere:
+                try:
                     return Sphere(radius)
+                except ShapeError as e:
+                    diag.refused(el, e)
             length = diag.scalar(el, "length")
             if length is None:
                 diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
-            with diag.located(el):
-                return Cylinder(radius, length) if kind == "cylinder" else Capsule(radius, length)
+            try:
+                return kind(radius, length)
+            except ShapeError as e:
+                diag.refused(el, e)
         el = kids.get("mesh")
         if el is not None:
             filename = el.get("filename")
@@ -204,10 +215,9 @@ class GeometryReader:
                        code="urdf-element-missing")
         X_BG = diag.origin(kids.get("origin"))
         shape = self.shape(geometry_el, for_collision=False)
-        enabled = {}
-        for role, tag in ((ILLUSTRATION, "drake:illustration_properties"),
-                          (PERCEPTION, "drake:perception_properties")):
-            enabled[role] = True
+        enabled = {ILLUSTRATION: True, PERCEPTION: True}
+        for role, tag in (_ROLE_TAGS if ("drake:illustration_properties" in kids
+                                         or "drake:perception_properties" in kids) else ()):
             node = kids.get(tag)
             if node is not None:
                 value = node.get("enabled")
@@ -258,7 +268,8 @@ class GeometryReader:
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
         kids = child_map(el)
-        diag.warn_unsupported_element(el, "verbose", kids)
+        if "verbose" in kids:
+            diag.warn_unsupported_element(el, "verbose", kids)
         geometry_el = kids.get("geometry")
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
@@ -273,7 +284,8 @@ class GeometryReader:
         if drake_el is not None:
             props = self._proximity(drake_el)
         if not props.has_property("material", "coulomb_friction"):
-            props.add_property("material", "coulomb_friction", self._legacy_friction(el, link_name))
+            props.add_property("material", "coulomb_friction",
+                               self._legacy_friction(kids.get("drake_compliance"), link_name))
         elif "drake_compliance" in kids:
             diag.warning(el, "<drake_compliance> is ignored because "
                              "<drake:proximity_properties> gives the friction",
@@ -316,9 +328,9 @@ class GeometryReader:
             lambda m: diag.warning(drake_el, m, code="proximity-ignored"),
             lambda m: diag.error(drake_el, m, code="proximity-invalid"))
 
-    def _legacy_friction(self, el, link_name: str) -> CoulombFriction:
+    def _legacy_friction(self, compliance, link_name: str) -> CoulombFriction:
+        """The friction of a collision's ``<drake_compliance>`` (None: the default)."""
         diag = self.diag
-        compliance = first_child(el, "drake_compliance")
         if compliance is None:
             return DEFAULT_FRICTION
         for tag in ("youngs_modulus", "dissipation"):

@@ -51,7 +51,9 @@ CHILDREN: dict[str, frozenset[str]] = {tag: frozenset(names.split()) for tag, na
 FOREIGN = frozenset({"gazebo", "transmission", "sensor", "loop_joint", "force_element"})
 
 
-# Every element either check looks at, found by lxml's own tag filter.
+# Every element either check looks at, found by lxml's own tag filter (an
+# element is checked for its attributes or for its children, never both).
+assert not set(ATTRIBUTES) & set(CHILDREN)
 _WATCHED = tuple(sorted(set(ATTRIBUTES) | set(CHILDREN)))
 
 
@@ -65,28 +67,32 @@ def check_attributes(diag: XmlDiagnostic, root) -> None:
         if foreign is None:
             foreign = set()
         foreign.update(el.iter())
+    attributes, children = ATTRIBUTES, CHILDREN
     for el in root.iter(*_WATCHED):
-        if foreign is not None and el in foreign:
-            continue
         tag = el.tag
-        known = ATTRIBUTES.get(tag)
-        if known is not None and not known.issuperset(el.keys()):
+        known = attributes.get(tag)
+        if known is not None:
+            if known.issuperset(el.keys()) or (foreign is not None and el in foreign):
+                continue
             _unknown_attributes(diag, el, tag, known)
-        kids = CHILDREN.get(tag)
-        if kids is not None:
-            for child in el:
-                name = child.tag
-                if name in kids or name.__class__ is not str or name in FOREIGN \
-                        or ":" in name or "{" in name:
-                    continue
-                meant = closest(name, kids)
-                if meant is not None:
-                    diag.warning(child, f"<{name}> is not a child of <{tag}>; it is "
-                                        f"ignored. Did you mean <{meant}>?",
-                                 code="urdf-unknown-element")
-                else:
-                    diag.warning(child, f"<{name}> is not a child of <{tag}> in URDF; it "
-                                        "is ignored", code="urdf-unsupported")
+            continue
+        kids = children[tag]
+        for child in el:
+            name = child.tag
+            if name in kids:
+                continue
+            if foreign is not None and el in foreign:
+                break
+            if name.__class__ is not str or name in FOREIGN or ":" in name or "{" in name:
+                continue
+            meant = closest(name, kids)
+            if meant is not None:
+                diag.warning(child, f"<{name}> is not a child of <{tag}>; it is "
+                                    f"ignored. Did you mean <{meant}>?",
+                             code="urdf-unknown-element")
+            else:
+                diag.warning(child, f"<{name}> is not a child of <{tag}> in URDF; it "
+                                    "is ignored", code="urdf-unsupported")
 
 
 def _unknown_attributes(diag: XmlDiagnostic, el, tag: str, known: frozenset[str]) -> None:
