@@ -18,6 +18,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from .memory import collector_paused
+
 # concurrent.futures and multiprocessing are imported when a pool is made:
 # a command on one file does not pay for them at start-up.
 
@@ -87,7 +89,12 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
 
 def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
     try:
-        return work(item)
+        # One file's work keeps everything it makes until it ends: the
+        # cyclic collector's passes over a large model find nothing (and a
+        # 50 MB model is millions of objects to walk); the next allocation
+        # after the work collects what it left.
+        with collector_paused():
+            return work(item)
     except Exception as e:  # kept with its file; the batch goes on
         return Failed(item, f"{type(e).__name__}: {e}")
 

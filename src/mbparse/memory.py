@@ -20,6 +20,9 @@ from typing import Iterator
 
 # Inputs at least this large are worth a call after their tree is freed.
 LARGE_INPUT_BYTES = 4 << 20
+# A parse quicker than this was not of a large input (a 4 MB file takes
+# seconds), so callers need not look at its size.
+QUICK_PARSE_SECONDS = 0.05
 
 _trim = None  # glibc's malloc_trim, once looked up; False where there is none
 

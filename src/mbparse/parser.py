@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import NoReturn
 
 from . import formats, memory
@@ -160,13 +161,17 @@ class Parser:
                          select_reader=_select_reader)
 
     def _parse(self, fmt: str, source: DataSource) -> list[int]:
+        started = time.perf_counter()
         try:
             with memory.collector_paused():  # (see there: the collector finds nothing mid-parse)
                 return self._parse_with(fmt, source)
         finally:
             # The parse's XML tree is gone now; a large one's pages go back
-            # to the system instead of staying next to the model.
-            if memory.source_is_large(source.filename, source.contents):
+            # to the system instead of staying next to the model. (A parse
+            # over in a fraction of a second was not of a large text: no
+            # need to look at the file's size.)
+            if (time.perf_counter() - started > memory.QUICK_PARSE_SECONDS
+                    and memory.source_is_large(source.filename, source.contents)):
                 memory.release_freed_memory()
 
     def _parse_with(self, fmt: str, source: DataSource) -> list[int]:

@@ -18,11 +18,11 @@ SCHEMA = "mbsummary/1"
 
 def num(v: float):
     v = float(v)
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if math.isnan(v):
+    if v - v == 0.0:  # finite
+        return v
+    if v != v:
         return "nan"
-    return v
+    return "inf" if v > 0 else "-inf"
 
 
 def vec(values) -> list:
@@ -35,7 +35,12 @@ def vec(values) -> list:
 
 
 def pose(X: RigidTransform) -> dict:
-    return {"p": vec(X.p), "R": [vec(row) for row in X.R]}
+    p, (r0, r1, r2) = X.p, X.R
+    total = p[0] + p[1] + p[2] + sum(r0) + sum(r1) + sum(r2)
+    if total - total == 0.0:  # every entry finite
+        return {"p": list(p), "R": [list(map(float, r0)), list(map(float, r1)),
+                                    list(map(float, r2))]}
+    return {"p": vec(p), "R": [vec(r0), vec(r1), vec(r2)]}
 
 
 # How a section of the summary is held: one value, a mapping given as

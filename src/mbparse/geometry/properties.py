@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,7 +85,6 @@ class GeometryProperties:
 
 def summarize_property_value(value: Any) -> Any:
     """The summary form of a property value (see SUMMARY_SCHEMA.md)."""
-    import os
     if isinstance(value, Rgba):
         return value.to_list()
     if isinstance(value, CoulombFriction):

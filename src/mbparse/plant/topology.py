@@ -205,15 +205,19 @@ def body_poses(plant: "MultibodyPlant",
     while queue:
         b = queue.popleft()
         for joint in adjacency[b]:
-            q = positions.get(plant.scoped_name(joint), joint.default_positions)
+            p, c = joint.parent_body.index, joint.child_body.index
+            outward = p == b and poses[c] is None
+            if not outward and not (c == b and poses[p] is None):
+                continue  # (its other end is placed already)
+            q = (positions.get(plant.scoped_name(joint), joint.default_positions) if positions
+                 else joint.default_positions)
             X_PF = joint.frame_on_parent.X_BF
             X_CM = joint.frame_on_child.X_BF
             X_PC = X_PF @ joint.X_FM(q) @ X_CM.inverse()
-            p, c = joint.parent_body.index, joint.child_body.index
-            if p == b and poses[c] is None:
+            if outward:
                 poses[c] = poses[b] @ X_PC
                 queue.append(c)
-            elif c == b and poses[p] is None:
+            else:
                 poses[p] = poses[b] @ X_PC.inverse()
                 queue.append(p)
     return [X if X is not None else RigidTransform() for X in poses]

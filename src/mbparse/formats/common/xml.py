@@ -146,7 +146,16 @@ def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
         pos = m.end()
     if count == 0:
         return data
+    if count == 1 and start == 0 and _PLAIN_DECLARATION.match(data, 0, pos) is not None:
+        return data  # one plain declaration at the very start: lxml reads it as tinyxml2 does
     return _blank(data, start, pos)
+
+
+# An XML 1.0 declaration that lxml reads just as tinyxml2 does (which reads
+# none of it): nothing before it, and no encoding other than UTF-8.
+_PLAIN_DECLARATION = re.compile(
+    rb"""<\?xml\s+version\s*=\s*(["'])1\.0\1(?:\s+encoding\s*=\s*(["'])(?i:utf-8)\2)?"""
+    rb"""(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$""")
 
 
 def _offset(data: bytes, position) -> int | None:
