@@ -58,6 +58,42 @@ def summarize(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> di
     return out
 
 
+class Section:
+    """A large section of a :func:`lazy_summary`: its size is known at once,
+    its entries are made as they are read, once (``items()`` for a mapping,
+    iteration for a list)."""
+
+    __slots__ = ("_entries", "_size")
+
+    def __init__(self, entries, size: int):
+        self._entries, self._size = entries, size
+
+    def __len__(self) -> int:
+        return self._size
+
+    def items(self):
+        return self._entries
+
+    def __iter__(self):
+        return iter(self._entries)
+
+
+def lazy_summary(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> dict:
+    """The summary with its large sections (bodies, frames, joints,
+    actuators, geometries) as :class:`Section` objects read once, so that a
+    reader that goes through it in order never holds a large model's whole
+    summary (``mbparse inspect``'s outline)."""
+    sg = plant.scene_graph
+    sizes = {"bodies": plant.num_bodies() - 1,
+             "frames": sum(1 for f in plant.frames() if not f.is_body_frame),
+             "joints": plant.num_joints(), "actuators": len(plant.actuators()),
+             "geometries": sg.num_geometries() if sg is not None else 0}
+    out: dict = {}
+    for key, kind, value in _sections(plant, parser, instances):
+        out[key] = Section(value, sizes[key]) if kind != _VALUE else value
+    return out
+
+
 # Entries of a large section are encoded this many at a time: one encoder
 # call per chunk costs far less than one per entry, and a chunk is small
 # next to the model.

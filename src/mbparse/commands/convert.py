@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
                                      sdf_options=sdf_options)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
-        print(f"error: {e}" if isinstance(e, ConvertError) else str(e), file=sys.stderr)
+        print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError) else str(e),
+              file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {args.file}: {e.strerror or e}", file=sys.stderr)
@@ -155,6 +156,13 @@ def output_names(files: list[str], folder: str, suffix: str) -> list[tuple[str, 
     return pairs
 
 
+def _with_file(path: str, error: Exception) -> str:
+    """A conversion's refusal, led by the input file's name (the writers'
+    own refusals do not know it)."""
+    text = str(error)
+    return text if text.startswith(f"{path}:") else f"{path}: {text}"
+
+
 def convert_to_file(item: tuple[str, str], target: str, options) -> dict:
     """Converts ``item`` = (input, output); the report line ``convert``
     prints for it: file, status (ok or error), output, warnings, losses,
@@ -167,7 +175,8 @@ def convert_to_file(item: tuple[str, str], target: str, options) -> dict:
     try:
         result = convert_file(path, target, output, options)
     except (ParseError, ConvertError) as e:
-        report.update(status="error", error=str(e))
+        report.update(status="error",
+                      error=_with_file(path, e) if isinstance(e, ConvertError) else str(e))
         return report
     except OSError as e:
         report.update(status="error", error=f"{path}: {e.strerror or e}")

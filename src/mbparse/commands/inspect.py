@@ -13,7 +13,7 @@ from ..diagnostics import ParseError
 from ..formats import preload
 from ..loading import LoadOptions
 from ..loading import load as load_with_options
-from ..summary import SCHEMA, summarize, summary_json
+from ..summary import SCHEMA, lazy_summary, summary_json
 from .loading import add_loading_arguments, options_from_args
 
 
@@ -62,7 +62,11 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         if as_json:  # written as it is made: a large model's summary is never held whole
             text = summary_json(loaded.plant, loaded.parser, loaded.instances, {"file": path})
             return 0, text + "\n", ""
-        summary = summarize(loaded.plant, loaded.parser, loaded.instances)
+        # Made as the outline reads it: a large model's summary is never held whole.
+        summary = lazy_summary(loaded.plant, loaded.parser, loaded.instances)
+        summary["file"] = path
+        out = io.StringIO()
+        print_outline(summary, out)
     except ParseError as e:
         if as_json:
             return 1, json.dumps({"schema": SCHEMA, "file": path,
@@ -76,11 +80,7 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         if as_json:
             return 1, json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n", ""
         return 1, "", message + "\n"
-    summary["file"] = path
-    err = warnings_text(path, loaded.warnings)
-    out = io.StringIO()
-    print_outline(summary, out)
-    return 0, out.getvalue(), err
+    return 0, out.getvalue(), warnings_text(path, loaded.warnings)
 
 
 def warnings_text(path: str, seen: list) -> str:

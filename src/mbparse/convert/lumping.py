@@ -42,10 +42,23 @@ class Lumper:
 
     def reduce(self, link: Link) -> None:
         """Lumps every reducible fixed joint below ``link`` (depth first, as the
-        reference converter does)."""
+        reference converter does). The walk keeps its own stack (one step
+        generator per link being visited), so a chain of any length is
+        walked without Python's recursion limit."""
+        stack = [self._reduce_steps(link)]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+            else:
+                stack.append(self._reduce_steps(child))
+
+    def _reduce_steps(self, link: Link):
+        """The visit of ``link``: yields each child link to visit (fully)
+        before going on, in the reference converter's order."""
         for child in list(link.child_links):
             if self.reducible(child.parent_joint):
-                self.reduce(child)
+                yield child
         parent = link.parent
         if parent is not None and parent.name != WORLD and self.reducible(link.parent_joint):
             self._record_frames(link)
@@ -56,7 +69,7 @@ class Lumper:
             self._reattach_joints(link)
         for child in list(link.child_links):
             if not self.reducible(child.parent_joint):
-                self.reduce(child)
+                yield child
 
     def _record_frames(self, link: Link) -> None:
         joint = link.parent_joint

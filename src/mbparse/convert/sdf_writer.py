@@ -112,7 +112,18 @@ class SdfWriter:
             return abs(link.inertial.mass) <= MASS_EPSILON
         return link.inertial.mass <= 0
 
-    def _create(self, model: Node, link: Link) -> None:
+    def _create(self, model: Node, top: Link) -> None:
+        """Writes ``top`` and the links below it, depth first (with its own
+        stack: a chain of any length is written without Python's recursion
+        limit)."""
+        stack = [top]
+        while stack:
+            link = stack.pop()
+            if self._create_one(model, link):
+                stack.extend(reversed(link.child_links))
+
+    def _create_one(self, model: Node, link: Link) -> bool:
+        """Writes one link; whether the links below it are written too."""
         lumped = (link.parent is not None and link.parent.name != WORLD
                   and self.lumper.lumps(link.parent_joint))
         massless = link.name != WORLD and self._massless(link)
@@ -120,11 +131,10 @@ class SdfWriter:
             parent_joint_lumped = self.lumper.lumps(link.parent_joint)
             if self.options.legacy_massless_links or not parent_joint_lumped:
                 self._warn_dropped(link, lumped)
-                return
+                return False
         if not lumped and not massless:
             self._create_link(model, link)
-        for child in link.child_links:
-            self._create(model, child)
+        return True
 
     def _warn_dropped(self, link: Link, lumped: bool) -> None:
         if lumped and not link.child_links:

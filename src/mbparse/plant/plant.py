@@ -213,6 +213,12 @@ class MultibodyPlant:
         """Whether a body has that name (in ``model_instance``, or in any)."""
         return self._find(self._body_names, name, model_instance, "body", quiet=True) is not None
 
+    def find_body(self, name: str, model_instance: int) -> RigidBody | None:
+        """The body named ``name`` in ``model_instance``, or None (one lookup,
+        for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._body_names.get((model_instance, name))
+
     def get_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
         """The body named ``name`` (in ``model_instance``, or the only one anywhere)."""
         return self._find(self._body_names, name, model_instance, "body")
@@ -261,12 +267,6 @@ class MultibodyPlant:
         return self._find(self._frame_names, name, model_instance, "frame")
 
     # ------------------------------------------------------------ joints
-    def _joint_frame(self, body: RigidBody, X: RigidTransform | None, instance: int,
-                     joint_name: str, side: str) -> Frame:
-        if X is None:
-            return body.body_frame
-        return self.add_frame(f"{joint_name}_{side}", body.body_frame, X, instance)
-
     def add_joint(self, joint_type: type, name: str, parent: RigidBody,
                   X_PF: RigidTransform | None, child: RigidBody,
                   X_CM: RigidTransform | None, *args, **kwargs) -> Joint:
@@ -286,15 +286,28 @@ class MultibodyPlant:
                              code="joint-same-body")
         # Construct first (it validates its arguments) so that a rejected
         # joint leaves no frames behind.
-        probe_parent = parent.body_frame if X_PF is None else Frame(
+        frame_on_parent = parent.body_frame if X_PF is None else Frame(
             -1, f"{name}_parent", instance, parent, X_PF)
-        probe_child = child.body_frame if X_CM is None else Frame(
+        frame_on_child = child.body_frame if X_CM is None else Frame(
             -1, f"{name}_child", instance, child, X_CM)
-        joint = joint_type(name, probe_parent, probe_child, *args, **kwargs)
-        joint.frame_on_parent = self._joint_frame(parent, X_PF, instance, name, "parent")
-        joint.frame_on_child = self._joint_frame(child, X_CM, instance, name, "child")
+        joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
+        # The joint accepted its frames: the new ones join the plant (as
+        # add_frame would add them, fixed to the body frames).
+        for frame in (frame_on_parent, frame_on_child):
+            if frame.index < 0:
+                self._add_joint_frame(frame)
         joint.model_instance = instance
         return self._register_joint(joint)
+
+    def _add_joint_frame(self, frame: Frame) -> None:
+        key = (frame.model_instance, frame.name)
+        if key in self._frame_names:
+            raise ModelError(f"model instance '{self.get_model_instance_name(key[0])}' already "
+                             f"has a frame named '{frame.name}'", code="name-duplicate")
+        frame.index = len(self._frames)
+        self._declared(frame)
+        self._frames.append(frame)
+        self._frame_names[key] = frame
 
     def add_joint_between_frames(self, joint_type: type, name: str, frame_on_parent: Frame,
                                  frame_on_child: Frame, *args, **kwargs) -> Joint:

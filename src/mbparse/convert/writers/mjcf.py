@@ -22,7 +22,7 @@ from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, Hal
 from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
 from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
                         principal_moments, reexpress_inertia)
-from ..loss import APPROXIMATED, DROPPED, SPLIT
+from ..loss import APPROXIMATED, DROPPED, SPLIT, ConvertError
 from .base import Writer, geometry_label, num, nums, sub
 from .walk import BodyNode, where
 
@@ -140,11 +140,37 @@ def obj_problem(path: str) -> str | None:
     return None
 
 
+# MJCF nests a child body inside its parent, so a chain of bodies is as many
+# XML levels. MuJoCo's XML reader (tinyxml2) reads documents at most 499
+# elements deep (measured with MuJoCo 4.0: 499 loads, 500 is refused), of
+# which <mujoco>, <worldbody> and a body's own children take three.
+MUJOCO_MAX_XML_DEPTH = 499
+MAX_BODY_DEPTH = MUJOCO_MAX_XML_DEPTH - 3
+
+
+def _deepest(roots) -> int:
+    """The number of bodies on the longest path down from the roots."""
+    deepest, stack = 0, [(node, 1) for node in roots]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in node.children)
+    return deepest
+
+
 class MjcfWriter(Writer):
     target = "MJCF"
 
     def build(self):
         walk = self.walk
+        depth = _deepest(walk.roots)
+        if depth > MAX_BODY_DEPTH:
+            raise ConvertError(
+                f"the model's bodies are nested {depth} deep (a chain of {depth} bodies); MJCF "
+                f"writes a child body inside its parent, and MuJoCo's XML reader reads at most "
+                f"{MUJOCO_MAX_XML_DEPTH} levels of elements ({MAX_BODY_DEPTH} bodies), so no MJCF "
+                "file can hold it and nothing was written (URDF and SDFormat keep links side by "
+                "side: convert to those)")
         name = walk.model_name("scene")
         root = etree.Element("mujoco", {"model": name})
         sub(root, "compiler", {"angle": "radian", "inertiafromgeom": "false",

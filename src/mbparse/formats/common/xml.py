@@ -68,7 +68,9 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     while True:
         try:
             root = etree.fromstring(data, _PARSER)
-            return (root, "", None) if len(data) < 4 * MAX_ELEMENT_DEPTH else _check_depth(root)
+            # (elements cannot nest deeper than there are tags)
+            return ((root, "", None) if data.count(b"<") <= MAX_ELEMENT_DEPTH
+                    else _check_depth(root))
         except etree.XMLSyntaxError as e:
             msg = str(e.msg if hasattr(e, "msg") else e)
             line = e.position[0] if e.position else None

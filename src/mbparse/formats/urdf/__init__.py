@@ -20,7 +20,8 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader
-from ..common.xml import attr, child_map, children, first_child, load_xml, qname
+from ..common.xml import (REFUSALS, attr, child_map, children, first_child, load_xml,
+                          qname)
 from .comma_numbers import UrdfXmlDiagnostic
 from ..common.suggest import did_you_mean
 
@@ -274,24 +275,10 @@ class UrdfReader:
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if (visuals or collisions) and self.plant.geometry_source_is_registered():
             plant, geometry = self.plant, self.geometry
-            used: set[str] = set()
-            for visual in visuals:
-                try:
-                    instance = geometry.visual(visual, name, used)
-                    if instance is not None:
-                        with diag.located(visual):
-                            plant.register_visual_geometry(body, instance)
-                except ParseError as e:
-                    self._recovered(e)
-            used = set()
-            for collision in collisions:
-                try:
-                    instance = geometry.collision(collision, name, used)
-                    if instance is not None:
-                        with diag.located(collision):
-                            plant.register_collision_geometry(body, instance)
-                except ParseError as e:
-                    self._recovered(e)
+            self._add_geometries(body, name, visuals, geometry.visual,
+                                 plant.register_visual_geometry)
+            self._add_geometries(body, name, collisions, geometry.collision,
+                                 plant.register_collision_geometry)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -304,6 +291,23 @@ class UrdfReader:
                 diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                                  "surface velocities are not part of its model.",
                              code="urdf-unsupported")
+
+    def _add_geometries(self, body, link_name: str, elements: list, read, register) -> None:
+        """Reads each of a link's visuals (or collisions) with ``read`` and
+        adds it with ``register``; an error ends only that element. (A
+        geometry instance carries its own source: no located() context.)"""
+        diag = self.diag
+        used: set[str] = set()
+        for el in elements:
+            try:
+                instance = read(el, link_name, used)
+                if instance is not None:
+                    try:
+                        register(body, instance)
+                    except REFUSALS as e:
+                        diag.refused(el, e)
+            except ParseError as e:
+                self._recovered(e)
 
     def _recovered(self, error: ParseError) -> None:
         """In an ``except ParseError`` around one element (the cheap form of
@@ -351,11 +355,12 @@ class UrdfReader:
         ``element_name`` refers to at ``el``; an unknown link is an error."""
         if link_name == WORLD:
             return self.plant.world_body()
-        if not self.plant.has_body_named(link_name, self.instance):
+        body = self.plant.find_body(link_name, self.instance) if isinstance(link_name, str) else None
+        if body is None:
             self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
                                 f"'{self.plant.get_model_instance_name(self.instance)}' does not "
                                 f"have.{self._link_hint(link_name)}", code="urdf-unknown-link")
-        return self.plant.get_body_by_name(link_name, self.instance)
+        return body
 
     # ------------------------------------------------------------ joints
     def joint(self, el) -> None:
@@ -372,7 +377,7 @@ class UrdfReader:
         jtype = el.get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
-        links = {}  # side -> (link name, the <parent>/<child> element)
+        ends = []  # (link name, the <parent>/<child> element)
         for side in ("parent", "child"):
             node = kids.get(side)
             if node is None:
@@ -382,25 +387,26 @@ class UrdfReader:
             if link is None:
                 diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
                            code="urdf-structure")
-            links[side] = (link, node)
-        parent = self.body(name, *links["parent"])
-        child = self.body(name, *links["child"])
+            ends.append((link, node))
+        parent = self.body(name, *ends[0])
+        child = self.body(name, *ends[1])
         X_PB = diag.origin(kids.get("origin"))
         axis = (1.0, 0.0, 0.0)
         axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
-            if norm(axis) < 1e-8:
+            n = norm(axis)
+            if n < 1e-8:
                 diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction",
                            code="axis-zero")
-            n = norm(axis)
-            axis = (axis[0] / n, axis[1] / n, axis[2] / n)
+            if n != 1.0:
+                axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
-        custom = qname(el) == "drake:joint"
+        custom = el.tag != "joint" and qname(el) == "drake:joint"
         if jtype in CUSTOM_JOINT_TYPES and not custom:
             diag.error(el, f"joint '{name}' has type '{jtype}', which only <drake:joint> may "
                            "declare; write it as <drake:joint>", code="urdf-value-invalid")
-        if jtype in STANDARD_JOINT_TYPES - {"planar"} and custom:
+        if custom and jtype in STANDARD_JOINT_TYPES and jtype != "planar":
             diag.error(el, f"joint '{name}' has the standard type '{jtype}'; write it as a "
                            "plain <joint>, not <drake:joint>", code="urdf-value-invalid")
         if jtype == "spherical" and not custom:
