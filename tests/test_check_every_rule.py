@@ -136,6 +136,7 @@ EXAMPLES = {
     "urdf-unknown-material": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="nowhere"/></visual></link>'), {}, LIKE_DRAKE),
     "urdf-unknown-element": ("r.urdf", robot(LINK + "<jiont/>"), {}),
     "urdf-mimic-invalid": ("r.urdf", robot(AB + rev('<mimic joint="j"/>')), {}, CONTINUOUS),
+    "urdf-number-commas": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1, 1, 1"/></geometry></visual></link>'), {}),
     "sdf-root": ("m.sdf", "<sfd/>", {}),
     "sdf-attribute-missing": ("m.sdf", sdf("<link/>"), {}),
     "sdf-element-missing": ("m.sdf", sdf(SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent><axis><xyz>0 0 1</xyz></axis></joint>'), {}),
@@ -149,6 +150,7 @@ EXAMPLES = {
     "sdf-unknown-attribute": ("m.sdf", sdf('<link name="a" bogus="1"/>'), {}),
     "sdf-frame-cycle": ("m.sdf", sdf(SDF_LINK + '<frame name="f" attached_to="g"/><frame name="g" attached_to="f"/>'), {}),
     "sdf-name-reserved": ("m.sdf", sdf('<link name="__model__"/>'), {}),
+    "sdf-world-link-renamed": ("m.sdf", sdf('<link name="world"><inertial><mass>1</mass></inertial></link>'), {}),
     "sdf-version": ("m.sdf", sdf(SDF_LINK, version="9.9"), {}),
     "sdf-mimic-invalid": ("m.sdf", sdf(
         SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent>'

@@ -307,3 +307,30 @@ def test_mjcf_a_closed_obj_mesh_has_drakes_signed_volume_like_drake(tmp_path):
     p = parse(text, like_drake=True)
     assert p.plant.get_body_by_name("b").default_spatial_inertia.mass == pytest.approx(1.0)
     assert not any("convex hull" in w for w in p.warnings)
+
+
+# ------------------------------------------------------------ massless <inertial>
+MASSLESS = ('<mujoco model="m">\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/>\n'
+            '<body name="b">\n<inertial diaginertia="0 0 0" mass="0" pos="0.1 0 0"/></body>\n'
+            '</body>\n</worldbody>\n</mujoco>\n')
+
+
+def test_mjcf_inertial_of_mass_zero_is_a_massless_body_in_the_default_mode():
+    # robosuite's sawyer/robot.xml: MuJoCo compiles it; Drake 1.51 stops on
+    # "condition 'mass > 0' failed"
+    p = parse(MASSLESS, like_drake=False)
+    assert p.plant.get_body_by_name("b").mass == 0
+    seen = p.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(MASSLESS, "<inertial") and d.code == "drake-refuses"
+               and "has mass 0" in d.message for d in seen)
+
+
+def test_mjcf_inertial_of_mass_zero_is_an_error_like_drake():
+    with pytest.raises(ParseError, match="<inertial> of body 'b' has mass 0") as err:
+        parse(MASSLESS, like_drake=True)
+    assert err.value.diagnostic.line == line_of(MASSLESS, "<inertial")
+
+
+def test_mjcf_inertial_of_mass_zero_is_not_read_when_inertia_comes_from_geoms():
+    text = MASSLESS.replace("<worldbody>", '<compiler inertiafromgeom="true"/>\n<worldbody>')
+    parse(text, like_drake=True)  # Drake does not read the <inertial> then

@@ -1,7 +1,8 @@
 """pybullet's SDFormat files that Drake (libsdformat) refuses, read in the
 default mode with a located warning (Drake's mode keeps the error): the wsg50
 grippers' empty ``<link name='world'>`` (left out, so 'world' is the world
-frame; a 'world' link with contents stays refused), and kiva_shelf's
+frame; a 'world' link with contents is renamed world_link, as pybullet reads it
+as an ordinary link), and kiva_shelf's
 collisions that share one name (each later one renamed NAME_1, NAME_2...)."""
 from __future__ import annotations
 
@@ -38,8 +39,51 @@ def test_modes_sdformat_empty_world_link_is_an_error_like_drake():
         parse_sdf(GRIPPER, like_drake=True)
 
 
-def test_modes_sdformat_world_link_with_contents_stays_an_error_in_both_modes():
-    text = GRIPPER.replace("<link name='world'>\n</link>", f"<link name='world'>{INERTIAL}</link>")
+FREE_BASE = GRIPPER.replace("<link name='world'>\n</link>",
+                            f"<link name='world'>{INERTIAL}</link>").replace("'prismatic'", "'fixed'")
+
+
+def test_modes_sdformat_world_link_with_contents_is_renamed_by_default():
+    # pybullet's wsg50_one_motor_gripper*_free_base.sdf: pybullet loads 'world' as an
+    # ordinary link, the free-floating base the gripper is welded to
+    parsed = parse_sdf(FREE_BASE)
+    plant = parsed.plant
+    assert sorted(b.name for b in plant.bodies() if b.model_instance != 0) == ["base",
+                                                                                "world_link"]
+    joint = plant.get_joint_by_name("base_joint")
+    assert (joint.parent_body.name, joint.child_body.name) == ("world_link", "base")
+    assert joint.parent_body.model_instance != 0
+    plant.finalize()
+    assert plant.get_body_by_name("world_link").is_floating_base_body
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(FREE_BASE, "<link name='world'>") and d.code ==
+               "sdf-world-link-renamed" and "renamed 'world_link'" in d.message
+               and "'base_joint'" in d.message and "Drake refuses this" in d.message
+               for d in seen)
+
+
+def test_modes_sdformat_world_link_with_contents_is_an_error_like_drake():
+    with pytest.raises(ParseError, match="The link name 'world' is reserved") as err:
+        parse_sdf(FREE_BASE, like_drake=True)
+    assert err.value.diagnostic.line == line_of(FREE_BASE, "<link name='world'>")
+
+
+def test_modes_sdformat_renamed_world_link_takes_a_free_name():
+    text = FREE_BASE.replace("<link name='base'>", f"<link name='world_link'>{INERTIAL}</link>"
+                                                   "<link name='base'>")
+    parsed = parse_sdf(text)
+    joint = parsed.plant.get_joint_by_name("base_joint")
+    assert joint.parent_body.name == "world_link_1"
+
+
+def test_modes_sdformat_only_world_link_with_contents_is_renamed_by_default():
+    text = sdf(f"<model name='m'><link name='world'>{INERTIAL}</link></model>", version="1.6")
+    parsed = parse_sdf(text)
+    assert [b.name for b in parsed.plant.bodies() if b.model_instance != 0] == ["world_link"]
+
+
+def test_modes_sdformat_empty_only_world_link_stays_an_error_in_both_modes():
+    text = sdf("<model name='m'><link name='world'/></model>", version="1.6")
     for like_drake in (False, True):
         with pytest.raises(ParseError, match="The link name 'world' is reserved"):
             parse_sdf(text, like_drake=like_drake)

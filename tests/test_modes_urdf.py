@@ -145,12 +145,61 @@ def test_modes_urdf_too_few_numbers_stay_an_error_in_both_modes():
             parse_urdf(text, like_drake=like_drake)
 
 
-def test_modes_urdf_commas_between_numbers_stay_an_error_in_both_modes():
-    # bike.urdf's xyz="0.07, 0, -0.69": Drake, urdfdom and yourdfpy all refuse it
-    text = EXTRA_NUMBERS.replace('xyz="1 2 3"', 'xyz="0.07, 0, -0.69"')
+COMMAS = EXTRA_NUMBERS.replace('rpy="0 0 1.5 0" xyz="1 2 3"', 'rpy="0 0 0" xyz="0.07, 0, -0.69"')
+
+
+def test_modes_urdf_commas_between_numbers_are_read_with_a_warning_by_default():
+    # pybullet's bicycle/bike.urdf: xyz="0.07, 0, -0.69"; pybullet and iDynTree read it
+    # (0.07, 0, -0.69), urdfdom, yourdfpy, MuJoCo and Drake refuse it
+    parsed = parse_urdf(COMMAS)
+    X = parsed.plant.get_joint_by_name("j").frame_on_parent.X_BF
+    assert X.p == pytest.approx((0.07, 0.0, -0.69))
+    seen = parsed.parser.diagnostic_policy().warnings_seen
+    assert any(d.line == line_of(COMMAS, "<origin") and d.code == "urdf-number-commas"
+               and "'xyz' of <origin>" in d.message and "(0.07, 0, -0.69)" in d.message
+               and "separate the numbers by spaces" in d.message for d in seen)
+
+
+def test_modes_urdf_commas_between_numbers_are_an_error_like_drake():
+    with pytest.raises(ParseError, match="'xyz' of <origin> should be 3 numbers separated by "
+                                         "spaces, not '0.07, 0, -0.69'") as err:
+        parse_urdf(COMMAS, like_drake=True)
+    assert err.value.diagnostic.line == line_of(COMMAS, "<origin")
+
+
+def test_modes_urdf_commas_in_an_rgba_are_read_by_default():
+    text = robot(f'<link name="a">{HEAVY}<visual><geometry><box size="1, 1, 1"/></geometry>'
+                 '<material name="m"><color rgba="1, 0, 0, 1"/></material></visual></link>')
+    parsed = parse_urdf(text)
+    (geometry,) = parsed.geometries()
+    assert geometry.shape.size() == pytest.approx((1.0, 1.0, 1.0))
+    assert sum(w.count("separates its numbers by commas") for w in parsed.warnings) == 2
+
+
+@pytest.mark.parametrize("xyz", ["0.07,0,-0.69", "0.07, 0", "0.07, 0, -0.69, 1", "0.07, a, 1",
+                                 "0.07 ,0 ,1", "0.07,, 0, 1"])
+def test_modes_urdf_other_comma_forms_stay_an_error_in_both_modes(xyz):
+    text = COMMAS.replace('xyz="0.07, 0, -0.69"', f'xyz="{xyz}"')
     for like_drake in (False, True):
         with pytest.raises(ParseError, match="'xyz' of <origin> should be 3 numbers"):
             parse_urdf(text, like_drake=like_drake)
+
+
+def test_modes_urdf_comma_separated_number_that_overflows_is_an_error():
+    text = COMMAS.replace('xyz="0.07, 0, -0.69"', 'xyz="1e999, 0, 0"')
+    with pytest.raises(ParseError, match="not finite"):
+        parse_urdf(text)
+
+
+@pytest.mark.parametrize("xyz", ["$(optenv HUSKY_IMU_XYZ 0.19 0 0.149)", "${offset} 0 0"])
+def test_modes_urdf_xacro_substitution_in_a_plain_urdf_is_an_error_that_says_so(xyz):
+    # pybullet's husky/husky.urdf: Drake, urdfdom and yourdfpy refuse it too
+    text = COMMAS.replace('xyz="0.07, 0, -0.69"', f'xyz="{xyz}"')
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match=r"should be 3 numbers.*is a xacro substitution, "
+                                             r"which only xacro expands") as err:
+            parse_urdf(text, like_drake=like_drake)
+        assert err.value.diagnostic.line == line_of(text, "<origin")
 
 
 PYBULLET_SHAPE = robot(f'<link name="ground">{HEAVY}\n'

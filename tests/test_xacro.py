@@ -109,6 +109,46 @@ def test_xacro_find_of_a_package_the_map_lacks_is_a_located_error(write):
     assert d.line == line_of(text, "$(find parts)")
 
 
+def test_xacro_include_of_a_package_uri_is_a_located_error_that_names_find(write, pkg):
+    # example-robot-data's hector quadrotor_base.xacro: xacro (ROS 1, ROS 2, PyPI) joins a
+    # package:// include filename to the folder, so the file is not found; the package map
+    # holds 'parts', but mbparse expands as xacro does and says what to write instead
+    text = robot(ARM.replace("LOWER", "-1").replace("$(find parts)", "package://parts"))
+    path = write("arm.urdf.xacro", text)
+    for like_drake in (False, True):
+        with pytest.raises(ParseError, match=r"the included file 'package://parts/urdf/parts."
+                                             r"xacro' is not found.*write filename=\"\$\(find "
+                                             r"parts\)/urdf/parts.xacro\"") as info:
+            load(path, [("parts", pkg)], like_drake=like_drake)
+        d = info.value.diagnostic
+        assert d.code == "xacro-error" and d.file == str(path)
+        assert d.line == line_of(text, "package://parts/urdf")
+
+
+def test_xacro_property_without_the_prefix_is_named_in_the_undefined_name_error(write, pkg):
+    # rtb-data's kr210l150_macro.xacro: <property name="deg"> (no xacro: prefix), which
+    # xacro reads no more since 1.14 (ROS Noetic); the error points at that line
+    macros = PARTS.replace('<xacro:macro', '<property name="scale" value="2"/>\n  <xacro:macro')
+    (pkg / "urdf" / "parts.xacro").write_text(macros.replace('"${mass}"', '"${mass * scale}"'))
+    path = write("arm.urdf.xacro", robot(ARM.replace("LOWER", "-1")))
+    with pytest.raises(ParseError, match=r"name 'scale' is not defined.*'scale' is defined here "
+                                         r"by <property> without the 'xacro:' prefix.*write "
+                                         r"<xacro:property name=\"scale\"") as info:
+        load(path, [("parts", pkg)])
+    d = info.value.diagnostic
+    assert (d.file, d.line) == (str(pkg / "urdf" / "parts.xacro"),
+                                line_of(macros, '<property name="scale"'))
+    assert "\n" not in d.message
+
+
+def test_xacro_find_of_a_package_given_by_a_relative_folder(write, pkg, monkeypatch):
+    # --package parts=. from inside the package, the xacro file elsewhere
+    monkeypatch.chdir(pkg)
+    path = write("arm.urdf.xacro", robot(ARM.replace("LOWER", "-1")))
+    plant, (instance,), _ = load(path, [("parts", ".")])
+    assert plant.get_body_by_name("tip", instance).mass == 5.0
+
+
 def test_xacro_undefined_property_is_a_located_error(write):
     text = robot(f'<link name="a"><inertial><mass value="${{nowhere}}"/>{INERTIA}</inertial>'
                  '</link>')

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from .memory import collector_paused
+from .records import FrozenRecord, _set
 
 # concurrent.futures and multiprocessing are imported when a pool is made:
 # a command on one file does not pay for them at start-up.
@@ -29,12 +29,14 @@ from .memory import collector_paused
 _AHEAD_PER_WORKER = 4
 
 
-@dataclass(frozen=True)
-class Failed:
-    """The result of a file whose work raised (or whose worker died)."""
+class Failed(FrozenRecord):
+    """The result of a file whose work raised (or whose worker died); immutable."""
 
-    item: Any
-    error: str
+    _fields = ("item", "error")
+
+    def __init__(self, item: Any, error: str) -> None:
+        _set(self, "item", item)
+        _set(self, "error", error)
 
 
 def default_jobs() -> int:

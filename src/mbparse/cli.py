@@ -21,9 +21,10 @@ COMMANDS = {
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser. With ``only`` (a command's name), only that
-    command's module is imported and given its arguments; the others are
-    listed by name, so that running one command does not import the
-    converter, the linter, the viewer and what they need."""
+    command is added (its module imported, its arguments given), so that
+    running one command does not import the converter, the linter, the viewer
+    and what they need, nor make a parser per command (each one looks its
+    messages up with gettext); ``mbparse --help`` lists them all."""
     ap = argparse.ArgumentParser(prog="mbparse", description="Load, check, inspect, convert "
                                  "and view robot and scene descriptions (URDF, SDFormat, MJCF, "
                                  "Drake model directives, OBJ).")
@@ -31,7 +32,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
-            sub.add_parser(name, help=help_text, description=help_text)
             continue
         mod = importlib.import_module(f"mbparse.commands.{module}")
         p = sub.add_parser(name, help=help_text, description=help_text)

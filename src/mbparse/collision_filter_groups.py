@@ -3,19 +3,24 @@ whose members must not collide. Groups are gathered during a parse and
 resolved at its end, as Drake's parser does."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
+from .records import ValueRecord
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 
 
-@dataclass
-class CollisionFilterGroups:
+class CollisionFilterGroups(ValueRecord):
     """Groups ``{scoped group: {scoped body, ...}}`` and exclusion pairs."""
 
-    _groups: dict[str, set[str]] = field(default_factory=dict)
-    _pairs: set[tuple[str, str]] = field(default_factory=set)
+    _fields = ("_groups", "_pairs")
+
+    def __init__(self, _groups: dict[str, set[str]] | None = None,
+                 _pairs: set[tuple[str, str]] | None = None) -> None:
+        self._groups: dict[str, set[str]] = {} if _groups is None else _groups
+        self._pairs: set[tuple[str, str]] = set() if _pairs is None else _pairs
 
     def add_group(self, name: str, members: set[str]) -> None:
         self._groups[name] = set(members)
@@ -47,12 +52,14 @@ def _split(scoped: str) -> tuple[str, str]:
     return (ns, element) if sep else ("", scoped)
 
 
-@dataclass
-class _Group:
+class _Group(ValueRecord):
     """One collision filter group: its members and the groups it ignores."""
 
-    body_names: set[str]
-    bodies: set[int]
+    _fields = ("body_names", "bodies")
+
+    def __init__(self, body_names: set[str], bodies: set[int]) -> None:
+        self.body_names = body_names
+        self.bodies = bodies
 
 
 class CollisionFilterGroupResolver:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
-from typing import Callable, NoReturn
+from collections.abc import Callable
 
 from .numbers import QUOTE_LIMIT, quote
+from .records import FrozenRecord, ValueRecord, _set
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 _MESSAGE_LIMIT = 2000
@@ -27,26 +31,36 @@ def _shorten_quotes(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(FrozenRecord):
     """One finding: severity, message, location (file, line, column), the
     element it is about, and a stable ``code`` naming the kind of problem
-    (``mbparse check --list-rules`` lists them; None where none is set yet)."""
+    (``mbparse check --list-rules`` lists them; None where none is set yet).
+    Immutable; equal to a diagnostic with the same fields."""
 
+    _fields = ("severity", "message", "file", "line", "column", "element", "code")
     severity: str  # "error" | "warning"
     message: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    element: str | None = None
-    code: str | None = None
+    file: str | None
+    line: int | None
+    column: int | None
+    element: str | None
+    code: str | None
 
-    def __post_init__(self) -> None:
-        if type(self.message) is not str:  # a str subclass (a URI problem) is kept plain
-            object.__setattr__(self, "message", str(self.message))
+    def __init__(self, severity: str, message: str, file: str | None = None,
+                 line: int | None = None, column: int | None = None,
+                 element: str | None = None, code: str | None = None) -> None:
+        if type(message) is not str:  # a str subclass (a URI problem) is kept plain
+            message = str(message)
         # A value quoted back can be a megabyte long: keep messages readable.
-        if len(self.message) > _MESSAGE_LIMIT // 4:
-            object.__setattr__(self, "message", _shorten_quotes(self.message))
+        if len(message) > _MESSAGE_LIMIT // 4:
+            message = _shorten_quotes(message)
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "element", element)
+        _set(self, "code", code)
 
     def location(self) -> str:
         where = self.file or "<string>"
@@ -85,8 +99,7 @@ class ParseWarning(UserWarning):
         super().__init__(diagnostic.message)
 
 
-@dataclass
-class DiagnosticPolicy:
+class DiagnosticPolicy(ValueRecord):
     """Turns findings into warnings or errors.
 
     ``strict`` makes every warning an error. ``emit`` controls whether
@@ -98,20 +111,31 @@ class DiagnosticPolicy:
     top-level element records it in ``errors_seen`` and reading goes on with
     the next element. Off (the library's contract, as Drake's), the first
     error raises out of the parse.
+
+    ``like_drake`` is Drake's mode (``--like drake``): what Drake 1.51
+    refuses only for a limit of its own (a mesh format it cannot read, ...)
+    is an error, as in Drake; otherwise mbparse loads it with a warning that
+    says Drake would refuse it. ``locate`` maps where a finding in generated
+    text (an expanded xacro file) was found, (file, line) in that text, to
+    (file, line) in the source; None: as given.
     """
 
-    strict: bool = False
-    emit: bool = True
-    # Drake's mode (``--like drake``): what Drake 1.51 refuses only for a limit
-    # of its own (a mesh format it cannot read, ...) is an error, as in Drake;
-    # otherwise mbparse loads it with a warning that says Drake would refuse it.
-    like_drake: bool = False
-    warnings_seen: list[Diagnostic] = field(default_factory=list)
-    # Where a finding in generated text (an expanded xacro file) came from:
-    # (file, line) in that text -> (file, line) in the source; None: as given.
-    locate: Callable[[str | None, int | None], tuple[str | None, int | None]] | None = None
-    collect_errors: bool = False
-    errors_seen: list[Diagnostic] = field(default_factory=list)
+    _fields = ("strict", "emit", "like_drake", "warnings_seen", "locate", "collect_errors",
+               "errors_seen")
+
+    def __init__(self, strict: bool = False, emit: bool = True, like_drake: bool = False,
+                 warnings_seen: list[Diagnostic] | None = None,
+                 locate: Callable[[str | None, int | None],
+                                  tuple[str | None, int | None]] | None = None,
+                 collect_errors: bool = False,
+                 errors_seen: list[Diagnostic] | None = None) -> None:
+        self.strict = strict
+        self.emit = emit
+        self.like_drake = like_drake
+        self.warnings_seen: list[Diagnostic] = [] if warnings_seen is None else warnings_seen
+        self.locate = locate
+        self.collect_errors = collect_errors
+        self.errors_seen: list[Diagnostic] = [] if errors_seen is None else errors_seen
 
     def error(self, message: str, file: str | None = None, line: int | None = None,
               column: int | None = None, element: str | None = None,

@@ -8,49 +8,60 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, ParseError
 from .geometry import SceneGraph
 from .package_map import PackageMapError
 from .parser import Parser
 from .plant import ModelError, MultibodyPlant
+from .records import ValueRecord
 
 # The oracle's plant: MultibodyPlant(0.001) with Drake's default (TAMSI).
 DEFAULT_TIME_STEP = 0.001
 DEFAULT_APPROXIMATION = "tamsi"
 
 
-@dataclass
-class LoadOptions:
-    """How a file is loaded: the plant's settings, extra packages, strictness."""
+class LoadOptions(ValueRecord):
+    """How a file is loaded: the plant's settings, extra packages, strictness.
 
-    time_step: float = DEFAULT_TIME_STEP
-    contact_approximation: str = DEFAULT_APPROXIMATION
-    # (name, folder) pairs added to (or replacing in) the package map.
-    packages: list[tuple[str, str]] = field(default_factory=list)
-    strict: bool = False
-    # "default" loads what Drake refuses only for its own limits (with a
-    # warning); "drake" reproduces Drake 1.51, refusals included.
-    like: str = "default"
-    # The linter's mode: an error ends only the element it is in; reading
-    # goes on with the next one and every error is kept in Loaded.errors
-    # (load() then raises nothing for the file's problems).
-    collect_errors: bool = False
+    ``packages``: (name, folder) pairs added to (or replacing in) the package
+    map. ``like``: "default" loads what Drake refuses only for its own limits
+    (with a warning); "drake" reproduces Drake 1.51, refusals included.
+    ``collect_errors`` is the linter's mode: an error ends only the element
+    it is in; reading goes on with the next one and every error is kept in
+    :attr:`Loaded.errors` (load() then raises nothing for the file's
+    problems). :func:`mbparse.records.replace` gives a changed copy."""
+
+    _fields = ("time_step", "contact_approximation", "packages", "strict", "like",
+               "collect_errors")
+
+    def __init__(self, time_step: float = DEFAULT_TIME_STEP,
+                 contact_approximation: str = DEFAULT_APPROXIMATION,
+                 packages: list[tuple[str, str]] | None = None, strict: bool = False,
+                 like: str = "default", collect_errors: bool = False) -> None:
+        self.time_step = time_step
+        self.contact_approximation = contact_approximation
+        self.packages: list[tuple[str, str]] = [] if packages is None else packages
+        self.strict = strict
+        self.like = like
+        self.collect_errors = collect_errors
 
 
-@dataclass
-class Loaded:
-    """What :func:`load` built, with the warnings it saw."""
+class Loaded(ValueRecord):
+    """What :func:`load` built, with the warnings it saw, and the errors met
+    (only with LoadOptions.collect_errors; otherwise the first one raises)."""
 
-    plant: MultibodyPlant
-    scene_graph: SceneGraph
-    parser: Parser
-    instances: list[int]
-    warnings: list[Diagnostic]
-    # The errors met (only with LoadOptions.collect_errors; otherwise the
-    # first one raises).
-    errors: list[Diagnostic] = field(default_factory=list)
+    _fields = ("plant", "scene_graph", "parser", "instances", "warnings", "errors")
+
+    def __init__(self, plant: MultibodyPlant, scene_graph: SceneGraph, parser: Parser,
+                 instances: list[int], warnings: list[Diagnostic],
+                 errors: list[Diagnostic] | None = None) -> None:
+        self.plant = plant
+        self.scene_graph = scene_graph
+        self.parser = parser
+        self.instances = instances
+        self.warnings = warnings
+        self.errors: list[Diagnostic] = [] if errors is None else errors
 
 
 def ancestor_package_xmls(path: str) -> list[str]:

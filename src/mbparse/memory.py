@@ -16,7 +16,7 @@ import gc
 import os
 import sys
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 # Inputs at least this large are worth a call after their tree is freed.
 LARGE_INPUT_BYTES = 4 << 20

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 # Longest text quoted back in a message (a value can be a megabyte long).
 QUOTE_LIMIT = 80

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import time
-from typing import NoReturn
 
 from . import formats, memory
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
@@ -12,6 +11,10 @@ from .geometry import SceneGraph, ShapeError
 from .package_map import PackageMap, PackageMapError, resolve_uri
 from .plant import ModelError, MultibodyPlant
 from .workspace import DataSource, ParsingOptions, Workspace
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 class Parser:

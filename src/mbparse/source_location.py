@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from collections.abc import Iterator
 
 Source = tuple[str | None, int | None]
 UNKNOWN: Source = (None, None)

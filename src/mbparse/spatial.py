@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 Vec3 = tuple[float, float, float]
 Mat3 = tuple[Vec3, Vec3, Vec3]
@@ -283,7 +283,15 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
             return "number-nan", "it has a NaN entry"
         if any(math.isinf(v) for v in I):
             return "number-not-finite", "it has an infinite entry"
-    eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(I[0] + I[1] + I[2]))
+    trace = I[0] + I[1] + I[2]
+    eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(trace))
+    # Gershgorin's discs bound the principal moments: when every one lies in
+    # [-eps, (trace + eps) / 2] the test below passes (a + b = trace - c), and
+    # no eigenvalue solver is needed (most inertias are far from the bounds).
+    ixx, iyy, izz, axy, axz, ayz = I[0], I[1], I[2], abs(I[3]), abs(I[4]), abs(I[5])
+    if (min(ixx - axy - axz, iyy - axy - ayz, izz - axz - ayz) >= -eps
+            and max(ixx + axy + axz, iyy + axy + ayz, izz + axz + ayz) <= 0.5 * (trace + eps)):
+        return None
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:
         return "inertia-not-positive", (f"its principal moments {a:g} {b:g} {c:g} are invalid "

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import json
 import math
 from typing import Iterator
 
@@ -116,6 +115,8 @@ def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
 
 def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                   extra: dict | None) -> str:
+    import json  # here: the text outline (inspect without --json) does without it
+
     out = io.StringIO()
     write, dumps = out.write, json.dumps
     sections = _sections(plant, parser, instances)

@@ -4,14 +4,15 @@ resolver. The workspace owns none of them."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .files import NotRegularFileError, read_regular_file
 from .package_map import PackageMap
+from .records import FrozenRecord, ValueRecord, _set
 
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 
@@ -22,17 +23,21 @@ CONTENTS_PSEUDO_STEM = "<literal-string>"
 MAX_FILE_NESTING = 100
 
 
-@dataclass(frozen=True)
-class DataSource:
-    """A model's text: either a file name or the contents themselves."""
+class DataSource(FrozenRecord):
+    """A model's text: either a file name or the contents themselves
+    (immutable). ``display_name`` is how the contents are named in
+    diagnostics; ``base_dir`` the folder relative URIs in the contents are
+    resolved against (contents generated from a file, such as an expanded
+    xacro file)."""
 
-    filename: str | None = None
-    contents: str | None = None
-    # How the contents should be named in diagnostics.
-    display_name: str | None = None
-    # The folder relative URIs in the contents are resolved against (contents
-    # generated from a file, such as an expanded xacro file).
-    base_dir: str | None = None
+    _fields = ("filename", "contents", "display_name", "base_dir")
+
+    def __init__(self, filename: str | None = None, contents: str | None = None,
+                 display_name: str | None = None, base_dir: str | None = None) -> None:
+        _set(self, "filename", filename)
+        _set(self, "contents", contents)
+        _set(self, "display_name", display_name)
+        _set(self, "base_dir", base_dir)
 
     def is_file(self) -> bool:
         return self.filename is not None
@@ -64,26 +69,37 @@ class DataSource:
         return (self.contents or "").encode("utf-8")
 
 
-@dataclass
-class ParsingOptions:
+class ParsingOptions(ValueRecord):
     """Options of one parse (auto-renaming of taken model names)."""
 
-    enable_auto_renaming: bool = False
+    _fields = ("enable_auto_renaming",)
+
+    def __init__(self, enable_auto_renaming: bool = False) -> None:
+        self.enable_auto_renaming = enable_auto_renaming
 
 
-@dataclass
-class Workspace:
-    """What a reader works with during one parse: options, packages, diagnostics, the plant."""
+class Workspace(ValueRecord):
+    """What a reader works with during one parse: options, packages, diagnostics, the plant.
 
-    options: ParsingOptions
-    package_map: PackageMap
-    diagnostic: DiagnosticPolicy
-    plant: "MultibodyPlant"
-    collision_resolver: CollisionFilterGroupResolver
-    # select_reader(filename) -> reader module; lets readers parse includes.
-    select_reader: Callable[[str], object] = field(default=None)  # type: ignore[assignment]
-    # Files being read right now (to refuse include cycles).
-    open_files: list[str] = field(default_factory=list)
+    ``select_reader(filename)`` gives a reader module (it lets readers parse
+    includes); ``open_files`` are the files being read right now (to refuse
+    include cycles)."""
+
+    _fields = ("options", "package_map", "diagnostic", "plant", "collision_resolver",
+               "select_reader", "open_files")
+
+    def __init__(self, options: ParsingOptions, package_map: PackageMap,
+                 diagnostic: DiagnosticPolicy, plant: "MultibodyPlant",
+                 collision_resolver: CollisionFilterGroupResolver,
+                 select_reader: Callable[[str], object] = None,  # type: ignore[assignment]
+                 open_files: list[str] | None = None) -> None:
+        self.options = options
+        self.package_map = package_map
+        self.diagnostic = diagnostic
+        self.plant = plant
+        self.collision_resolver = collision_resolver
+        self.select_reader = select_reader
+        self.open_files: list[str] = [] if open_files is None else open_files
 
     def make_model_name(self, candidate: str, parent_model_name: str | None) -> str:
         """``parent::candidate``, renamed with a ``_N`` subscript when

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import functools
 import io
-import json
 import sys
 from typing import TextIO
 
@@ -39,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(result, Failed):  # inspect_one keeps its own failures; this is a crash
             result = (1, "", f"{path}: internal error in mbparse: {result.error}\n")
             if args.json:
-                result = (1, json.dumps({"schema": SCHEMA, "file": path,
-                                         "error": result[2].strip()}) + "\n", "")
+                result = (1, _error_json(path, result[2].strip()), "")
         code, out, err = result
         status = max(status, code)
         if err:
@@ -69,8 +67,7 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         print_outline(summary, out)
     except ParseError as e:
         if as_json:
-            return 1, json.dumps({"schema": SCHEMA, "file": path,
-                                  "error": str(e).splitlines()[0]}) + "\n", ""
+            return 1, _error_json(path, str(e).splitlines()[0]), ""
         return 1, "", f"error: {e}\n"
     except Exception as e:  # a bug in mbparse, not a problem in the file
         if debug:
@@ -78,9 +75,16 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         message = (f"{path}: internal error in mbparse: {type(e).__name__}: {str(e)[:200]} "
                    "(--debug shows the traceback)")
         if as_json:
-            return 1, json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n", ""
+            return 1, _error_json(path, message), ""
         return 1, "", message + "\n"
     return 0, out.getvalue(), warnings_text(path, loaded.warnings)
+
+
+def _error_json(path: str, message: str) -> str:
+    """The JSON line of a file that could not be inspected."""
+    import json  # here: the text outline does without it (start-up time)
+
+    return json.dumps({"schema": SCHEMA, "file": path, "error": message}) + "\n"
 
 
 def warnings_text(path: str, seen: list) -> str:

@@ -99,7 +99,7 @@ def expand(source: DataSource, workspace) -> tuple[DataSource, _Expansion]:
     package_map = workspace.package_map
     request = {"name": name, "text": source.read_bytes().decode("latin-1"),
                "is_file": source.is_file(), "root_dir": source.root_dir(),
-               "packages": {p: package_map.get_path(p)
+               "packages": {p: os.path.abspath(package_map.get_path(p))
                             for p in package_map.get_package_names()}}
     answer = _run_child(request, name, policy)
     for level, message, file, line, code in answer["diagnostics"]:

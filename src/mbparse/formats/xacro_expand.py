@@ -138,6 +138,7 @@ def _hooks(expansion: _Expansion, packages: dict):
 
 _UNDEFINED = re.compile(r"name '(\w+)' is not defined|Undefined substitution argument (\w+)"
                         r"|\$\(find ([\w-]+)\)"
+                        r"|(package)://"
                         r"|(?:property|macro) '?(\w+)'? (?:is )?not defined")
 
 
@@ -156,6 +157,26 @@ def _error_line(path: str, message: str) -> int | None:
     for number, line in enumerate(text.splitlines(), start=1):
         if re.search(rf"(\$\{{|\$\(|xacro:)[^\n]*\b{re.escape(name)}\b", line):
             return number
+    return None
+
+
+def _unprefixed_property(files: list[str], message: str) -> tuple[str, int, str] | None:
+    """(file, line, name) of a ``<property name=...>`` written without the
+    ``xacro:`` prefix (old xacro read it, today's ignores it) that defines
+    the name an error says is undefined, or None."""
+    from ..files import read_regular_file
+    m = re.search(r"name '(\w+)' is not defined", message)
+    if m is None:
+        return None
+    pattern = re.compile(rf"<property\s[^>]*\bname\s*=\s*[\"']{m.group(1)}[\"']")
+    for path in files:
+        try:
+            text = read_regular_file(path).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if pattern.search(line):
+                return path, number, m.group(1)
     return None
 
 
@@ -195,6 +216,25 @@ def expand(request: dict) -> dict:
                 half = len(message) // 2
                 if message[:half] == message[half + 1:]:   # xacro repeats a wrapped message
                     message = message[:half]
+                uri = re.search(r"package://([^/\s'\"]+)/([^\s'\"]*)", message)
+                if uri is not None and ("No such file" in message or _caused_by(e, OSError)):
+                    # xacro (ROS 1, ROS 2 and PyPI alike) joins a package://
+                    # include filename to the including file's folder.
+                    stack = [f for f in (xacro.filestack or []) if f]
+                    if "package://" in where and len(stack) > 1:
+                        where = stack[-2]
+                    message = (f"the included file '{uri.group(0)}' is not found: xacro "
+                               "resolves $(find PKG) in an include's filename, not package:// "
+                               f"URIs; write filename=\"$(find {uri.group(1)})/{uri.group(2)}\"")
+                unprefixed = _unprefixed_property(expansion.files, message)
+                if unprefixed is not None:
+                    where, line, prop = unprefixed
+                    message = " ".join(message.split())
+                    raise _Failed(f"xacro could not expand the file: {message}; '{prop}' is "
+                                  f"defined here by <property> without the 'xacro:' prefix, "
+                                  "which xacro (since 1.14, ROS Noetic) does not read: write "
+                                  f"<xacro:property name=\"{prop}\" .../>", where, line,
+                                  "xacro-error") from None
                 if _caused_by(e, MemoryError):
                     message = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of "
                                "memory; an expression or macro that grows without end?")

@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..files import read_regular_file
 from ..numbers import all_finite, partial_number_problem, quote, why_not_finite
+from ..records import ValueRecord
 
 Vec3 = tuple[float, float, float]
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -43,16 +43,20 @@ class ObjError(ValueError):
         self.line = line
 
 
-@dataclass
-class ObjMesh:
+class ObjMesh(ValueRecord):
     """Vertices (an n×3 float array), triangles (an m×3 integer array of
-    indices into ``vertices``) and object names."""
+    indices into ``vertices``) and object names; ``warnings``: problems that
+    did not stop the reading (degenerate faces, ...)."""
 
-    vertices: Any = None
-    faces: Any = None
-    object_names: list[str] = field(default_factory=list)
-    # Problems that did not stop the reading (degenerate faces, ...).
-    warnings: list[str] = field(default_factory=list)
+    _fields = ("vertices", "faces", "object_names", "warnings")
+
+    def __init__(self, vertices: Any = None, faces: Any = None,
+                 object_names: list[str] | None = None,
+                 warnings: list[str] | None = None) -> None:
+        self.vertices = vertices
+        self.faces = faces
+        self.object_names: list[str] = [] if object_names is None else object_names
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     @property
     def object_name(self) -> str:
@@ -150,19 +154,30 @@ def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
 def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     """Parses OBJ text; see ``read_obj``.
 
-    The common file (``v`` lines of three numbers, faces of three or four
-    corners with positive indices) is read over whole arrays; anything else
-    goes line by line, which decides every unusual case.
+    The common file (``v`` lines of three numbers, faces of three to
+    EAR_CLIPPING_MAX_CORNERS corners with positive indices) is read over
+    whole arrays. Anything else is read in blocks of lines: a block of
+    common lines still over arrays, and only a block holding an unusual
+    line line by line, which decides every unusual case -- so that one odd
+    line in a large file does not cost the whole file a slow reading.
     """
-    mesh = _parse_common_obj(text) if len(text) >= _ARRAYS_FROM else None
+    if len(text) < _ARRAYS_FROM:
+        return _parse_obj_lines(text, allow_no_faces)
+    mesh = _parse_common_obj(text)
     if mesh is None:
-        mesh = _parse_obj_lines(text, allow_no_faces)
+        mesh = _parse_obj_lines(text, allow_no_faces, blocks=True)
     return mesh
 
 
 # Below this many characters (some 25 vertices) the line reader is quicker
 # (NumPy's fixed cost per call outweighs a few dozen lines).
 _ARRAYS_FROM = 1400
+# The blocks of lines a file the array reading declines is read in: each
+# block over arrays when it can be, else in the next, smaller blocks, and
+# the smallest line by line. Fewer lines than the last figure are always
+# read line by line.
+_BLOCK_LINES = (2048, 128)
+_ARRAY_BLOCK_MIN_LINES = 48
 
 # Lines of an OBJ file that the array reader takes, by their keyword: the
 # quick patterns (a literal to search for) when no line starts with a blank.
@@ -172,6 +187,7 @@ _O_LINE = re.compile(r"\no[ \t]([^\n]*)")
 _V_LINE_INDENTED = re.compile(r"\n[ \t]*v[ \t]([^\n]*)")
 _F_LINE_INDENTED = re.compile(r"\n[ \t]*f[ \t]([^\n]*)")
 _O_LINE_INDENTED = re.compile(r"\n[ \t]*o[ \t]([^\n]*)")
+_INDENTED = re.compile(r"\n[ \t]")  # quicker than two substring searches
 _AFTER_SLASH = re.compile(r"/[^ \t]*")
 # Line breaks other than \n (and \r\n) that str.splitlines() also honours.
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
@@ -183,49 +199,65 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     vertices without exactly three finite plain numbers, faces with fewer
     than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
     zero indices, an index past the last vertex, no faces."""
-    import numpy as np
-
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     if any(c in text for c in _OTHER_BREAKS):
         return None
-    text = "\n" + text
-    indented = "\n " in text or "\n\t" in text
-    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
-    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
-    if not f_rows:
+    rows = _array_rows("\n" + text, need_faces=True)
+    if rows is None:
         return None
-    V = _vertex_array("\n".join(v_rows), len(v_rows))
-    if V is None:
+    V, flat, counts, names = rows
+    if flat.max() >= len(V):
         return None
-    faces = "\n".join(f_rows)
-    if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
-        return None
-    counts = _tokens_per_row(faces, len(f_rows))
-    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
-        return None
-    flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
-    if flat is None or flat.min() < 1 or flat.max() > len(V):
-        return None
-    flat -= 1
-    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
-        return ObjMesh(V, flat.reshape(-1, 3), _object_names(text, indented))
-    F = _triangulate(V, flat, counts)
-    return ObjMesh(V, F, _object_names(text, indented))
+    return ObjMesh(V, _triangulate(V, flat, counts), names)
 
 
-def _object_names(text: str, indented: bool) -> list[str]:
-    """The names of the ``o`` lines, in file order."""
-    return (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
-
-
-def _triangulate(V, flat, counts):
-    """The triangles of polygons of 3 to EAR_CLIPPING_MAX_CORNERS corners
-    (``counts``, their corner indices one after the other in ``flat``),
-    polygon by polygon in file order, split as the line reader splits them:
-    quadrilaterals over whole arrays, the few larger polygons by ear clipping."""
+def _array_rows(text: str, need_faces: bool):
+    """(vertices, 0-based face corners one after the other, corners per
+    face, object names) of OBJ text that starts with and breaks lines at
+    ``\\n`` only, read over whole arrays; None when a line is one the line
+    reader must decide (see ``_parse_common_obj``; an index past the last
+    vertex is left to the caller), or when ``need_faces`` and there is none."""
     import numpy as np
 
+    indented = _INDENTED.search(text) is not None
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if need_faces and not f_rows:
+        return None
+    # Faces first: their integers read quicker than the vertices' numbers,
+    # so a file the line reader must decide is found out sooner.
+    if f_rows:
+        faces = "\n".join(f_rows)
+        if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
+            return None
+        rows = _face_rows(faces, len(f_rows))
+        if rows is None:
+            return None
+        flat, counts = rows
+    else:
+        flat = counts = np.empty(0, dtype=np.int64)
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    if v_rows:
+        V = _vertex_array("\n".join(v_rows), len(v_rows))
+        if V is None:
+            return None
+    else:
+        V = np.empty((0, 3), dtype=np.float64)
+    return V, flat, counts, (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
+                 warnings: list[str] | None = None):
+    """The triangles of polygons of 3 or more corners (``counts``, their
+    corner indices one after the other in ``flat``), polygon by polygon in
+    file order, split as tinyobjloader splits them: quadrilaterals over
+    whole arrays, the few larger polygons one by one (see ``_clip_ears``;
+    ``large_lines`` gives the line of a polygon past the ear-clipping
+    limit, for the warning when it is not convex)."""
+    import numpy as np
+
+    if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
+        return flat.reshape(-1, 3)
     starts = np.cumsum(counts) - counts
     triangles = counts - 2
     large = np.flatnonzero(counts > 4)
@@ -234,7 +266,8 @@ def _triangulate(V, flat, counts):
         corners = flat[starts[k]:starts[k] + counts[k]].tolist()
         points = dict(zip(corners, V[corners].tolist()))
         clipped.append([])
-        _clip_ears(points, corners, clipped[-1])  # type: ignore[arg-type]
+        _clip_ears(points, corners, clipped[-1], warnings,  # type: ignore[arg-type]
+                   (large_lines or {}).get(k))
         triangles[k] = len(clipped[-1])  # fewer when ear clipping gives up
     first = np.cumsum(triangles) - triangles  # each polygon's first output row
     F = np.empty((int(triangles.sum()), 3), dtype=np.int64)
@@ -274,11 +307,80 @@ def _vertex_array(rows: str, count: int):
     # at blanks other than spaces and tabs too.
     if "_" in rows or "\x1f" in rows or not rows.isascii():
         return None
-    V = _numbers(rows.replace("\n", " "), np.float64)
-    if V is None or len(V) != 3 * count or not np.isfinite(V).all():
+    if len(rows) >= _FIXED_POINT_FROM:
+        V = _fixed_point_vertices(rows, count)
+        if V is not None:
+            return V
+    # A NaN after each row: every row holds three numbers exactly when the
+    # NaNs are every fourth number and no other number is NaN (or infinite).
+    V = _numbers(rows.replace("\n", " nan ") + " nan", np.float64)
+    if V is None or len(V) != 4 * count:
         return None
-    if (_tokens_per_row(rows, count) != 3).any():
+    V = V.reshape(-1, 4)
+    if not np.isnan(V[:, 3]).all():
         return None
+    V = V[:, :3]
+    if not np.isfinite(V).all():
+        return None
+    return np.ascontiguousarray(V)
+
+
+# Vertex text shorter than this (some 400 vertices) is read quicker as floats.
+_FIXED_POINT_FROM = 12000
+# Powers of ten that are exact doubles (10**22 is the last).
+_EXACT_POWERS_OF_TEN = tuple(float(f"1e{k}") for k in range(23))
+_EXACT_INTEGER_BOUND = 2 ** 53
+
+
+def _fixed_point_vertices(rows: str, count: int):
+    """The vertices of ``rows`` (as ``_vertex_array``) when every number is
+    written with one decimal point and the same count of digits after it
+    (what mesh exporters write), else None. NumPy reads integers some ten
+    times faster than decimals, so the numbers are read without their
+    points and divided by that power of ten: an integer below 2**53 divided
+    by an exact power of ten is one correctly rounded operation, the very
+    double float() reads from the decimal."""
+    import numpy as np
+
+    first = rows.split("\n", 1)[0].split()  # the first row tells most files apart cheaply
+    places = {len(t) - t.find(".") for t in first if t.count(".") == 1}
+    if len(first) != 3 or len(places) != 1:
+        return None
+    b = np.frombuffer(rows.encode("ascii"), dtype=np.uint8)
+    solid = b > 32
+    last = solid.copy()  # the last character of each number
+    last[:-1] &= ~solid[1:]
+    ends = np.flatnonzero(last)
+    dots = np.flatnonzero(b == 46)
+    if len(ends) != 3 * count or len(dots) != len(ends):
+        return None
+    places = ends - dots
+    digits = int(places[0])
+    # One point in each number (the k-th point after the end of number k-1,
+    # before the end of number k), followed by the same count of characters.
+    if not 1 <= digits < len(_EXACT_POWERS_OF_TEN) or (places != digits).any() \
+            or (dots[1:] <= ends[:-1]).any():
+        return None
+    # Three numbers on each line: lines end between the third number of a
+    # row and the first of the next.
+    newlines = np.flatnonzero(b == 10)
+    row_ends = ends.reshape(-1, 3)
+    if len(newlines) != count - 1 or (row_ends[:-1, 2] > newlines).any() \
+            or (row_ends[1:, 0] < newlines).any():
+        return None
+    # NumPy's integer reading reads a lone sign as 0, but a number here has
+    # a character after its point, and a point and a sign without a digit
+    # between them make the reading stop (None).
+    M = _numbers(rows.replace(".", ""), np.int64)
+    if M is None or len(M) != len(ends) or M.max() >= _EXACT_INTEGER_BOUND \
+            or M.min() <= -_EXACT_INTEGER_BOUND:
+        return None
+    V = M / _EXACT_POWERS_OF_TEN[digits]
+    zero = M == 0
+    if zero.any():  # '-0.000' is -0.0, as float() reads it
+        first = solid.copy()
+        first[1:] &= ~solid[:-1]
+        V[zero & (b[np.flatnonzero(first)] == 45)] = -0.0
     return V.reshape(-1, 3)
 
 
@@ -294,6 +396,38 @@ def _numbers(text: str, dtype):
             return np.fromstring(text, dtype=dtype, sep=" ")
         except (ValueError, DeprecationWarning):
             return None
+
+
+def _face_rows(faces: str, rows: int):
+    """(0-based corner indices one after the other, corners per face) of
+    ``rows`` face rows (the text after ``f``, one per line), or None when a
+    face has fewer than 3 or more than EAR_CLIPPING_MAX_CORNERS corners, or
+    a corner that is not a positive index."""
+    import numpy as np
+
+    if "/" not in faces:
+        # A 0 after each row (0 is no index): the zeros end the rows.
+        values = _numbers(faces.replace("\n", " 0 ") + " 0", np.int64)
+        if values is None:
+            return None
+        zero = values == 0
+        ends = np.flatnonzero(zero)
+        if len(ends) != rows or ends[-1] != len(values) - 1:
+            return None
+        counts = ends.copy()  # (np.diff and np.delete cost more than these)
+        counts[1:] -= ends[:-1] + 1
+        flat = values[~zero]
+    else:
+        counts = _tokens_per_row(faces, rows)
+        flat = None
+    if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
+        return None
+    if flat is None:
+        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+    if flat is None or flat.min() < 1:
+        return None
+    flat -= 1
+    return flat, counts
 
 
 def _tokens_per_row(text: str, rows: int):
@@ -331,68 +465,174 @@ def _corner_indices(corners: str, count: int):
     return values[::fields].copy() if fields > 1 else values
 
 
-def _parse_obj_lines(text: str, allow_no_faces: bool) -> ObjMesh:
-    """The line-by-line reading, for any OBJ text."""
-    import numpy as np
+def _parse_obj_lines(text: str, allow_no_faces: bool, blocks: bool = False) -> ObjMesh:
+    """The line-by-line reading, for any OBJ text; with ``blocks``, blocks
+    of common lines are read over arrays (the same mesh, warnings and
+    errors, sooner)."""
+    lines = text.splitlines()
+    reading = _ObjReading()
+    if blocks:
+        reading.read_blocks(lines, 0, len(lines))
+    else:
+        reading.read_lines(lines, 0)
+    return reading.finish(allow_no_faces, max(1, len(lines)))
 
-    mesh = ObjMesh()
-    vertices: list[Vec3] = []
-    faces: list[tuple[int, int, int]] = []
-    polygons: list[list[int]] = []
-    polygon_lines: list[int] = []
-    greatest = -1
-    greatest_line = last_line = 1
-    for line_number, raw in enumerate(text.splitlines(), start=1):
-        last_line = line_number
-        line = raw.lstrip(" \t")
-        if not line or line[0] == "#":
-            continue
-        head = line[:2]
-        if head == "v " or head == "v\t":
-            parts = line[2:].split(None, 3)
-            try:
-                vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
-            except (ValueError, IndexError):
-                vertices.append(_vertex(parts, line_number, mesh.warnings))
-            else:
-                if not all_finite(vertices[-1]):
-                    vertices.pop()
-                    _vertex(parts, line_number, mesh.warnings)
-        elif head == "f " or head == "f\t":
-            tokens = line[2:].split()
-            try:  # the common face: positive indices that int() reads
-                corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
-            except ValueError:
-                corners = []
-            if len(corners) != len(tokens) or (corners and min(corners) < 0):
-                corners = _face_corners(tokens, len(vertices), line_number)
-            if len(corners) < 3:
-                mesh.warnings.append(f"line {line_number}: a face with fewer than three "
-                                     f"corners was skipped")
+
+class _ObjReading:
+    """What has been read of an OBJ file so far, in file order: vertices
+    and polygons read line by line (Python lists) or block by block
+    (arrays)."""
+
+    def __init__(self) -> None:
+        self.mesh = ObjMesh()
+        self.vertex_parts: list[Any] = []   # arrays of vertices, in file order
+        self.corner_parts: list[Any] = []   # arrays of 0-based polygon corners
+        self.count_parts: list[Any] = []    # arrays of corners per polygon
+        self.read_arrays = False            # whether a block was read over arrays
+        self.stored_vertices = 0            # vertices in vertex_parts
+        self.stored_polygons = 0            # polygons in count_parts
+        self.vertices: list[Vec3] = []      # read line by line since the last store
+        self.corners: list[int] = []
+        self.counts: list[int] = []
+        self.large_lines: dict[int, int] = {}  # polygon past the ear-clipping limit -> its line
+        self.greatest = -1                  # the greatest corner index read line by line
+        self.greatest_line = 1
+
+    def _store(self) -> None:
+        """Moves what was read line by line into the arrays."""
+        import numpy as np
+        if self.vertices:
+            self.vertex_parts.append(np.array(self.vertices, dtype=np.float64).reshape(-1, 3))
+            self.stored_vertices += len(self.vertices)
+            self.vertices = []
+        if self.counts:
+            self.corner_parts.append(np.array(self.corners, dtype=np.int64))
+            self.count_parts.append(np.array(self.counts, dtype=np.int64))
+            self.stored_polygons += len(self.counts)
+            self.corners, self.counts = [], []
+
+    def read_blocks(self, lines: list[str], lo: int, hi: int, level: int = 0) -> None:
+        """Reads ``lines[lo:hi]``: each block of _BLOCK_LINES[level] lines
+        over arrays when it can be, else in smaller blocks, else line by line."""
+        size = _BLOCK_LINES[level]
+        for a in range(lo, hi, size):
+            b = min(a + size, hi)
+            if b - a >= _ARRAY_BLOCK_MIN_LINES and self._read_block_arrays(lines[a:b]):
                 continue
-            if max(corners) > greatest:
-                greatest, greatest_line = max(corners), line_number
-            polygons.append(corners)
-            polygon_lines.append(line_number)
-        elif head == "o " or head == "o\t":
-            mesh.object_names.append(line[2:])
-    if greatest >= len(vertices):
-        raise ObjError(f"a face names vertex {greatest + 1} but the file has only "
-                       f"{len(vertices)} vertices", greatest_line)
-    if not polygons and not allow_no_faces:
-        raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
-                       "of (the data may be empty, corrupt or not OBJ)", last_line)
-    for corners, line_number in zip(polygons, polygon_lines):
-        n = len(corners)
-        if n == 3:
-            faces.append((corners[0], corners[1], corners[2]))
-        elif n == 4:
-            _split_quad(vertices, corners, faces)
+            if level + 1 < len(_BLOCK_LINES) and b - a > _BLOCK_LINES[level + 1]:
+                self.read_blocks(lines, a, b, level + 1)
+            else:
+                self.read_lines(lines[a:b], a)
+
+    def _read_block_arrays(self, lines: list[str]) -> bool:
+        """Reads a block of lines over arrays; False (nothing read) when one
+        of its lines is for the line reader to decide, or a face names a
+        vertex not read by the end of the block (the line reader decides
+        whether that is an error)."""
+        rows = _array_rows("\n" + "\n".join(lines), need_faces=False)
+        if rows is None:
+            return False
+        V, flat, counts, names = rows
+        if len(flat) and flat.max() >= self.stored_vertices + len(self.vertices) + len(V):
+            return False
+        self._store()
+        self.read_arrays = True
+        self.vertex_parts.append(V)
+        self.stored_vertices += len(V)
+        self.corner_parts.append(flat)
+        self.count_parts.append(counts)
+        self.stored_polygons += len(counts)
+        self.mesh.object_names.extend(names)
+        return True
+
+    def read_lines(self, lines: list[str], offset: int) -> None:
+        """Reads lines one by one; ``offset`` is the number of lines before them."""
+        mesh = self.mesh
+        vertices, corners_read, counts = self.vertices, self.corners, self.counts
+        for line_number, raw in enumerate(lines, start=offset + 1):
+            line = raw.lstrip(" \t")
+            if not line or line[0] == "#":
+                continue
+            head = line[:2]
+            if head == "v " or head == "v\t":
+                parts = line[2:].split(None, 3)
+                try:
+                    vertices.append((float(parts[0]), float(parts[1]), float(parts[2])))
+                except (ValueError, IndexError):
+                    vertices.append(_vertex(parts, line_number, mesh.warnings))
+                else:
+                    if not all_finite(vertices[-1]):
+                        vertices.pop()
+                        _vertex(parts, line_number, mesh.warnings)
+            elif head == "f " or head == "f\t":
+                tokens = line[2:].split()
+                try:  # the common face: positive indices that int() reads
+                    corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
+                except ValueError:
+                    corners = []
+                if len(corners) != len(tokens) or (corners and min(corners) < 0):
+                    corners = _face_corners(tokens, self.stored_vertices + len(vertices),
+                                            line_number)
+                if len(corners) < 3:
+                    mesh.warnings.append(f"line {line_number}: a face with fewer than three "
+                                         f"corners was skipped")
+                    continue
+                if max(corners) > self.greatest:
+                    self.greatest, self.greatest_line = max(corners), line_number
+                if len(corners) > EAR_CLIPPING_MAX_CORNERS:
+                    self.large_lines[self.stored_polygons + len(counts)] = line_number
+                corners_read.extend(corners)
+                counts.append(len(corners))
+            elif head == "o " or head == "o\t":
+                mesh.object_names.append(line[2:])
+
+    def finish(self, allow_no_faces: bool, last_line: int) -> ObjMesh:
+        """The mesh read; raises ObjError for a face naming a vertex the
+        file lacks, or a file without faces (unless ``allow_no_faces``)."""
+        import numpy as np
+
+        if self.read_arrays:
+            self._store()
+        if self.greatest >= self.stored_vertices + len(self.vertices):
+            raise ObjError(f"a face names vertex {self.greatest + 1} but the file has only "
+                           f"{self.stored_vertices + len(self.vertices)} vertices",
+                           self.greatest_line)
+        if not self.stored_polygons and not self.counts and not allow_no_faces:
+            raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
+                           "of (the data may be empty, corrupt or not OBJ)", last_line)
+        mesh = self.mesh
+        if not self.read_arrays:  # a small file: Python is quicker than NumPy's calls
+            return self._finish_lists()
+        V = (np.concatenate(self.vertex_parts) if self.vertex_parts
+             else np.empty((0, 3), dtype=np.float64))
+        if self.stored_polygons:
+            F = _triangulate(V, np.concatenate(self.corner_parts),
+                             np.concatenate(self.count_parts), self.large_lines, mesh.warnings)
         else:
-            _clip_ears(vertices, corners, faces, mesh.warnings, line_number)
-    mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
-    mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
-    return mesh
+            F = np.empty((0, 3), dtype=np.int64)
+        mesh.vertices, mesh.faces = V, F
+        return mesh
+
+    def _finish_lists(self) -> ObjMesh:
+        """The mesh of a file read line by line only, triangulated polygon
+        by polygon (see ``_triangulate`` for the same split over arrays)."""
+        import numpy as np
+        vertices, corners = self.vertices, self.corners
+        faces: list[tuple[int, int, int]] = []
+        start = 0
+        for k, n in enumerate(self.counts):
+            c = corners[start:start + n]
+            start += n
+            if n == 3:
+                faces.append((c[0], c[1], c[2]))
+            elif n == 4:
+                _split_quad(vertices, c, faces)
+            else:
+                _clip_ears(vertices, c, faces, self.mesh.warnings, self.large_lines.get(k))
+        mesh = self.mesh
+        mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+        mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
+        return mesh
 
 
 def _split_quad(vertices: list[Vec3], c: list[int],
@@ -547,7 +787,7 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    P = V[F]                                              # triangle, corner, axis
+    P = V.take(F, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
     # Whole-array arithmetic with few NumPy calls: each call has a fixed
     # cost that dominates on the small meshes models mostly carry.
     (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
@@ -557,15 +797,21 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
-    # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows.
-    Q = np.concatenate([P, P.sum(axis=1, keepdims=True)], axis=1)
+    # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows
+    # (built in place: a concatenation with a sum over the middle axis cost
+    # NumPy twice as much; the arithmetic, and so every digit, is the same).
+    Q = np.empty((len(P), 4, 3))
+    Q[:, :3] = P
+    np.add(P[:, 0], P[:, 1], out=Q[:, 3])
+    Q[:, 3] += P[:, 2]
     W = (Q * six_vol[:, None, None]).reshape(-1, 3)
     # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
     # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices; summed
     # over the tets as one matrix product, then per unit mass.
     C = (W.T @ Q.reshape(-1, 3)) / (120.0 * volume)
+    com = W[3::4].sum(axis=0) / (4.0 * total)             # Σ 6V s / 4 Σ 6V
     (c00, _, _), (c10, c11, _), (c20, c21, c22) = C.tolist()
-    cx, cy, cz = (W[3::4].sum(axis=0) / (4.0 * total)).tolist()   # Σ 6V s / 4 Σ 6V
+    cx, cy, cz = com.tolist()
     trace = c00 + c11 + c22
     # Unit inertia about the origin, then scaled by the mass.
     mass = density * volume

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass
-from typing import Any
+
+from ..records import FrozenRecord, _set
+
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 PROXIMITY = "proximity"
 ILLUSTRATION = "illustration"
@@ -12,25 +16,29 @@ PERCEPTION = "perception"
 ROLES = (PROXIMITY, ILLUSTRATION, PERCEPTION)
 
 
-@dataclass(frozen=True)
-class Rgba:
-    """A colour: red, green, blue and alpha in [0, 1]."""
+class Rgba(FrozenRecord):
+    """A colour: red, green, blue and alpha in [0, 1] (immutable)."""
 
-    r: float
-    g: float
-    b: float
-    a: float = 1.0
+    _fields = ("r", "g", "b", "a")
+
+    def __init__(self, r: float, g: float, b: float, a: float = 1.0) -> None:
+        _set(self, "r", r)
+        _set(self, "g", g)
+        _set(self, "b", b)
+        _set(self, "a", a)
 
     def to_list(self) -> list[float]:
         return [self.r, self.g, self.b, self.a]
 
 
-@dataclass(frozen=True)
-class CoulombFriction:
-    """Static and dynamic friction coefficients (static ≥ dynamic ≥ 0)."""
+class CoulombFriction(FrozenRecord):
+    """Static and dynamic friction coefficients (static ≥ dynamic ≥ 0; immutable)."""
 
-    static_friction: float
-    dynamic_friction: float
+    _fields = ("static_friction", "dynamic_friction")
+
+    def __init__(self, static_friction: float, dynamic_friction: float) -> None:
+        _set(self, "static_friction", static_friction)
+        _set(self, "dynamic_friction", dynamic_friction)
 
     def invalidity(self) -> str | None:
         if self.static_friction < 0 or self.dynamic_friction < 0:

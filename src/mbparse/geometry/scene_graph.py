@@ -1,39 +1,49 @@
 """The scene graph: geometries on bodies, their roles, and collision filters."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
+from ..records import ValueRecord
 from ..spatial import RigidTransform
 from .properties import GeometryProperties, PROXIMITY
 from .shapes import Shape
 
 
-@dataclass(slots=True)  # one per visual and collision: no __dict__
-class GeometryInstance:
-    """A shape at a pose in its body's frame, with a name and role properties."""
+class GeometryInstance(ValueRecord):
+    """A shape at a pose in its body's frame, with a name and role properties
+    (``{role: properties}``) and the (file, line) it was read from."""
 
-    X_BG: RigidTransform
-    shape: Shape
-    name: str
-    properties: dict[str, GeometryProperties] = field(default_factory=dict)
-    source: tuple[str | None, int | None] = (None, None)  # file, line
+    # one per visual and collision: no __dict__
+    __slots__ = _fields = ("X_BG", "shape", "name", "properties", "source")
+
+    def __init__(self, X_BG: RigidTransform, shape: Shape, name: str,
+                 properties: dict[str, GeometryProperties] | None = None,
+                 source: tuple[str | None, int | None] = (None, None)) -> None:
+        self.X_BG = X_BG
+        self.shape = shape
+        self.name = name
+        self.properties: dict[str, GeometryProperties] = {} if properties is None else properties
+        self.source = source
 
     @property
     def roles(self) -> list[str]:
         return list(self.properties)
 
 
-@dataclass(slots=True)
-class Geometry:
-    """A registered geometry: ``body`` is the plant's body index (0: world)."""
+class Geometry(ValueRecord):
+    """A registered geometry: ``body`` is the plant's body index (0: world).
 
-    id: int
-    body: int
-    instance: GeometryInstance
-    # A deformable body's geometry: posed in the world but moving on its
-    # own, so no body-level filter applies to it.
-    deformable: bool = False
+    A ``deformable`` body's geometry is posed in the world but moves on its
+    own, so no body-level filter applies to it."""
+
+    __slots__ = _fields = ("id", "body", "instance", "deformable")
+
+    def __init__(self, id: int, body: int, instance: GeometryInstance,
+                 deformable: bool = False) -> None:
+        self.id = id
+        self.body = body
+        self.instance = instance
+        self.deformable = deformable
 
     @property
     def name(self) -> str:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+
+from ..records import FrozenRecord, _set
 
 
 class ShapeError(ValueError):
@@ -21,29 +22,32 @@ def _check_positive(kind: str, **values: float) -> None:
             raise ShapeError(f"{kind} {name} should be a positive finite value; it was {v}")
 
 
-class Shape:
-    """Base class; ``type_name`` is Drake's shape name (Box, Sphere, ...)."""
+class Shape(FrozenRecord):
+    """Base class; ``type_name`` is Drake's shape name (Box, Sphere, ...).
 
-    __slots__ = ()  # subclasses are slotted dataclasses: no per-shape __dict__
+    Shapes are immutable values: equal (and hashing alike) when of the same
+    class with the same sizes. Each lists its fields in ``__slots__`` (no
+    per-shape ``__dict__``) and ``_fields``."""
+
+    __slots__ = ()
     type_name = "Shape"
 
     def summary(self) -> dict:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
 class Box(Shape):
     """A box of the given width (x), depth (y) and height (z), centred on its frame."""
 
-    width: float
-    depth: float
-    height: float
+    __slots__ = _fields = ("width", "depth", "height")
     type_name = "Box"
 
-    def __post_init__(self):
-        if not (0.0 < self.width < _INF and 0.0 < self.depth < _INF
-                and 0.0 < self.height < _INF):
-            _check_positive("Box", width=self.width, depth=self.depth, height=self.height)
+    def __init__(self, width: float, depth: float, height: float) -> None:
+        if not (0.0 < width < _INF and 0.0 < depth < _INF and 0.0 < height < _INF):
+            _check_positive("Box", width=width, depth=depth, height=height)
+        _set(self, "width", width)
+        _set(self, "depth", depth)
+        _set(self, "height", height)
 
     def size(self) -> tuple[float, float, float]:
         return (self.width, self.depth, self.height)
@@ -52,97 +56,98 @@ class Box(Shape):
         return {"type": "box", "size": [self.width, self.depth, self.height]}
 
 
-@dataclass(frozen=True, slots=True)
 class Sphere(Shape):
     """A sphere of the given radius about its frame's origin."""
 
-    radius: float
+    __slots__ = _fields = ("radius",)
     type_name = "Sphere"
 
-    def __post_init__(self):
-        if not (self.radius >= 0) or math.isinf(self.radius):
+    def __init__(self, radius: float) -> None:
+        if not (radius >= 0) or math.isinf(radius):
             raise ShapeError(f"Sphere radius should be a non-negative finite value; it was "
-                             f"{self.radius}")
+                             f"{radius}")
+        _set(self, "radius", radius)
 
     def summary(self) -> dict:
         return {"type": "sphere", "radius": self.radius}
 
 
-@dataclass(frozen=True, slots=True)
 class Cylinder(Shape):
     """A cylinder along its frame's z axis, centred on the origin."""
 
-    radius: float
-    length: float
+    __slots__ = _fields = ("radius", "length")
     type_name = "Cylinder"
 
-    def __post_init__(self):
-        if not (0.0 < self.radius < _INF and 0.0 < self.length < _INF):
-            _check_positive("Cylinder", radius=self.radius, length=self.length)
+    def __init__(self, radius: float, length: float) -> None:
+        if not (0.0 < radius < _INF and 0.0 < length < _INF):
+            _check_positive("Cylinder", radius=radius, length=length)
+        _set(self, "radius", radius)
+        _set(self, "length", length)
 
     def summary(self) -> dict:
         return {"type": "cylinder", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True, slots=True)
 class Capsule(Shape):
     """A cylinder with hemispherical caps, along its frame's z axis."""
 
-    radius: float
-    length: float
+    __slots__ = _fields = ("radius", "length")
     type_name = "Capsule"
 
-    def __post_init__(self):
-        if not (0.0 < self.radius < _INF and 0.0 < self.length < _INF):
-            _check_positive("Capsule", radius=self.radius, length=self.length)
+    def __init__(self, radius: float, length: float) -> None:
+        if not (0.0 < radius < _INF and 0.0 < length < _INF):
+            _check_positive("Capsule", radius=radius, length=length)
+        _set(self, "radius", radius)
+        _set(self, "length", length)
 
     def summary(self) -> dict:
         return {"type": "capsule", "radius": self.radius, "length": self.length}
 
 
-@dataclass(frozen=True, slots=True)
 class Ellipsoid(Shape):
     """An ellipsoid with semi-axes a, b and c along its frame's x, y and z."""
 
-    a: float
-    b: float
-    c: float
+    __slots__ = _fields = ("a", "b", "c")
     type_name = "Ellipsoid"
 
-    def __post_init__(self):
-        if not (0.0 < self.a < _INF and 0.0 < self.b < _INF and 0.0 < self.c < _INF):
-            _check_positive("Ellipsoid", a=self.a, b=self.b, c=self.c)
+    def __init__(self, a: float, b: float, c: float) -> None:
+        if not (0.0 < a < _INF and 0.0 < b < _INF and 0.0 < c < _INF):
+            _check_positive("Ellipsoid", a=a, b=b, c=c)
+        _set(self, "a", a)
+        _set(self, "b", b)
+        _set(self, "c", c)
 
     def summary(self) -> dict:
         return {"type": "ellipsoid", "abc": [self.a, self.b, self.c]}
 
 
-@dataclass(frozen=True, slots=True)
 class HalfSpace(Shape):
     """The half space below its frame's x-y plane (z <= 0)."""
 
+    __slots__ = ()
     type_name = "HalfSpace"
 
     def summary(self) -> dict:
         return {"type": "halfspace"}
 
 
-@dataclass(frozen=True, slots=True)
 class Mesh(Shape):
     """A mesh file (path resolved, not read) with a per-axis scale."""
 
-    filename: str
-    scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    __slots__ = _fields = ("filename", "scale")
     type_name = "Mesh"
 
-    def __post_init__(self):
-        for s in self.scale:
+    def __init__(self, filename: str,
+                 scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> None:
+        for s in scale:
             if s == 0 or math.isnan(s) or math.isinf(s):
                 raise ShapeError(f"{self.type_name} |scale| cannot be < 1e-8; given {s}"
                                  if s == 0 else f"{self.type_name} scale must be finite; "
                                  f"given {s}")
             if abs(s) < 1e-8:
                 raise ShapeError(f"{self.type_name} |scale| cannot be < 1e-8; given {s}")
+        _set(self, "filename", filename)
+        _set(self, "scale", scale)
 
     def extension(self) -> str:
         return os.path.splitext(self.filename)[1].lower()
@@ -152,13 +157,13 @@ class Mesh(Shape):
                 "scale": list(self.scale)}
 
 
-@dataclass(frozen=True, slots=True)
 class Convex(Mesh):
     """The convex hull of a mesh file."""
 
+    __slots__ = ()
     type_name = "Convex"
 
     def summary(self) -> dict:
-        d = Mesh.summary(self)  # (super() fails in slotted dataclasses)
+        d = super().summary()
         d["type"] = "convex"
         return d

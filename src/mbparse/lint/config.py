@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from .. import formats
 from ..diagnostics import ParseError
+from ..records import ValueRecord
 from .findings import Finding
 
 FORMATS = ("text", "json", "jsonl", "sarif", "github")
@@ -18,20 +18,26 @@ KEYS = {"select": list, "ignore": list, "show-notes": bool, "warnings-as-errors"
         "format": str, "for": list}
 
 
-@dataclass
-class CheckSettings:
+class CheckSettings(ValueRecord):
     """How findings are chosen and reported. ``select``/``ignore`` hold
     codes or code prefixes (``urdf-`` selects every URDF rule); an empty
-    ``select`` selects everything."""
+    ``select`` selects everything. ``consumers``: those whose reading of
+    the files is reported (check --for)."""
 
-    select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
-    show_notes: bool = False
-    warnings_as_errors: bool = False
-    format: str = "text"
-    config_file: str | None = None
-    # The consumers whose reading of the files is reported (check --for).
-    consumers: list[str] = field(default_factory=list)
+    _fields = ("select", "ignore", "show_notes", "warnings_as_errors", "format",
+               "config_file", "consumers")
+
+    def __init__(self, select: list[str] | None = None, ignore: list[str] | None = None,
+                 show_notes: bool = False, warnings_as_errors: bool = False,
+                 format: str = "text", config_file: str | None = None,
+                 consumers: list[str] | None = None) -> None:
+        self.select: list[str] = [] if select is None else select
+        self.ignore: list[str] = [] if ignore is None else ignore
+        self.show_notes = show_notes
+        self.warnings_as_errors = warnings_as_errors
+        self.format = format
+        self.config_file = config_file
+        self.consumers: list[str] = [] if consumers is None else consumers
 
     def wants(self, finding: Finding) -> bool:
         """Whether ``finding`` is reported."""

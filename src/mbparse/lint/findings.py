@@ -5,25 +5,28 @@ at file:line:column, at the level ``check`` reports it.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 from ..diagnostics import Diagnostic
+from ..records import FrozenRecord, _set
 from .rules import RULES, SEVERITIES, Rule, level_of, rule_of
 
 __all__ = ["Finding", "Rule", "RULES", "SEVERITIES", "rule_finding", "finding_from_diagnostic"]
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One problem found in one file."""
+class Finding(FrozenRecord):
+    """One problem found in one file (immutable)."""
 
-    rule: str
-    severity: str
-    message: str
-    hint: str
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
+    _fields = ("rule", "severity", "message", "hint", "file", "line", "column")
+
+    def __init__(self, rule: str, severity: str, message: str, hint: str,
+                 file: str | None = None, line: int | None = None,
+                 column: int | None = None) -> None:
+        _set(self, "rule", rule)
+        _set(self, "severity", severity)
+        _set(self, "message", message)
+        _set(self, "hint", hint)
+        _set(self, "file", file)
+        _set(self, "line", line)
+        _set(self, "column", column)
 
     def location(self) -> str:
         where = self.file or "<unknown file>"
@@ -34,7 +37,8 @@ class Finding:
         return where
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every field by name, in order."""
+        return {name: getattr(self, name) for name in self._fields}
 
 
 def rule_finding(rule_id: str, message: str, file: str | None = None,

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import os
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from ..geometry.properties import PERCEPTION
 from ..geometry.shapes import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
 from ..plant import MultibodyPlant
 from ..plant.topology import welded_subgraphs
+from ..records import ValueRecord
 from ..spatial import norm, principal_moments, sub
 from .findings import Finding, rule_finding
 
@@ -34,12 +34,14 @@ ROTATIONAL_DOFS = {"ball_rpy": 3, "quaternion_floating": 3, "rpy_floating": 3, "
 RENDERABLE_MESHES = (".obj", ".gltf", ".glb")
 
 
-@dataclass
-class ModelContext:
+class ModelContext(ValueRecord):
     """What every check needs: the plant, the file checked, and names."""
 
-    plant: MultibodyPlant
-    path: str
+    _fields = ("plant", "path")
+
+    def __init__(self, plant: MultibodyPlant, path: str) -> None:
+        self.plant = plant
+        self.path = path
 
     def instance_name(self, element) -> str:
         return self.plant.get_model_instance_name(element.model_instance)
@@ -62,10 +64,15 @@ class ModelContext:
 
 
 # ---------------------------------------------------------------- the tree
-@dataclass
-class _Tree:
-    parent_joint: dict[int, object]   # body index → joint towards the world
-    children: dict[int, list[int]]
+class _Tree(ValueRecord):
+    """The kinematic tree: each body's joint towards the world, and its children."""
+
+    _fields = ("parent_joint", "children")
+
+    def __init__(self, parent_joint: dict[int, object],
+                 children: dict[int, list[int]]) -> None:
+        self.parent_joint = parent_joint  # body index → joint towards the world
+        self.children = children
 
 
 def _tree(plant: MultibodyPlant) -> _Tree:

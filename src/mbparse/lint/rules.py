@@ -15,7 +15,7 @@ its rule says.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import FrozenRecord, _set
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -24,18 +24,18 @@ SEVERITIES = ("error", "warning", "note")
 GENERIC = {"error": "unclassified-error", "warning": "unclassified-warning"}
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A kind of problem ``mbparse check`` reports."""
+class Rule(FrozenRecord):
+    """A kind of problem ``mbparse check`` reports (immutable)."""
 
-    id: str
-    severity: str
-    summary: str
-    hint: str
+    _fields = ("id", "severity", "summary", "hint")
 
-    def __post_init__(self) -> None:
-        if self.severity not in SEVERITIES:
-            raise ValueError(f"rule {self.id}: unknown severity {self.severity!r}")
+    def __init__(self, id: str, severity: str, summary: str, hint: str) -> None:
+        if severity not in SEVERITIES:
+            raise ValueError(f"rule {id}: unknown severity {severity!r}")
+        _set(self, "id", id)
+        _set(self, "severity", severity)
+        _set(self, "summary", summary)
+        _set(self, "hint", hint)
 
 
 _FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model directives",
@@ -206,6 +206,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "known extensions; it is ignored", "check the spelling, or remove it"),
     Rule("urdf-mimic-invalid", "error", "a <mimic> that cannot be honoured",
          "mimic another single-dof joint"),
+    Rule("urdf-number-commas", "warning", "a vector whose numbers are separated by commas "
+         "(xyz=\"0.07, 0, -0.69\"); pybullet and iDynTree read it, urdfdom, yourdfpy and Drake "
+         "refuse it", "separate the numbers by spaces only"),
     *_family("sdf"), *_unknown("sdf", "reference"),
     Rule("sdf-unknown-element", "error", "an element that is not part of SDFormat (Drake "
          "refuses it; loading in the default mode ignores it with a warning, as libsdformat does)",
@@ -217,6 +220,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "make one of them relative to a frame outside the cycle"),
     Rule("sdf-name-reserved", "error", "a name SDFormat reserves (world, __model__, ...)",
          "choose another name"),
+    Rule("sdf-world-link-renamed", "warning", "a <link name='world'> with contents (pybullet's "
+         "free-base grippers): Drake refuses the reserved name; the default mode renames the link "
+         "world_link and joins the model's joints that name 'world' to it, as pybullet does",
+         "rename the link, and the joints' parent or child that name it"),
     Rule("sdf-version", "error", "an SDFormat version that cannot be read", "use 1.0 to 1.12"),
     Rule("sdf-mimic-invalid", "error", "a <drake:mimic> that cannot be honoured",
          "mimic another single-dof joint"),

@@ -7,14 +7,14 @@ caller may run it on many files at once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .. import formats
+from .. import formats, records
 from ..diagnostics import Diagnostic, ParseError
 from ..loading import LoadOptions, Loaded, load
 from ..memory import collector_paused
 from ..plant import ModelError
+from ..records import ValueRecord
 from .findings import Finding, finding_from_diagnostic, rule_finding
 from .model_rules import ModelContext, check_model
 
@@ -24,21 +24,23 @@ from .model_rules import ModelContext, check_model
 CHECK_OPTIONS = LoadOptions(contact_approximation="sap")
 
 
-@dataclass
-class Reading:
+class Reading(ValueRecord):
     """What loading one file for ``check`` gave: every diagnostic (the
     plant's refusal at finalize included) and the finalized plant, or None
     when nothing could be loaded or the plant refused the model."""
 
-    diagnostics: list[Diagnostic]
-    loaded: Loaded | None
+    _fields = ("diagnostics", "loaded")
+
+    def __init__(self, diagnostics: list[Diagnostic], loaded: Loaded | None) -> None:
+        self.diagnostics = diagnostics
+        self.loaded = loaded
 
 
 def read_for_check(path: str, options: LoadOptions) -> Reading:
     """Loads ``path`` collecting every error (reading goes on after one) and
     finalizes the plant. Failures of mbparse itself become
     ``internal-error`` diagnostics, never exceptions."""
-    options = replace(options, collect_errors=True, strict=False)
+    options = records.replace(options, collect_errors=True, strict=False)
     try:
         loaded = load(path, options, finalize=False)
     except ParseError as e:  # the options (a package folder) refused before reading
@@ -125,5 +127,5 @@ def _with_others(first: Finding, others: list[Finding]) -> Finding:
     lines = sorted({o.line for o in others if o.line})
     shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
     where = f" (also on line{'s' if len(lines) > 1 else ''} {shown})" if lines else ""
-    return replace(first, message=f"{first.message} [{len(others) + 1} times in this file"
+    return records.replace(first, message=f"{first.message} [{len(others) + 1} times in this file"
                                   f"{where}]")

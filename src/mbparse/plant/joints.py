@@ -6,7 +6,7 @@ body); ``X_FM(q)`` is the pose of M in F for the positions ``q``.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..spatial import (IDENTITY, IDENTITY3, RigidTransform, axis_angle_to_matrix, matmul,
                        make_from_one_unit_vector,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY

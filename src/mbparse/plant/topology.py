@@ -10,12 +10,13 @@ index); a lone body gets its own. A joint that would close a loop is an error.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
 
 from ..spatial import RigidTransform
 from .elements import ModelError
 from .joints import QuaternionFloatingJoint, WeldJoint
 
+TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
     from .plant import MultibodyPlant
 

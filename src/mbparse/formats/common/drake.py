@@ -5,7 +5,6 @@ collision meshes. The readers find the values; this module decides what they
 mean, so the two formats agree."""
 from __future__ import annotations
 
-import json
 import math
 import os
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
@@ -172,6 +171,8 @@ def gltf_buffer_problem(filename: str) -> str | None:
     of the buffer files is checked here, which is what decides Drake's
     success for the files it supports.
     """
+    import json  # here: only a glTF mesh needs it (start-up time)
+
     try:
         doc = json.loads(read_regular_file(filename))
     except (OSError, ValueError, RecursionError) as e:

@@ -471,10 +471,18 @@ class XmlDiagnostic:
                                code="xml-value-invalid")
             return tuple(vals[:n])
         if len(vals) != n or len(text.split()) != n:
+            lenient = self.unreadable_vector(el, name, text, n)
+            if lenient is not None:
+                return lenient
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} numbers, not "
                            f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return tuple(vals)
+
+    def unreadable_vector(self, el, name: str, text: str, n: int) -> tuple | None:
+        """A format's own reading of a vector attribute ``text`` that is not
+        ``n`` whitespace-separated numbers, or None (the default: an error)."""
+        return None
 
     def check_numbers(self, el, name: str, text: str, vals, finite: bool = True) -> None:
         """Refuses a non-finite value (when ``finite``) and warns about a

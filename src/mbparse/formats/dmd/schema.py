@@ -283,14 +283,28 @@ _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 _UNREAD = object()
 
 
+class _TooDeep:
+    """Collections nested past MAX_YAML_DEPTH, first at ``line``."""
+
+    def __init__(self, line: int):
+        self.line = line
+
+
 def _compose_quickly(text: str):
     """The document's root node as the C loader composes it (None for an
-    empty document), or _UNREAD when the pure-Python loader must decide."""
+    empty document), _TooDeep when its scanner finds collections nested too
+    deep, or _UNREAD when the pure-Python loader must decide.
+
+    The C scanner's verdict on depth stands: the pure-Python scanner finds
+    the same tokens, but it looks up to 1024 characters ahead of every
+    opening bracket (each could start a key) at a cost that grows with the
+    nesting, a quarter of a second for a line of 1,500 brackets."""
     if _C_LOADER is None or _NON_PRINTABLE.search(text):
         return _UNREAD
     try:
-        if _too_deep_at(text, _C_LOADER) is not None:
-            return _UNREAD
+        line = _too_deep_at(text, _C_LOADER)
+        if line is not None:
+            return _TooDeep(line)
         return yaml.compose(text, Loader=_C_LOADER)
     except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
         return _UNREAD
@@ -300,12 +314,15 @@ def _compose(text: str) -> Node | None:
     """The document's root node; raises DmdSyntaxError (with a line) for
     YAML nested too deep or malformed."""
     root = _compose_quickly(text)
-    if root is not _UNREAD:
+    if isinstance(root, _TooDeep):
+        line: int | None = root.line
+    elif root is not _UNREAD:
         return root
-    try:
-        line = _too_deep_at(text, yaml.SafeLoader)
-    except yaml.YAMLError:
-        line = None  # composing reports it, with its line
+    else:
+        try:
+            line = _too_deep_at(text, yaml.SafeLoader)
+        except yaml.YAMLError:
+            line = None  # composing reports it, with its line
     if line is not None:
         raise DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep; "
                              f"mbparse reads at most {MAX_YAML_DEPTH} levels of YAML", line,

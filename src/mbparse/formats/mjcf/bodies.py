@@ -256,6 +256,14 @@ class BodyTreeReader:
         mode = self.compiler.inertiafromgeom
         if inertial is not None and mode != "true":
             body.mass, body.com, body.inertia = self._inertial(inertial)
+            if body.mass == 0:
+                # Drake builds the body's spatial inertia from this central
+                # inertia, which needs a positive mass: it stops on
+                # "condition 'mass > 0' failed" (robosuite's sawyer/robot.xml).
+                doc.diag(inertial).drake_refuses(
+                    inertial, f"<inertial> of body '{body.name}' has mass 0, which Drake's MJCF "
+                              "parser cannot take (its spatial inertia needs a positive mass)",
+                    "mbparse reads a massless body, as MuJoCo does", code="inertia-invalid")
             return
         if inertial is None and mode == "false":
             doc.error(el, f"body '{body.name}' has no <inertial> and the compiler says "

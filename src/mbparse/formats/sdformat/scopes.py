@@ -113,20 +113,52 @@ class ScopeBuilder:
         return scope
 
     def leave_out_placeholder_world_link(self, el) -> None:
-        """pybullet's gripper files declare an empty ``<link name='world'>`` so
-        that a joint can name 'world' as its parent. libsdformat (and Drake)
-        refuse the reserved name; the default mode leaves that link out, so
-        'world' names the world frame, as the author meant. A 'world' link
-        with anything in it, or the model's only link, stays refused."""
+        """pybullet's gripper files declare a ``<link name='world'>``.
+        libsdformat (and Drake) refuse the reserved name. pybullet reads it
+        as an ordinary link: without a mass it is the fixed base, with one
+        (``*_free_base.sdf``) the free-floating base of the gripper. The
+        default mode does the same: it leaves an empty one out, so that a
+        joint's 'world' names the world frame (an empty 'world' that is the
+        model's only link stays refused); one with contents it renames (see
+        :meth:`rename_world_link`)."""
         links = el.findall("link")
         for link in links:
-            if (link.get("name") != WORLD or len(links) == 1
-                    or any(isinstance(c.tag, str) for c in link)):
+            if link.get("name") != WORLD:
                 continue
-            self.diag.drake_refuses(link, f"The link name '{WORLD}' is reserved.",
-                                    "mbparse leaves this empty link out, so 'world' names the "
-                                    "world frame", code="sdf-name-reserved")
-            el.remove(link)
+            if any(isinstance(c.tag, str) for c in link):
+                self.rename_world_link(el, link)
+            elif len(links) > 1:
+                self.diag.drake_refuses(link, f"The link name '{WORLD}' is reserved.",
+                                        "mbparse leaves this empty link out, so 'world' names "
+                                        "the world frame", code="sdf-name-reserved")
+                el.remove(link)
+
+    def rename_world_link(self, el, link) -> None:
+        """A ``<link name='world'>`` with contents, in the default mode:
+        renamed ``world_link`` (or ``world_link_N``, a free name), and the
+        joints of its model that name 'world' as parent or child join that
+        link, as in pybullet. Drake's mode refuses the name."""
+        message = f"The link name '{WORLD}' is reserved."
+        if self.diag.policy.like_drake:
+            self.diag.error(link, message, code="sdf-name-reserved")
+        taken = {c.get("name") for c in el if isinstance(c.tag, str)}
+        new, n = "world_link", 0
+        while new in taken:
+            n += 1
+            new = f"world_link_{n}"
+        ends = [(joint, end) for joint in el.findall("joint")
+                for end in (joint.find("parent"), joint.find("child"))
+                if end is not None and (end.text or "").strip() == WORLD]
+        names = ", ".join(dict.fromkeys(f"'{joint.get('name')}'" for joint, _ in ends))
+        joined = f"; the joints of this model that name 'world' ({names}) join it" \
+            if ends else ""
+        self.diag.warning(link, f"{message} [Drake refuses this; this link has contents, so "
+                                f"mbparse reads it as pybullet does, as an ordinary link, renamed "
+                                f"'{new}'{joined}: rename the link]",
+                          code="sdf-world-link-renamed")
+        link.set("name", new)
+        for _, end in ends:
+            end.text = new
 
     def custom(self, el, parent: Scope) -> None:
         sub = self.custom_reader(parent, el)

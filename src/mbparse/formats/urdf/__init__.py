@@ -20,8 +20,9 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader
-from ..common.xml import (REFUSALS, XmlDiagnostic, attr, child_map, children, first_child,
-                          load_xml, qname)
+from ..common.xml import (REFUSALS, attr, child_map, children, first_child, load_xml,
+                          qname)
+from .comma_numbers import UrdfXmlDiagnostic
 from ..common.suggest import did_you_mean
 
 WORLD = "world"
@@ -99,7 +100,7 @@ class UrdfReader:
         self.ws = workspace
         self.plant = workspace.plant
         self.merge_into = merge_into
-        self.diag = XmlDiagnostic(workspace.diagnostic, source.name())
+        self.diag = UrdfXmlDiagnostic(workspace.diagnostic, source.name())
         self.geometry = GeometryReader(self.diag, workspace.package_map, source.root_dir())
         self.instance = -1
         self.effort_limits: dict[str, float] = {}

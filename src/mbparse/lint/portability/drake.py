@@ -7,9 +7,9 @@ that load says and the default one does not."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Iterator
 
+from ... import records
 from ...diagnostics import Diagnostic
 from ..findings import Finding
 from ..rules import level_of, rule_of
@@ -43,7 +43,7 @@ def refusals_and_ignored(ctx) -> Iterator[Finding]:
     default mode does not (features Drake ignores or reads differently)."""
     from ..runner import read_for_check
     default = ctx.reading.diagnostics
-    drake = read_for_check(ctx.path, replace(ctx.options, like="drake")).diagnostics
+    drake = read_for_check(ctx.path, records.replace(ctx.options, like="drake")).diagnostics
     covered: set[tuple[str, int | None]] = set()
     refused = 0
     for d in default:
