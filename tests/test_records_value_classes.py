@@ -5,6 +5,8 @@ equality and hashing by fields (or by identity), immutability where they were
 frozen, the same repr, pickling, and no per-instance __dict__ where slotted."""
 from __future__ import annotations
 
+import ast
+
 import copy
 import math
 import pickle
@@ -255,6 +257,16 @@ def test_the_lint_package_loads_a_module_only_when_a_name_of_it_is_used():
         mbparse.lint.no_such_name  # noqa: B018
 
 
+def modules_after(command: str, path, names: set[str]) -> list[str]:
+    """Which of ``names`` are imported after ``mbparse COMMAND path`` in a
+    fresh process."""
+    code = (f"import sys; from mbparse import cli; cli.main(['{command}', sys.argv[1]]); "
+            f"print(sorted({sorted(names)!r} & sys.modules.keys()))")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                         text=True).stdout
+    return ast.literal_eval(out.splitlines()[-1])  # a printed list of module names
+
+
 def test_inspecting_a_urdf_makes_no_dataclass_and_loads_no_json(tmp_path):
     """``mbparse inspect robot.urdf`` is one short process: creating a
     dataclass compiles code at import (about 2 ms each), so nothing on its
@@ -263,11 +275,7 @@ def test_inspecting_a_urdf_makes_no_dataclass_and_loads_no_json(tmp_path):
     path = tmp_path / "r.urdf"
     path.write_text('<robot name="r"><link name="a"><visual><geometry><box size="1 1 1"/>'
                     '</geometry></visual></link></robot>')
-    code = ("import sys; from mbparse import cli; cli.main(['inspect', sys.argv[1]]); "
-            "print(sorted({'dataclasses', 'json'} & set(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                         text=True, check=True).stdout
-    assert out.splitlines()[-1] == "[]"
+    assert modules_after("inspect", path, {"dataclasses", "json"}) == []
 
 
 def test_a_finding_gives_its_fields_as_a_dict_and_a_changed_copy():
@@ -285,11 +293,7 @@ def test_checking_a_urdf_makes_no_dataclass(tmp_path):
     """``mbparse check robot.urdf`` (without ``--for``) is one short process too."""
     path = tmp_path / "r.urdf"
     path.write_text('<robot name="r"><link name="a"/></robot>')
-    code = ("import sys; from mbparse import cli; cli.main(['check', sys.argv[1]]); "
-            "print('dataclasses' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                         text=True).stdout
-    assert out.splitlines()[-1] == "False"
+    assert modules_after("check", path, {"dataclasses"}) == []
 
 
 def test_an_obj_mesh_gets_fresh_lists_and_inspecting_an_obj_makes_no_dataclass(tmp_path):
@@ -301,8 +305,4 @@ def test_an_obj_mesh_gets_fresh_lists_and_inspecting_an_obj_makes_no_dataclass(t
     path = tmp_path / "box.obj"
     path.write_text("o box\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
                     "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
-    code = ("import sys; from mbparse import cli; cli.main(['inspect', sys.argv[1]]); "
-            "print('dataclasses' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                         text=True, check=True).stdout
-    assert out.splitlines()[-1] == "False"
+    assert modules_after("inspect", path, {"dataclasses"}) == []
