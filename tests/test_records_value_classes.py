@@ -6,7 +6,6 @@ frozen, the same repr, pickling, and no per-instance __dict__ where slotted."""
 from __future__ import annotations
 
 import ast
-
 import copy
 import math
 import pickle
