@@ -168,6 +168,16 @@ class DiagnosticPolicy(ValueRecord):
         through."""
         return _Recovering(self)
 
+    def recovered(self, error: ParseError) -> bool:
+        """Whether reading goes on after ``error`` (an element's ParseError):
+        with ``collect_errors`` it is recorded and True; otherwise False,
+        and the caller raises it again. What :meth:`recovering` does, for a
+        reader's own ``try``/``except`` in a hot loop."""
+        if not self.collect_errors:
+            return False
+        self.errors_seen.append(error.diagnostic)
+        return True
+
     def drake_refuses(self, message: str, what_mbparse_does: str, file: str | None = None,
                       line: int | None = None, element: str | None = None,
                       code: str = "drake-refuses") -> None:
@@ -194,7 +204,4 @@ class _Recovering:
         return None
 
     def __exit__(self, kind, error, traceback) -> bool:
-        if kind is not None and self.policy.collect_errors and issubclass(kind, ParseError):
-            self.policy.errors_seen.append(error.diagnostic)
-            return True
-        return False
+        return kind is not None and issubclass(kind, ParseError) and self.policy.recovered(error)

@@ -42,7 +42,7 @@ def read_regular_file(path: str) -> bytes:
     wait for a writer) and what was opened is checked before anything is
     read: one system call less than a check by name, and no gap between
     the check and the open."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # (not inherited by children, PEP 446)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -103,6 +103,24 @@ class _RepeatedKey(Exception):
     """A mapping section named one key twice (the dict keeps the last value)."""
 
 
+def _unique_keys(pairs: Iterator) -> Iterator:
+    """The (key, value) pairs of a mapping section; _RepeatedKey at a key
+    seen before (the whole summary is then made as one dict instead)."""
+    seen: set = set()
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen.add(key)
+        yield key, value
+
+
+def _chunks(entries) -> Iterator[list]:
+    """The entries in lists of at most _CHUNK."""
+    it = iter(entries)
+    while chunk := list(itertools.islice(it, _CHUNK)):
+        yield chunk
+
+
 def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                  extra: dict | None = None) -> str:
     """``json.dumps`` of the summary with ``extra``'s keys added at its end,
@@ -129,34 +147,15 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                 write(", ")
             first = False
             write(dumps(key) + ": ")
-            if kind == _MAPPING:
-                seen: set = set()
-                write("{")
-                chunk: dict = {}
+            if kind == _MAPPING or kind == _SEQUENCE:
+                mapping = kind == _MAPPING
+                write("{" if mapping else "[")
                 sep = ""
-                for k, v in value:
-                    if k in seen:
-                        raise _RepeatedKey(k)
-                    seen.add(k)
-                    chunk[k] = v
-                    if len(chunk) == _CHUNK:
-                        write(sep + dumps(chunk)[1:-1])
-                        chunk, sep = {}, ", "
-                if chunk:
-                    write(sep + dumps(chunk)[1:-1])
-                write("}")
-            elif kind == _SEQUENCE:
-                write("[")
-                items: list = []
-                sep = ""
-                for item in value:
-                    items.append(item)
-                    if len(items) == _CHUNK:
-                        write(sep + dumps(items)[1:-1])
-                        items, sep = [], ", "
-                if items:
-                    write(sep + dumps(items)[1:-1])
-                write("]")
+                for chunk in _chunks(_unique_keys(value) if mapping else value):
+                    # (a chunk's JSON without its brackets: entries "k": v or v)
+                    write(sep + dumps(dict(chunk) if mapping else chunk)[1:-1])
+                    sep = ", "
+                write("}" if mapping else "]")
             else:
                 write(dumps(value))
         write("}")

@@ -127,5 +127,5 @@ def _with_others(first: Finding, others: list[Finding]) -> Finding:
     lines = sorted({o.line for o in others if o.line})
     shown = ", ".join(map(str, lines[:10])) + (", ..." if len(lines) > 10 else "")
     where = f" (also on line{'s' if len(lines) > 1 else ''} {shown})" if lines else ""
-    return records.replace(first, message=f"{first.message} [{len(others) + 1} times in this file"
-                                  f"{where}]")
+    return records.replace(first, message=f"{first.message} [{len(others) + 1} times in this "
+                                          f"file{where}]")

@@ -236,14 +236,8 @@ class MultibodyPlant:
         """Adds a frame fixed to ``parent`` at pose ``X_PF``."""
         self._throw_if_finalized()
         mi = parent.model_instance if model_instance is None else model_instance
-        if (mi, name) in self._frame_names:
-            raise ModelError(f"model instance '{self.get_model_instance_name(mi)}' already has a "
-                             f"frame named '{name}'", code="name-duplicate")
         X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
-        frame = self._declared(Frame(len(self._frames), name, mi, parent.body, X_BF))
-        self._frames.append(frame)
-        self._frame_names[(mi, name)] = frame
-        return frame
+        return self._register_frame(Frame(-1, name, mi, parent.body, X_BF))
 
     def num_frames(self) -> int:
         """How many frames there are, body frames included."""
@@ -294,11 +288,13 @@ class MultibodyPlant:
         # add_frame would add them, fixed to the body frames).
         for frame in (frame_on_parent, frame_on_child):
             if frame.index < 0:
-                self._add_joint_frame(frame)
+                self._register_frame(frame)
         joint.model_instance = instance
         return self._register_joint(joint)
 
-    def _add_joint_frame(self, frame: Frame) -> None:
+    def _register_frame(self, frame: Frame) -> Frame:
+        """Gives a new frame its index and name in the plant (its name must
+        be free in its model instance)."""
         key = (frame.model_instance, frame.name)
         if key in self._frame_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(key[0])}' already "
@@ -307,6 +303,7 @@ class MultibodyPlant:
         self._declared(frame)
         self._frames.append(frame)
         self._frame_names[key] = frame
+        return frame
 
     def add_joint_between_frames(self, joint_type: type, name: str, frame_on_parent: Frame,
                                  frame_on_child: Frame, *args, **kwargs) -> Joint:

@@ -170,9 +170,8 @@ class UrdfReader:
             try:
                 self.joint(el)
             except ParseError as e:  # (as recovering(), without a context per joint)
-                if not policy.collect_errors:
+                if not policy.recovered(e):
                     raise
-                policy.errors_seen.append(e.diagnostic)
         for el in joint_elements:
             with recovering():
                 self.mimic(el)
@@ -220,9 +219,8 @@ class UrdfReader:
             try:
                 self.link(el)
             except ParseError as e:  # (as policy.recovering(), without a context per link)
-                if not policy.collect_errors:
+                if not policy.recovered(e):
                     raise
-                policy.errors_seen.append(e.diagnostic)
             root.remove(el)
             del el
             count += 1
@@ -270,7 +268,8 @@ class UrdfReader:
                 try:
                     M = self.spatial_inertia(inertial)
                 except ParseError as e:  # recovered: else the body and its joints are lost too
-                    self._recovered(e)
+                    if not diag.policy.recovered(e):
+                        raise
             with diag.located(el):
                 body = self.plant.add_rigid_body(name, self.instance, M)
         if (visuals or collisions) and self.plant.geometry_source_is_registered():
@@ -307,16 +306,8 @@ class UrdfReader:
                     except REFUSALS as e:
                         diag.refused(el, e)
             except ParseError as e:
-                self._recovered(e)
-
-    def _recovered(self, error: ParseError) -> None:
-        """In an ``except ParseError`` around one element (the cheap form of
-        ``policy.recovering()``): recorded when errors are collected, and
-        reading goes on; otherwise raised again."""
-        policy = self.diag.policy
-        if not policy.collect_errors:
-            raise error
-        policy.errors_seen.append(error.diagnostic)
+                if not diag.policy.recovered(e):
+                    raise
 
     def spatial_inertia(self, el):
         diag = self.diag
@@ -355,7 +346,7 @@ class UrdfReader:
         ``element_name`` refers to at ``el``; an unknown link is an error."""
         if link_name == WORLD:
             return self.plant.world_body()
-        body = self.plant.find_body(link_name, self.instance) if isinstance(link_name, str) else None
+        body = self.plant.find_body(link_name, self.instance)
         if body is None:
             self.diag.error(el, f"'{element_name}' refers to link '{link_name}', which model "
                                 f"'{self.plant.get_model_instance_name(self.instance)}' does not "

@@ -4,11 +4,11 @@ from __future__ import annotations
 import math
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
-                        GeometryInstance, GeometryProperties, Rgba, ShapeError, Sphere)
+                        GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ..common.uris import FileResolver
 from ..common import drake
-from ..common.xml import XmlDiagnostic, child_map, children, first_child, qname
+from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
 # The shapes given by a radius (and a length), by their URDF element.
@@ -121,10 +121,7 @@ class GeometryReader:
             size = diag.vector(el, "size", 3)
             if size is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
-            try:
-                return Box(*size)
-            except ShapeError as e:
-                diag.refused(el, e)
+            return self._made(el, Box, *size)
         for tag, kind in _ROUND_SHAPES:
             el = kids.get(tag)
             if el is None:
@@ -133,17 +130,11 @@ class GeometryReader:
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
             if kind is Sphere:
-                try:
-                    return Sphere(radius)
-                except ShapeError as e:
-                    diag.refused(el, e)
+                return self._made(el, Sphere, radius)
             length = diag.scalar(el, "length")
             if length is None:
                 diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
-            try:
-                return kind(radius, length)
-            except ShapeError as e:
-                diag.refused(el, e)
+            return self._made(el, kind, radius, length)
         el = kids.get("mesh")
         if el is not None:
             filename = el.get("filename")
@@ -158,11 +149,10 @@ class GeometryReader:
                 else:
                     s = diag.scalar(el, "scale")
                     scale = (s, s, s)
-            with diag.located(el):
-                return drake.mesh_shape(
-                    path, scale, first_child(el, "drake:declare_convex") is not None,
-                    for_collision, lambda m, instead: diag.drake_refuses(
-                        el, m, instead, code="mesh-collision-hull"))
+            return self._made(
+                el, drake.mesh_shape, path, scale,
+                first_child(el, "drake:declare_convex") is not None, for_collision,
+                lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
         el = kids.get("drake:ellipsoid")
         if el is not None:
             axes = []
@@ -172,8 +162,7 @@ class GeometryReader:
                     diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
                                code="urdf-attribute-missing")
                 axes.append(v)
-            with diag.located(el):
-                return Ellipsoid(*axes)
+            return self._made(el, Ellipsoid, *axes)
         message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
                    "capsule, mesh, drake:ellipsoid)")
         found = [qname(k) for k in children(geometry_el)]
@@ -184,6 +173,14 @@ class GeometryReader:
         diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
                            drake.LEFT_OUT, code="urdf-element-missing")
         return None
+
+    def _made(self, el, make, *args):
+        """``make(*args)``: the shape ``el`` declares, the model's refusal of
+        it (a bad size or scale) an error at ``el``."""
+        try:
+            return make(*args)
+        except REFUSALS as e:
+            self.diag.refused(el, e)
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = el.get("name")
