@@ -90,6 +90,15 @@ def parse_sdf(text: str, **options) -> Parsed:
     return Parsed(parser.plant(), parser, instances)
 
 
+def drake_refusal_at(parsed: "Parsed", text: str, needle: str, *words: str) -> bool:
+    """Whether the parse warned, at the line of ``needle`` in ``text``, that
+    Drake refuses what is there, in a message holding every one of ``words``."""
+    line = line_of(text, needle)
+    return any(d.line == line and "Drake refuses this" in d.message
+               and all(w in d.message for w in words)
+               for d in parsed.parser.diagnostic_policy().warnings_seen)
+
+
 def error_at(write, text: str, needle: str, words: str) -> None:
     """Parsing ``text`` from a file fails at the line of ``needle`` with ``words``."""
     from mbparse.diagnostics import ParseError

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import line_of, parse_sdf, sdf
+from conftest import drake_refusal_at, line_of, parse_sdf, sdf
 from mbparse import ParseError
 
 INERTIAL = "<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>"
@@ -29,9 +29,7 @@ def test_modes_sdformat_empty_world_link_is_left_out_by_default():
     assert joint.parent_body.name == "world"
     assert joint.parent_body.model_instance == 0  # the world's own instance
     assert sorted(b.name for b in plant.bodies() if b.model_instance != 0) == ["base"]
-    seen = parsed.parser.diagnostic_policy().warnings_seen
-    assert any(d.line == line_of(GRIPPER, "<link name='world'>") and "reserved" in d.message
-               and "Drake refuses this" in d.message for d in seen)
+    assert drake_refusal_at(parsed, GRIPPER, "<link name='world'>", "reserved")
 
 
 def test_modes_sdformat_empty_world_link_is_an_error_like_drake():
@@ -128,9 +126,7 @@ def test_modes_sdformat_world_models_sharing_a_name_are_renamed_by_default():
     names = [plant.get_model_instance_name(i) for i in range(plant.num_model_instances())]
     assert names[-2:] == ["arm", "arm_1"]
     assert plant.get_body_by_name("l", plant.get_model_instance_by_name("arm_1")).name == "l"
-    seen = parsed.parser.diagnostic_policy().warnings_seen
-    assert any(d.line == line_of(TWO_ARMS, "<model name='arm'><pose>") and "'arm_1'" in d.message
-               and "Drake refuses this" in d.message for d in seen)
+    assert drake_refusal_at(parsed, TWO_ARMS, "<model name='arm'><pose>", "'arm_1'")
 
 
 def test_modes_sdformat_world_models_sharing_a_name_are_an_error_like_drake():

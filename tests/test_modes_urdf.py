@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import HEAVY, line_of, parse_file, parse_urdf, robot
+from conftest import HEAVY, drake_refusal_at, line_of, parse_file, parse_urdf, robot
 from mbparse import ParseError
 
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
@@ -104,10 +104,7 @@ def test_modes_urdf_mimic_of_an_absent_joint_is_ignored_by_default(approximation
     parsed = parse_urdf(MIMIC_OF_ABSENT, time_step=0.001, approximation=approximation)
     assert parsed.plant.num_constraints() == 0
     assert parsed.plant.get_joint_by_name("q2").type_name == "revolute"
-    line = line_of(MIMIC_OF_ABSENT, "<mimic")
-    seen = parsed.parser.diagnostic_policy().warnings_seen
-    assert any(d.line == line and "'q1'" in d.message and "Drake refuses this" in d.message
-               for d in seen)
+    assert drake_refusal_at(parsed, MIMIC_OF_ABSENT, "<mimic", "'q1'")
 
 
 @pytest.mark.parametrize("approximation", ["sap", "tamsi"])
@@ -128,9 +125,7 @@ def test_modes_urdf_extra_numbers_are_dropped_with_a_warning_by_default():
     X = parsed.plant.get_joint_by_name("j").frame_on_parent.X_BF
     assert X.p == (1.0, 2.0, 3.0)
     assert X.rpy() == pytest.approx((0.0, 0.0, 1.5))
-    seen = parsed.parser.diagnostic_policy().warnings_seen
-    assert any(d.line == line_of(EXTRA_NUMBERS, "<origin") and "rpy" in d.message
-               and "not 4" in d.message and "Drake refuses this" in d.message for d in seen)
+    assert drake_refusal_at(parsed, EXTRA_NUMBERS, "<origin", "rpy", "not 4")
 
 
 def test_modes_urdf_extra_numbers_are_an_error_like_drake():
@@ -214,10 +209,8 @@ def test_modes_urdf_pybullet_shape_is_left_out_with_a_warning_by_default():
     # shapes, which Drake, urdfdom and yourdfpy refuse; the rest of the link loads
     parsed = parse_urdf(PYBULLET_SHAPE)
     assert sorted(g.shape.type_name for g in parsed.geometries()) == ["Box", "Sphere"]
-    seen = parsed.parser.diagnostic_policy().warnings_seen
-    assert any(d.line == line_of(PYBULLET_SHAPE, "<geometry>\n<plane") and "<plane>" in d.message
-               and "leaves this geometry out" in d.message and "Drake refuses this" in d.message
-               for d in seen)
+    assert drake_refusal_at(parsed, PYBULLET_SHAPE, "<geometry>\n<plane", "<plane>",
+                            "leaves this geometry out")
 
 
 def test_modes_urdf_pybullet_shape_is_an_error_like_drake():
