@@ -23,6 +23,7 @@ ODD_LINES = [
     "f -1 -2 -3",                 # relative indices
     "f 1/1 2//2 3/3/3",           # mixed corner forms
     "f 1 2 999999",               # past the last vertex: an error at the end
+    "f 1 2 99999999999999999999", # past int64: the same error, not an overflow
     "f 0 1 2",                    # index 0: an error at its line
     "f 1 2 " + " ".join(str(k) for k in range(3, EAR_CLIPPING_MAX_CORNERS + 9)),  # fan
     "f 3 4 5 6 7 8 9",            # ear clipping

@@ -178,6 +178,7 @@ _ARRAYS_FROM = 1400
 # read line by line.
 _BLOCK_LINES = (2048, 128)
 _ARRAY_BLOCK_MIN_LINES = 48
+_INT64_END = 2 ** 63
 
 # Lines of an OBJ file that the array reader takes, by their keyword: the
 # quick patterns (a literal to search for) when no line starts with a blank.
@@ -506,7 +507,10 @@ class _ObjReading:
             self.stored_vertices += len(self.vertices)
             self.vertices = []
         if self.counts:
-            self.corner_parts.append(np.array(self.corners, dtype=np.int64))
+            # A corner past int64 names a vertex no file has: finish() refuses
+            # the file with that corner's line, so its polygons need no array.
+            corners = self.corners if self.greatest < _INT64_END else [0] * len(self.corners)
+            self.corner_parts.append(np.array(corners, dtype=np.int64))
             self.count_parts.append(np.array(self.counts, dtype=np.int64))
             self.stored_polygons += len(self.counts)
             self.corners, self.counts = [], []
