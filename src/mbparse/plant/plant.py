@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
 from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ..memory import collector_paused
-from ..source_location import UNKNOWN, current_source
+from ..source_location import CURRENT_SOURCE, UNKNOWN
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
@@ -156,7 +156,7 @@ class MultibodyPlant:
         """Records where the reader declared ``element`` (its ``source``),
         unless it already knows."""
         if getattr(element, "source", UNKNOWN) == UNKNOWN:
-            element.source = current_source()
+            element.source = CURRENT_SOURCE.get()
         return element
 
     def _add_body(self, body: RigidBody) -> RigidBody:
@@ -269,7 +269,8 @@ class MultibodyPlant:
         frames; None means the body frame itself (no new frame is made).
         Further arguments go to the joint's constructor.
         """
-        self._throw_if_finalized()
+        if self._finalized:
+            self._throw_if_finalized()
         instance = child.model_instance
         if (instance, name) in self._joint_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
@@ -286,9 +287,10 @@ class MultibodyPlant:
         joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
         # The joint accepted its frames: the new ones join the plant (as
         # add_frame would add them, fixed to the body frames).
-        for frame in (frame_on_parent, frame_on_child):
-            if frame.index < 0:
-                self._register_frame(frame)
+        if X_PF is not None:
+            self._register_frame(frame_on_parent)
+        if X_CM is not None:
+            self._register_frame(frame_on_child)
         joint.model_instance = instance
         return self._register_joint(joint)
 
@@ -345,6 +347,12 @@ class MultibodyPlant:
     def has_joint_named(self, name: str, model_instance: int | None = None) -> bool:
         """Whether a joint has that name (in ``model_instance``, or in any)."""
         return self._find(self._joint_names, name, model_instance, "joint", quiet=True) is not None
+
+    def find_joint(self, name: str, model_instance: int) -> Joint | None:
+        """The joint named ``name`` in ``model_instance``, or None (one
+        lookup, for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._joint_names.get((model_instance, name))
 
     def get_joint_by_name(self, name: str, model_instance: int | None = None) -> Joint:
         """The named joint; an unknown or ambiguous name is an error."""
@@ -632,6 +640,8 @@ class MultibodyPlant:
 
     # ------------------------------------------------------------ lookup
     def _check_instance(self, index: int) -> None:
+        if index.__class__ is int and 0 <= index < len(self._instances):
+            return  # (the common case: one test)
         if isinstance(index, bool) or not isinstance(index, int):
             raise ModelError(f"A model instance is given by its index (an int), not "
                              f"{type(index).__name__} {index!r}; the instances are "

@@ -322,11 +322,13 @@ def child_map(el) -> dict:
     """The first child element of each name (``drake:x`` for prefixed ones),
     from one pass over the children: for readers that look up several."""
     out: dict = {}
+    odd = False
     for c in el:  # plain iteration: the cheapest walk lxml offers
         tag = c.tag
         if tag not in out:
             out[tag] = c
-    odd = [k for k in out if k.__class__ is not str or k[0] == "{"]
+            if tag.__class__ is not str or tag[0] == "{":
+                odd = True
     if odd:  # prefixed names, and non-elements (whose tag is not a string)
         fixed: dict = {}
         for k, c in out.items():
@@ -446,6 +448,24 @@ class XmlDiagnostic:
                            f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return vals[0]
+
+    def scalars(self, el, names: tuple[str, ...], values: list) -> list:
+        """Reads each of the attributes ``names`` that ``el`` has, as
+        :meth:`scalar` reads it, into ``values`` (the defaults, one per
+        name); returns ``values``. One call for an element of several
+        numbers (a joint's <limit>); a text read before costs one lookup."""
+        get = el.get
+        known = self._numbers
+        for i, name in enumerate(names):
+            text = get(name) if ":" not in name else attr(el, name)
+            if text is None:
+                continue
+            value = known.get(text)
+            if value is not None and len(value) == 1:
+                values[i] = value[0]
+            else:
+                values[i] = self.scalar(el, name)
+        return values
 
     def vector(self, el, name: str, n: int, default=None):
         """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
