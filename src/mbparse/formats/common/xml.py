@@ -551,7 +551,11 @@ class _Located:
         self.diag, self.el = diag, el
 
     def __enter__(self) -> None:
-        self.token = CURRENT_SOURCE.set(self.diag.where(self.el))
+        diag, el = self.diag, self.el  # (XmlDiagnostic.where, inline: one per element)
+        line = getattr(el, "sourceline", None) if el is not None else None
+        locate = diag.policy.locate
+        self.token = CURRENT_SOURCE.set((diag.file, line) if locate is None
+                                        else locate(diag.file, line))
 
     def __exit__(self, kind, error, traceback) -> bool:
         CURRENT_SOURCE.reset(self.token)

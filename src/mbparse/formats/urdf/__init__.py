@@ -143,8 +143,12 @@ class UrdfReader:
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
-        for child in children(root):
-            tag = qname(child)
+        for child in root:
+            tag = child.tag
+            if tag.__class__ is not str or tag[0] == "{":
+                if tag.__class__ is not str:
+                    continue  # (not an element)
+                tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
                 _unknown_child(diag, child, tag, "<robot>", KNOWN_ROBOT_CHILDREN)
             by_tag.setdefault(tag, []).append(child)
