@@ -87,6 +87,14 @@ def test_find_joint_gives_the_joint_or_none():
         plant.find_joint("ab", 7)
 
 
+def test_find_joint_actuator_gives_the_actuator_or_none():
+    plant, b = plant_with("a", "b")
+    joint = plant.add_joint(RevoluteJoint, "ab", b["a"], None, b["b"], None, axis=(0, 0, 1))
+    actuator = plant.add_joint_actuator("m", joint)
+    assert plant.find_joint_actuator("m", 1) is actuator
+    assert plant.find_joint_actuator("n", 1) is None
+
+
 def test_velocity_and_acceleration_limits_in_one_call():
     plant, b = plant_with("a", "b")
     joint = plant.add_joint(RevoluteJoint, "ab", b["a"], None, b["b"], None, axis=(0, 0, 1))
@@ -110,6 +118,12 @@ def test_xml_scalars_reads_several_attributes_as_scalar_does():
     assert diag.scalars(limit, names, list(defaults)) == [-1.0, 2.0, 9.0, 4.0]
     assert diag.scalars(limit, names, list(defaults)) == [
         diag.scalar(limit, n, d) for n, d in zip(names, defaults)]
+    for xml in (b'<limit lower="-1" upper="2"/>', b'<limit lower="-1" current="5"/>',
+                b'<limit drake:acceleration="3"/>'):
+        root = parse_xml_bytes(b'<robot xmlns:drake="http://drake.mit.edu">' + xml +
+                               b'</robot>')[0]
+        assert diag.scalars(root[0], names, list(defaults)) == [
+            diag.scalar(root[0], n, d) for n, d in zip(names, defaults)]
 
 
 def test_urdf_mimic_on_a_joint_without_a_name_is_a_located_warning_when_errors_are_collected(

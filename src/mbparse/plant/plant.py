@@ -401,6 +401,12 @@ class MultibodyPlant:
         return self._find(self._actuator_names, name, model_instance, "actuator",
                           quiet=True) is not None
 
+    def find_joint_actuator(self, name: str, model_instance: int) -> JointActuator | None:
+        """The actuator named ``name`` in ``model_instance``, or None (one
+        lookup, for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._actuator_names.get((model_instance, name))
+
     def get_joint_actuator_by_name(self, name: str,
                                    model_instance: int | None = None) -> JointActuator:
         """The named actuator; an unknown or ambiguous name is an error."""

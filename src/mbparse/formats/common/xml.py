@@ -455,16 +455,29 @@ class XmlDiagnostic:
         name); returns ``values``. One call for an element of several
         numbers (a joint's <limit>); a text read before costs one lookup."""
         get = el.get
-        known = self._numbers
+        texts: list[str | None] = [None] * len(names)
+        found, prefixed = 0, False
         for i, name in enumerate(names):
-            text = get(name) if ":" not in name else attr(el, name)
+            if ":" in name:
+                prefixed = True
+            elif (text := get(name)) is not None:
+                texts[i] = text
+                found += 1
+        if prefixed and found != len(el.attrib):
+            # Some attribute is not among the plain names: look up the
+            # prefixed ones (the namespace a prefix stands for costs more).
+            for i, name in enumerate(names):
+                if ":" in name:
+                    texts[i] = attr(el, name)
+        known = self._numbers
+        for i, text in enumerate(texts):
             if text is None:
                 continue
             value = known.get(text)
             if value is not None and len(value) == 1:
                 values[i] = value[0]
             else:
-                values[i] = self.scalar(el, name)
+                values[i] = self.scalar(el, names[i])
         return values
 
     def vector(self, el, name: str, n: int, default=None):

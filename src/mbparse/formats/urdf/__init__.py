@@ -701,7 +701,7 @@ class UrdfReader:
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
             return
-        if plant.has_joint_actuator_named(actuator_name, self.instance):
+        if plant.find_joint_actuator(actuator_name, self.instance) is not None:
             # Drake names each actuator after its <actuator>; a second one of the
             # same name ends Drake's parse. The first one already acts.
             model = plant.get_model_instance_name(self.instance)
