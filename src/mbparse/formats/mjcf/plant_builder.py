@@ -8,8 +8,8 @@ from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
-from ...spatial import (RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec, norm,
-                        scale)
+from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
+                        norm, scale)
 from ..common.suggest import did_you_mean
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
@@ -251,34 +251,51 @@ class PlantBuilder:
     def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
         doc, a, c = self.doc, j.attrs, self.compiler
         values = a.values
-        name = a.text("name") or f"{parent.name}-{child.name}"
-        kind = a.choice("type", JOINT_TYPES, "hinge")
+        # Absent attributes (most of them) are settled without a call each.
+        v = values.get("name")
+        name = v[0] if v is not None and v[0] else f"{parent.name}-{child.name}"
+        kind = a.choice("type", JOINT_TYPES, "hinge") if "type" in values else "hinge"
         X_BF = j.X_BF
-        pos = X_BF.apply(a.numbers("pos", 3, ZERO3))
-        axis = a.numbers("axis", 3, UNIT_Z)
+        if "pos" not in values:
+            pos = X_BF.p if X_BF is IDENTITY else X_BF.apply(ZERO3)
+        elif X_BF is IDENTITY:  # what apply() gives: each number + 0.0
+            p = a.numbers("pos", 3)
+            pos = (p[0] + 0.0, p[1] + 0.0, p[2] + 0.0)
+        else:
+            pos = X_BF.apply(a.numbers("pos", 3))
+        axis = a.numbers("axis", 3) if "axis" in values else UNIT_Z
         length = norm(axis)
         if length < 1e-14:
             a.error("axis", f"joint '{name}' has a zero axis", code="axis-zero")
-        axis = matvec(X_BF.R, scale(1.0 / length, axis))
-        damping = a.numbers("damping", (1, 3), NO_DAMPING)
-        if len(damping) > 1 and any(damping[1:]):
-            doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
-                                            "coefficient is supported; the others are ignored",
-                        code="mjcf-unsupported")
+        k = 1.0 / length
+        axis = matvec(X_BF.R, (k * axis[0], k * axis[1], k * axis[2]))
+        if "damping" in values:
+            damping = a.numbers("damping", (1, 3))
+            if len(damping) > 1 and any(damping[1:]):
+                doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
+                                                "coefficient is supported; the others are "
+                                                "ignored", code="mjcf-unsupported")
+        else:
+            damping = NO_DAMPING
         limits = self._limits(j, kind) if "limited" in values or "range" in values else None
-        self._check_attributes(j)
+        if not values.keys().isdisjoint(JOINT_UNSUPPORTED):
+            self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ
-        ref = a.scalar("ref", 0.0)
+        ref = a.scalar("ref", 0.0) if "ref" in values else 0.0
         with doc.diag(j.el).located(j.el):
             if kind == "hinge":
                 ref = c.angle(ref)
-                X_CM = X_CJ @ RigidTransform(axis_angle_to_matrix(axis, ref))
+                # X_CJ·(the rotation by ref): X_CJ has no rotation, so that is
+                # the rotation at X_CJ's point (each number + 0.0, as @ adds).
+                X_CM = RigidTransform(axis_angle_to_matrix(axis, ref),
+                                      (pos[0] + 0.0, pos[1] + 0.0, pos[2] + 0.0))
                 joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
                                              axis, -math.inf, math.inf, damping[0])
                 if limits is not None:
                     joint.set_position_limits([c.angle(limits[0])], [c.angle(limits[1])])
-                joint.set_default_positions([ref])
+                if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
+                    joint.set_default_positions([ref])
             elif kind == "slide":
                 X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
                 joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
