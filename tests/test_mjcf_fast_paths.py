@@ -124,3 +124,22 @@ def test_a_hinge_with_a_negative_zero_ref_keeps_it():
     p = parse(mjcf('<body name="b"><joint name="j" ref="-0"/><geom size="0.1"/></body>'))
     j = p.plant.get_joint_by_name("j", p.instance)
     assert signs(j.default_positions) == [-1.0]
+
+
+def test_turning_an_inertia_gives_the_bits_of_the_two_matrix_products():
+    import random
+    from mbparse.formats.mjcf.inertia import rotate_inertia
+    from mbparse.spatial import inertia_from_matrix, inertia_matrix, matmul, transpose
+    rng = random.Random(7)
+    picks = (0.0, -0.0, 1.0, -1.0, 0.5, 3.0)
+    for k in range(2000):
+        if k % 2:
+            R = quaternion_to_matrix([rng.gauss(0, 1) for _ in range(4)])
+            I = tuple(rng.uniform(-1, 1) for _ in range(6))
+        else:  # signed zeros everywhere
+            R = tuple(tuple(rng.choice(picks) for _ in range(3)) for _ in range(3))
+            I = tuple(rng.choice(picks) for _ in range(6))
+        want = inertia_from_matrix(matmul(matmul(R, inertia_matrix(I)), transpose(R)))
+        got = rotate_inertia(I, R)
+        assert got == want and signs(got) == signs(want)
+
