@@ -24,6 +24,7 @@ _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no s
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
 NO_DAMPING = (0.0,)
+_NO_TYPE = (None, None)  # a joint's 'type' when not written
 
 
 class PlantBuilder:
@@ -112,7 +113,8 @@ class PlantBuilder:
             return
         doc = self.doc
         for g in body.geoms:
-            source = (doc.file_of(g.el), g.el.sourceline)
+            el = g.el
+            source = (doc.diag(el).file, el.sourceline)
             if g.visual:
                 rgba = self._rgba.get(g.rgba)
                 if rgba is None:
@@ -178,7 +180,7 @@ class PlantBuilder:
     def _joints(self, body: Body) -> None:
         joints = body.joints
         parent = body.parent.plant_body
-        if len(joints) == 1 and joints[0].attrs.text("type") != "free":
+        if len(joints) == 1 and joints[0].attrs.values.get("type", _NO_TYPE)[0] != "free":
             # (most bodies) one joint: from the parent to the body, placed where it is
             self._joint(joints[0], parent, body.plant_body, body.X_PB)
             return
