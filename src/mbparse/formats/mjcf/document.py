@@ -110,8 +110,9 @@ class Document:
         The children of an element without an ``<include>`` among them are
         listed once and kept (the readers and the schema check ask for the
         same elements' children again and again); an element with one is
-        expanded lazily at every call, so that an include's error surfaces
-        exactly where the reading reaches it."""
+        expanded lazily, so that an include's error surfaces exactly where
+        the reading reaches it, until an expansion of all its children ends
+        without a word (then that is kept too)."""
         found = self._kids.get(el)
         if found is None:
             found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
@@ -136,14 +137,28 @@ class Document:
         self._kids.pop(el, None)
 
     def _kids_expanding(self, el, name: str | None):
+        # A first expansion of all the children that ends without an error
+        # or a warning is kept: expanding them again would give the same
+        # elements, silently (an expansion that warns, as an <include> found
+        # beside the file that includes it does, is left to warn again).
+        warnings = self.policy.warnings_seen
+        before = len(warnings)
+        got = [] if name is None else None
         for c in el.iterchildren(etree.Element):
             t = c.tag
             if t == "include":
                 for k in self._expand(c):
+                    if got is not None:
+                        got.append(k)
                     if name is None or tag(k) == name:
                         yield k
-            elif name is None or t == name:
-                yield c
+            else:
+                if got is not None:
+                    got.append(c)
+                if name is None or t == name:
+                    yield c
+        if got is not None and len(warnings) == before and self._kids.get(el) is False:
+            self._kids[el] = tuple(got)
 
     def first(self, el, name: str):
         for k in self.kids(el, name):
