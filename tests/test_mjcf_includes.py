@@ -103,3 +103,12 @@ def test_an_expansion_stopped_half_way_is_not_kept(write):
     doc, _ = _document(write("main.xml", MAIN))
     next(iter(doc.kids(doc.root)))  # only the first child
     assert type(doc.kids(doc.root)) is not tuple
+
+
+def test_children_kept_count_towards_the_include_limit_as_their_splicing_did(write):
+    write("frag.xml", FRAGMENT.format(root="mujocoinclude"))
+    doc, _ = _document(write("main.xml", MAIN))
+    list(doc.kids(doc.root))
+    spliced = doc._expansions
+    doc.kids(doc.root)
+    assert doc._expansions == 2 * spliced
