@@ -125,13 +125,14 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
     for el in sections.get("actuator", ()):
         ActuatorReader(doc, defaults, compiler, builder).read(el)
     builder.warn_unused_armature()
-    bodies = {b.name: b for b in tree.bodies}
-    bodies["world"] = tree.world
-    constraints = ConstraintReader(doc, defaults, builder, bodies)
-    for el in sections.get("contact", ()):
-        constraints.read_contact(el)
-    for el in sections.get("equality", ()):
-        constraints.read_equality(el)
+    if "contact" in sections or "equality" in sections:
+        bodies = {b.name: b for b in tree.bodies}
+        bodies["world"] = tree.world
+        constraints = ConstraintReader(doc, defaults, builder, bodies)
+        for el in sections.get("contact", ()):
+            constraints.read_contact(el)
+        for el in sections.get("equality", ()):
+            constraints.read_equality(el)
     for t in TOP_UNSUPPORTED:
         for el in sections.get(t, ()):
             doc.warning(el, f"<{t}> is not supported and is ignored", code="mjcf-unsupported")

@@ -323,6 +323,8 @@ class PlantBuilder:
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator
         on its joint it has nowhere to go."""
+        if not self.armature_el:  # (most models) no armature at all
+            return
         actuated = {a.joint.index for a in self.plant.actuators()}
         for index, el in self.armature_el.items():
             if index not in actuated:
