@@ -156,7 +156,9 @@ class Document:
     def forget_kids(self, el) -> None:
         """Drops the kept children of ``el`` (after its children changed)."""
         self._kids.pop(el, None)
-        self._spliced.pop(el, None)
+        # Children kept after splicing may hold el's children (el may be an
+        # included file's root): none is kept any longer.
+        self._spliced.clear()
 
     def _kids_expanding(self, el, name: str | None):
         # A first expansion of all the children that ends without an error
