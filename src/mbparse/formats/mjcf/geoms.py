@@ -69,7 +69,9 @@ class GeomReader:
         # Absent attributes (most of them) are settled without a call each.
         v = values.get("name")
         name = v[0] if v is not None and v[0] else f"geom{index}"
-        kind = a.choice("type", GEOM_TYPES, "sphere") if "type" in values else "sphere"
+        v = values.get("type")
+        kind = "sphere" if v is None else v[0] if v[0] in GEOM_TYPES else \
+            a.choice("type", GEOM_TYPES, "sphere")
         size = a.numbers("size", (0, 3), ()) if "size" in values else ()
         X_BG, size = self._pose_and_size(a, kind, size)
         if "mesh" in values and kind != "mesh":

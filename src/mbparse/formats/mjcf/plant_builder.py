@@ -256,7 +256,9 @@ class PlantBuilder:
         # Absent attributes (most of them) are settled without a call each.
         v = values.get("name")
         name = v[0] if v is not None and v[0] else f"{parent.name}-{child.name}"
-        kind = a.choice("type", JOINT_TYPES, "hinge") if "type" in values else "hinge"
+        v = values.get("type")
+        kind = "hinge" if v is None else v[0] if v[0] in JOINT_TYPES else \
+            a.choice("type", JOINT_TYPES, "hinge")
         X_BF = j.X_BF
         if "pos" not in values:
             pos = X_BF.p if X_BF is IDENTITY else X_BF.apply(ZERO3)
