@@ -1,42 +1,39 @@
-"""The plant's name tables: ``(model instance, name) -> element``, which also
-keep the keys of each bare name, so that a lookup by name across every model
-instance (``get_frame_by_name("f")``) is one step rather than a scan of the
-table (a directives file of 16,000 add_frame took minutes that way)."""
+"""The keys of each bare name in one of the plant's name tables
+(``(model instance, name) -> element`` dicts), so that a lookup by name
+across every model instance (``get_frame_by_name("f")``) is one step rather
+than a scan of the table (a directives file of 16,000 add_frame took minutes
+that way). The index is brought up to date when it is asked, from the keys
+added since (the end of the dict): registering an element costs nothing more."""
 from __future__ import annotations
 
+from itertools import islice
 
-class NameTable(dict):
-    """A dict of ``(model instance, name)`` keys that also knows, for each
-    name, its keys in the order they were added."""
 
-    __slots__ = ("_keys_of",)
+class NameIndex:
+    """The keys of each name in ``table``, in the order they were added.
+    Adding keys needs no word; after a key is removed, :meth:`forget`."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    __slots__ = ("table", "_seen", "_keys_of")
+
+    def __init__(self, table: dict) -> None:
+        self.table = table
+        self._seen = 0  # keys of the table already indexed (its first ones)
         self._keys_of: dict[str, list[tuple[int, str]]] = {}
-
-    def __setitem__(self, key: tuple[int, str], value) -> None:
-        if key not in self:
-            self._keys_of.setdefault(key[1], []).append(key)
-        dict.__setitem__(self, key, value)
-
-    def __delitem__(self, key: tuple[int, str]) -> None:
-        dict.__delitem__(self, key)
-        keys = self._keys_of[key[1]]
-        keys.remove(key)
-        if not keys:
-            del self._keys_of[key[1]]
 
     def named(self, name: str) -> list:
         """The elements called ``name`` in any model instance, in the order added."""
-        return [self[k] for k in self._keys_of.get(name, ())]
+        table = self.table
+        n = len(table)
+        if n != self._seen:
+            if n < self._seen:  # removed without forget(): start again
+                self.forget()
+            keys_of = self._keys_of
+            for key in reversed(list(islice(reversed(table), n - self._seen))):
+                keys_of.setdefault(key[1], []).append(key)
+            self._seen = n
+        return [table[k] for k in self._keys_of.get(name, ())]
 
-    def __reduce__(self):
-        # Copies and pickles rebuild the name index from the items.
-        return (self.__class__, (), None, None, iter(self.items()))
-
-    # Only item assignment and ``del`` keep the index; the rest is refused.
-    def _refused(self, *args, **kwargs):
-        raise TypeError("a NameTable changes only by item assignment and del")
-
-    pop = popitem = setdefault = update = clear = _refused  # type: ignore[assignment]
+    def forget(self) -> None:
+        """Drops the index (a key was removed): the next lookup rebuilds it."""
+        self._seen = 0
+        self._keys_of = {}

@@ -13,7 +13,7 @@ from ..memory import collector_paused
 from ..source_location import CURRENT_SOURCE, UNKNOWN
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
-from .name_table import NameTable
+from .name_table import NameIndex
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
                        JointActuator, ModelError, ModelInstance, PdControllerGains,
                        RigidBody, Sensor, WeldConstraint)
@@ -51,10 +51,13 @@ class MultibodyPlant:
         self._constraints: list = []
         self._force_elements: list = []
         self._sensors: list[Sensor] = []
-        self._body_names: NameTable = NameTable()      # (instance, name) -> RigidBody
-        self._frame_names: NameTable = NameTable()     # (instance, name) -> Frame
-        self._joint_names: NameTable = NameTable()     # (instance, name) -> Joint
-        self._actuator_names: NameTable = NameTable()  # (instance, name) -> JointActuator
+        self._body_names: dict[tuple[int, str], RigidBody] = {}
+        self._frame_names: dict[tuple[int, str], Frame] = {}
+        self._joint_names: dict[tuple[int, str], Joint] = {}
+        self._actuator_names: dict[tuple[int, str], JointActuator] = {}
+        # Each table's keys by bare name, for lookups without a model instance.
+        self._name_index = {id(t): NameIndex(t) for t in (
+            self._body_names, self._frame_names, self._joint_names, self._actuator_names)}
         self._scene_graph: SceneGraph | None = None
         self._finalized = False
         self._adjacent_bodies_collision_filters = True
@@ -251,6 +254,13 @@ class MultibodyPlant:
     def frames(self) -> list[Frame]:
         """Every frame, body frames included."""
         return list(self._frames)
+
+    def _drop_frame(self, frame: Frame) -> None:
+        """Removes a frame no element uses yet (one a reader made and then
+        replaced by a frame the model names)."""
+        self._frames.remove(frame)
+        del self._frame_names[(frame.model_instance, frame.name)]
+        self._name_index[id(self._frame_names)].forget()
 
     def has_frame_named(self, name: str, model_instance: int | None = None) -> bool:
         """Whether a frame has that name (in ``model_instance``, or in any)."""
@@ -660,7 +670,7 @@ class MultibodyPlant:
     def _instance_list(self) -> str:
         return ", ".join(f"{i} '{m.name}'" for i, m in enumerate(self._instances))
 
-    def _find(self, table: NameTable, name: str, model_instance: int | None, what: str,
+    def _find(self, table: dict, name: str, model_instance: int | None, what: str,
               quiet: bool = False):
         if not isinstance(name, str):
             raise ModelError(f"A {what} is looked up by its name (a str), not "
@@ -673,7 +683,7 @@ class MultibodyPlant:
                                  f"'{self.get_model_instance_name(model_instance)}'",
                                  code="model-unknown-name")
             return found
-        matches = table.named(name)
+        matches = self._name_index[id(table)].named(name)
         if len(matches) == 1:
             return matches[0]
         if quiet:
