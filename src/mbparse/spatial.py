@@ -305,13 +305,26 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
 class SpatialInertia:
     """Mass, center of mass ``com`` (from Bo, in B) and inertia about Bcm in B."""
 
-    __slots__ = ("mass", "com", "I_cm")
+    # _physical: the I_cm tuple that inertia_problem() accepted (problem()
+    # does not test that very tuple again; another one assigned is tested).
+    __slots__ = ("mass", "com", "I_cm", "_physical")
 
     def __init__(self, mass: float, com: Sequence[float] = ZERO3,
                  I_cm: Sequence[float] = (0.0,) * 6):
         self.mass = float(mass)
         self.com = (float(com[0]), float(com[1]), float(com[2]))
         self.I_cm = tuple(map(float, I_cm))
+        self._physical = None
+
+    @classmethod
+    def with_physical_inertia(cls, mass: float, com: Sequence[float],
+                              I_cm: Sequence[float]) -> "SpatialInertia":
+        """As the constructor, for an ``I_cm`` the caller has found
+        physical (:func:`inertia_problem` gave None for these very values):
+        :meth:`problem` does not test it again."""
+        M = cls(mass, com, I_cm)
+        M._physical = M.I_cm
+        return M
 
     @classmethod
     def zero(cls) -> "SpatialInertia":
@@ -337,15 +350,31 @@ class SpatialInertia:
     def problem(self) -> tuple[str, str] | None:
         """(code, why) this cannot be a physical spatial inertia, or None
         (codes as :func:`inertia_problem`'s, and ``mass-negative``)."""
-        if math.isnan(self.mass):
+        mass = self.mass
+        x, y, z = self.com
+        ixx, iyy, izz, ixy, ixz, iyz = I = self.I_cm
+        # The sum of the inertia about the origin's entries is finite only
+        # when every entry is, and so the mass, the center of mass and I_cm
+        # (inf - inf is NaN): then only I_cm's own test is left.
+        xx, yy, zz = x * x, y * y, z * z
+        total = ((ixx + mass * (yy + zz)) + (iyy + mass * (xx + zz)) + (izz + mass * (xx + yy))
+                 + (ixy - mass * x * y) + (ixz - mass * x * z) + (iyz - mass * y * z))
+        if mass >= 0.0 and total - total == 0.0:
+            if self._physical is I:
+                return None
+            problem = inertia_problem(I)
+            if problem is None:
+                self._physical = I
+            return problem
+        if math.isnan(mass):
             return "number-nan", "the mass is NaN"
-        if self.mass < 0:
-            return "mass-negative", f"the mass {self.mass:g} is negative"
-        if math.isinf(self.mass):
+        if mass < 0:
+            return "mass-negative", f"the mass {mass:g} is negative"
+        if math.isinf(mass):
             return "number-not-finite", "the mass is infinite"
         if not all(map(math.isfinite, self.com)):
             return "number-not-finite", f"the center of mass {list(self.com)} is not finite"
-        problem = inertia_problem(self.I_cm)
+        problem = inertia_problem(I)
         if problem is None and not all(map(math.isfinite, self.inertia_about_origin())):
             return ("number-not-finite", f"its inertia about the body origin overflows (the "
                     f"center of mass {list(self.com)} is too far from it)")

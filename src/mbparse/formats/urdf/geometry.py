@@ -5,15 +5,23 @@ import math
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                    default_proximity_properties, no_properties)
 from ..common.uris import FileResolver
 from ..common import drake
 from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
 # The shapes given by a radius (and a length), by their URDF element.
-_ROUND_SHAPES = (("sphere", Sphere), ("cylinder", Cylinder), ("capsule", Capsule),
-                 ("drake:capsule", Capsule))
+_ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
+                 "drake:capsule": Capsule}
+# Every shape element, in the order a <geometry> holding several is read.
+_SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
+_SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
+# The children of a <visual> (of a <collision>: the first two) read without
+# looking for anything else; any other child is read by the general path.
+_PLAIN_GEOMETRY_CHILDREN = ("origin", "geometry", "material")
+_NO_KIDS: dict = {}
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
@@ -114,18 +122,45 @@ class GeometryReader:
 
     # ------------------------------------------------------------ shapes
     def shape(self, geometry_el, for_collision: bool):
+        """The shape a ``<geometry>`` holds (None: left out, reported)."""
+        only = None
+        for el in geometry_el:  # the common case: one plain shape element
+            tag = el.tag
+            if tag.__class__ is not str:
+                continue  # (a comment)
+            if only is not None or tag not in _SHAPE_TAG_SET:
+                break
+            only = el
+        else:
+            if only is not None:
+                return self._shape_of(only.tag, only, for_collision)
         diag = self.diag
         kids = child_map(geometry_el)
-        el = kids.get("box")
-        if el is not None:
+        for tag in _SHAPE_TAGS:  # several, or written with a prefix: in this order
+            el = kids.get(tag)
+            if el is not None:
+                return self._shape_of(tag, el, for_collision)
+        message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
+                   "capsule, mesh, drake:ellipsoid)")
+        found = [qname(k) for k in children(geometry_el)]
+        if not found:
+            diag.error(geometry_el, message, code="urdf-element-missing")
+        # pybullet's own shapes (<plane normal=...>, <cdf filename=...>): Drake,
+        # urdfdom and yourdfpy refuse them; the default mode loads the rest.
+        self.diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
+                                drake.LEFT_OUT, code="urdf-element-missing")
+        return None
+
+    def _shape_of(self, tag: str, el, for_collision: bool):
+        """The shape of the shape element ``el`` named ``tag``."""
+        diag = self.diag
+        if tag == "box":
             size = diag.vector(el, "size", 3)
             if size is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
             return self._made(el, Box, *size)
-        for tag, kind in _ROUND_SHAPES:
-            el = kids.get(tag)
-            if el is None:
-                continue
+        kind = _ROUND_SHAPES.get(tag)
+        if kind is not None:
             radius = diag.scalar(el, "radius")
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
@@ -135,8 +170,7 @@ class GeometryReader:
             if length is None:
                 diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
             return self._made(el, kind, radius, length)
-        el = kids.get("mesh")
-        if el is not None:
+        if tag == "mesh":
             filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
@@ -153,26 +187,14 @@ class GeometryReader:
                 el, drake.mesh_shape, path, scale,
                 first_child(el, "drake:declare_convex") is not None, for_collision,
                 lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
-        el = kids.get("drake:ellipsoid")
-        if el is not None:
-            axes = []
-            for name in ("a", "b", "c"):
-                v = diag.scalar(el, name)
-                if v is None:
-                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
-                               code="urdf-attribute-missing")
-                axes.append(v)
-            return self._made(el, Ellipsoid, *axes)
-        message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
-                   "capsule, mesh, drake:ellipsoid)")
-        found = [qname(k) for k in children(geometry_el)]
-        if not found:
-            diag.error(geometry_el, message, code="urdf-element-missing")
-        # pybullet's own shapes (<plane normal=...>, <cdf filename=...>): Drake,
-        # urdfdom and yourdfpy refuse them; the default mode loads the rest.
-        diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
-                           drake.LEFT_OUT, code="urdf-element-missing")
-        return None
+        axes = []  # drake:ellipsoid
+        for name in ("a", "b", "c"):
+            v = diag.scalar(el, name)
+            if v is None:
+                diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
+                           code="urdf-attribute-missing")
+            axes.append(v)
+        return self._made(el, Ellipsoid, *axes)
 
     def _made(self, el, make, *args):
         """``make(*args)``: the shape ``el`` declares, the model's refusal of
@@ -203,14 +225,36 @@ class GeometryReader:
         return name
 
     # ------------------------------------------------------------ visual
+    @staticmethod
+    def _children(el, plain: int) -> tuple:
+        """(origin, geometry, material, kids) of a <visual> or <collision>:
+        one walk over its children, and ``kids`` (its :func:`child_map`) only
+        when it has a child other than the first ``plain`` of origin,
+        geometry, material (else an empty dict)."""
+        origin = geometry = material = None
+        for c in el:
+            tag = c.tag
+            if tag == "geometry":
+                if geometry is None:
+                    geometry = c
+            elif tag == "origin":
+                if origin is None:
+                    origin = c
+            elif tag == "material" and plain == 3:
+                if material is None:
+                    material = c
+            elif tag.__class__ is str:  # anything else: the general reading
+                kids = child_map(el)
+                return kids.get("origin"), kids.get("geometry"), kids.get("material"), kids
+        return origin, geometry, material, _NO_KIDS
+
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        kids = child_map(el)
-        geometry_el = kids.get("geometry")
+        origin_el, geometry_el, material_el, kids = self._children(el, 3)
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(kids.get("origin"))
+        X_BG = diag.origin(origin_el)
         shape = self.shape(geometry_el, for_collision=False)
         enabled = {ILLUSTRATION: True, PERCEPTION: True}
         for role, tag in (_ROLE_TAGS if ("drake:illustration_properties" in kids
@@ -228,14 +272,15 @@ class GeometryReader:
                              "and perception, so it has no role left; it is ignored",
                          code="urdf-unsupported")
             return None
-        props = GeometryProperties()
-        material_el = kids.get("material")
+        props = None
         if material_el is not None:
             material = self.material(material_el, name_required=False)
-            if material.rgba is not None:
-                props.add_property("phong", "diffuse", Rgba(*material.rgba))
-            if material.diffuse_map is not None:
-                props.add_property("phong", "diffuse_map", material.diffuse_map)
+            if material.rgba is not None or material.diffuse_map is not None:
+                props = GeometryProperties()
+                if material.rgba is not None:
+                    props.add_property("phong", "diffuse", Rgba(*material.rgba))
+                if material.diffuse_map is not None:
+                    props.add_property("phong", "diffuse_map", material.diffuse_map)
         accepting = None
         for node in (children(el, "drake:accepting_renderer")
                      if "drake:accepting_renderer" in kids else ()):
@@ -253,9 +298,9 @@ class GeometryReader:
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
         if enabled[ILLUSTRATION]:
-            roles[ILLUSTRATION] = props.copy()
+            roles[ILLUSTRATION] = no_properties() if props is None else props.copy()
         if enabled[PERCEPTION]:
-            perception = props.copy()
+            perception = no_properties() if props is None else props.copy()
             if accepting is not None:
                 perception.add_property("renderer", "accepting", frozenset(accepting))
             roles[PERCEPTION] = perception
@@ -264,29 +309,32 @@ class GeometryReader:
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        kids = child_map(el)
+        origin_el, geometry_el, _, kids = self._children(el, 2)
         if "verbose" in kids:
             diag.warn_unsupported_element(el, "verbose", kids)
-        geometry_el = kids.get("geometry")
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(kids.get("origin"))
+        X_BG = diag.origin(origin_el)
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
         shape = self.shape(geometry_el, for_collision=True)
-        props = GeometryProperties()
         drake_el = kids.get("drake:proximity_properties")
-        if drake_el is not None:
-            props = self._proximity(drake_el)
-        if not props.has_property("material", "coulomb_friction"):
-            props.add_property("material", "coulomb_friction",
-                               self._legacy_friction(kids.get("drake_compliance"), link_name))
-        elif "drake_compliance" in kids:
-            diag.warning(el, "<drake_compliance> is ignored because "
-                             "<drake:proximity_properties> gives the friction",
-                         code="urdf-unsupported")
+        compliance = kids.get("drake_compliance")
+        if drake_el is None and compliance is None:
+            props = default_proximity_properties()  # (shared until changed)
+        else:
+            props = GeometryProperties()
+            if drake_el is not None:
+                props = self._proximity(drake_el)
+            if not props.has_property("material", "coulomb_friction"):
+                props.add_property("material", "coulomb_friction",
+                                   self._legacy_friction(compliance, link_name))
+            elif compliance is not None:
+                diag.warning(el, "<drake_compliance> is ignored because "
+                                 "<drake:proximity_properties> gives the friction",
+                             code="urdf-unsupported")
         if shape is None:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)
