@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
 from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
-                                    default_proximity_properties, no_properties)
+                                    default_proximity_properties)
 from ..common.uris import FileResolver
 from ..common import drake
 from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
@@ -25,14 +26,31 @@ _NO_KIDS: dict = {}
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
+sharing = GeometryProperties.sharing
+_NO_PHONG = MappingProxyType({})  # a visual without a material
 
 
 class UrdfMaterial:
-    __slots__ = ("rgba", "diffuse_map")
+    __slots__ = ("rgba", "diffuse_map", "_phong")
 
     def __init__(self, rgba=None, diffuse_map=None):
         self.rgba = rgba
         self.diffuse_map = diffuse_map
+        self._phong = None
+
+    def phong(self):
+        """The ``phong`` properties this material gives a visual (read-only:
+        visuals share them through GeometryProperties.sharing); empty when
+        it has neither colour nor texture."""
+        phong = self._phong
+        if phong is None:
+            phong = {}
+            if self.rgba is not None:
+                phong[("phong", "diffuse")] = Rgba(*self.rgba)
+            if self.diffuse_map is not None:
+                phong[("phong", "diffuse_map")] = self.diffuse_map
+            self._phong = phong = MappingProxyType(phong)
+        return phong
 
 
 class GeometryReader:
@@ -152,25 +170,28 @@ class GeometryReader:
         return None
 
     def _shape_of(self, tag: str, el, for_collision: bool):
-        """The shape of the shape element ``el`` named ``tag``."""
+        """The shape of the shape element ``el`` named ``tag``; the model's
+        refusal of it (a bad size or scale) an error at ``el``."""
         diag = self.diag
         if tag == "box":
-            size = diag.vector(el, "size", 3)
-            if size is None:
+            make = Box
+            args = diag.vector(el, "size", 3)
+            if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
-            return self._made(el, Box, *size)
-        kind = _ROUND_SHAPES.get(tag)
-        if kind is not None:
+        elif tag in _ROUND_SHAPES:
+            make = _ROUND_SHAPES[tag]
             radius = diag.scalar(el, "radius")
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
-            if kind is Sphere:
-                return self._made(el, Sphere, radius)
-            length = diag.scalar(el, "length")
-            if length is None:
-                diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
-            return self._made(el, kind, radius, length)
-        if tag == "mesh":
+            if make is Sphere:
+                args = (radius,)
+            else:
+                length = diag.scalar(el, "length")
+                if length is None:
+                    diag.error(el, f"<{tag}> has no length attribute",
+                               code="urdf-attribute-missing")
+                args = (radius, length)
+        elif tag == "mesh":
             filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
@@ -183,26 +204,25 @@ class GeometryReader:
                 else:
                     s = diag.scalar(el, "scale")
                     scale = (s, s, s)
-            return self._made(
-                el, drake.mesh_shape, path, scale,
-                first_child(el, "drake:declare_convex") is not None, for_collision,
-                lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
-        axes = []  # drake:ellipsoid
-        for name in ("a", "b", "c"):
-            v = diag.scalar(el, name)
-            if v is None:
-                diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
-                           code="urdf-attribute-missing")
-            axes.append(v)
-        return self._made(el, Ellipsoid, *axes)
-
-    def _made(self, el, make, *args):
-        """``make(*args)``: the shape ``el`` declares, the model's refusal of
-        it (a bad size or scale) an error at ``el``."""
+            make = drake.mesh_shape
+            args = (path, scale,
+                    len(el) > 0 and first_child(el, "drake:declare_convex") is not None,
+                    for_collision,
+                    lambda m, instead: diag.drake_refuses(el, m, instead,
+                                                          code="mesh-collision-hull"))
+        else:  # drake:ellipsoid
+            make = Ellipsoid
+            args = []
+            for name in ("a", "b", "c"):
+                v = diag.scalar(el, name)
+                if v is None:
+                    diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
+                               code="urdf-attribute-missing")
+                args.append(v)
         try:
             return make(*args)
         except REFUSALS as e:
-            self.diag.refused(el, e)
+            diag.refused(el, e)
 
     def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
         name = el.get("name")
@@ -256,31 +276,28 @@ class GeometryReader:
                        code="urdf-element-missing")
         X_BG = diag.origin(origin_el)
         shape = self.shape(geometry_el, for_collision=False)
-        enabled = {ILLUSTRATION: True, PERCEPTION: True}
-        for role, tag in (_ROLE_TAGS if ("drake:illustration_properties" in kids
-                                         or "drake:perception_properties" in kids) else ()):
-            node = kids.get(tag)
-            if node is not None:
-                value = node.get("enabled")
-                if value is not None:
-                    if value not in ("true", "false"):
-                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
-                                   code="urdf-value-invalid")
-                    enabled[role] = value == "true"
-        if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
+        illustration = perception = True
+        if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
+            for role, tag in _ROLE_TAGS:
+                node = kids.get(tag)
+                if node is not None:
+                    value = node.get("enabled")
+                    if value is not None:
+                        if value not in ("true", "false"):
+                            diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
+                                       code="urdf-value-invalid")
+                        if role == ILLUSTRATION:
+                            illustration = value == "true"
+                        else:
+                            perception = value == "true"
+        if not illustration and not perception:
             diag.warning(el, f"a <visual> of link '{link_name}' disables both illustration "
                              "and perception, so it has no role left; it is ignored",
                          code="urdf-unsupported")
             return None
-        props = None
+        phong = _NO_PHONG
         if material_el is not None:
-            material = self.material(material_el, name_required=False)
-            if material.rgba is not None or material.diffuse_map is not None:
-                props = GeometryProperties()
-                if material.rgba is not None:
-                    props.add_property("phong", "diffuse", Rgba(*material.rgba))
-                if material.diffuse_map is not None:
-                    props.add_property("phong", "diffuse_map", material.diffuse_map)
+            phong = self.material(material_el, name_required=False).phong()
         accepting = None
         for node in (children(el, "drake:accepting_renderer")
                      if "drake:accepting_renderer" in kids else ()):
@@ -297,13 +314,13 @@ class GeometryReader:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
-        if enabled[ILLUSTRATION]:
-            roles[ILLUSTRATION] = no_properties() if props is None else props.copy()
-        if enabled[PERCEPTION]:
-            perception = no_properties() if props is None else props.copy()
+        if illustration:
+            roles[ILLUSTRATION] = sharing(phong)
+        if perception:
+            props = sharing(phong)
             if accepting is not None:
-                perception.add_property("renderer", "accepting", frozenset(accepting))
-            roles[PERCEPTION] = perception
+                props.add_property("renderer", "accepting", frozenset(accepting))
+            roles[PERCEPTION] = props
         return GeometryInstance(X_BG, shape, name, roles, diag.where(el))
 
     # ------------------------------------------------------------ collision
