@@ -14,6 +14,7 @@ from ..memory import collector_paused
 from ..source_location import UNKNOWN, current_source
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
+from .name_table import NameTable
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
                        JointActuator, ModelError, ModelInstance, PdControllerGains,
                        RigidBody, Sensor, WeldConstraint)
@@ -51,10 +52,10 @@ class MultibodyPlant:
         self._constraints: list = []
         self._force_elements: list = []
         self._sensors: list[Sensor] = []
-        self._body_names: dict[tuple[int, str], RigidBody] = {}
-        self._frame_names: dict[tuple[int, str], Frame] = {}
-        self._joint_names: dict[tuple[int, str], Joint] = {}
-        self._actuator_names: dict[tuple[int, str], JointActuator] = {}
+        self._body_names: NameTable = NameTable()      # (instance, name) -> RigidBody
+        self._frame_names: NameTable = NameTable()     # (instance, name) -> Frame
+        self._joint_names: NameTable = NameTable()     # (instance, name) -> Joint
+        self._actuator_names: NameTable = NameTable()  # (instance, name) -> JointActuator
         self._scene_graph: SceneGraph | None = None
         self._finalized = False
         self._adjacent_bodies_collision_filters = True
@@ -658,7 +659,7 @@ class MultibodyPlant:
     def _instance_list(self) -> str:
         return ", ".join(f"{i} '{m.name}'" for i, m in enumerate(self._instances))
 
-    def _find(self, table: dict, name: str, model_instance: int | None, what: str,
+    def _find(self, table: NameTable, name: str, model_instance: int | None, what: str,
               quiet: bool = False):
         if not isinstance(name, str):
             raise ModelError(f"A {what} is looked up by its name (a str), not "
@@ -671,7 +672,7 @@ class MultibodyPlant:
                                  f"'{self.get_model_instance_name(model_instance)}'",
                                  code="model-unknown-name")
             return found
-        matches = [v for (mi, n), v in table.items() if n == name]
+        matches = table.named(name)
         if len(matches) == 1:
             return matches[0]
         if quiet:

@@ -16,6 +16,12 @@ from ..common.xml import XmlDiagnostic, load_xml
 INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
 # Includes nested deeper than this are refused (MuJoCo's limit).
 MAX_INCLUDE_DEPTH = 32
+# A document's includes are spliced in at most this many times. MuJoCo
+# refuses a file included twice, Drake does not: files that include the
+# same file more than once multiply (an "include bomb" of 30 levels would
+# splice a billion copies). The readers walk a model's elements a few times,
+# so a model of a few thousand includes stays far below.
+MAX_INCLUDE_EXPANSIONS = 20_000
 
 
 def tag(el) -> str:
@@ -51,6 +57,11 @@ class Document:
         self._only_main = True  # no <include> read yet
         self._include_stack: list[str] = [os.path.abspath(source.filename)] \
             if source.is_file() else []
+        self._expansions = 0  # includes spliced in so far
+        # The first <include> of each included file (its file, line and path), and
+        # the other <include>s of the same file already warned about.
+        self._first_include: dict[str, tuple] = {}
+        self._repeat_warned: set[tuple] = set()
 
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
@@ -152,6 +163,13 @@ class Document:
 
     def _expand(self, include_el):
         """The children of an included file's root, themselves expanded."""
+        self._expansions += 1
+        if self._expansions > MAX_INCLUDE_EXPANSIONS:
+            self.error(include_el, f"<include> of '{include_el.get('file')}': this model's "
+                                   f"includes have been spliced in {MAX_INCLUDE_EXPANSIONS:,} "
+                                   "times, mbparse's limit (files that include the same file "
+                                   "more than once multiply; MuJoCo refuses a file included "
+                                   "twice); include each file once", code="size-limit")
         root = self._load_include(include_el)
         path = self._diags[root].file
         self._include_stack.append(path)
@@ -181,6 +199,15 @@ class Document:
             self.error(include_el, f"<include> of '{file}' nests includes more than "
                                    f"{MAX_INCLUDE_DEPTH} files deep, MuJoCo's limit",
                        code="depth-limit")
+        where = (self.file_of(include_el), include_el.sourceline,
+                 include_el.getroottree().getpath(include_el))
+        first = self._first_include.setdefault(path, where)
+        if first != where and where not in self._repeat_warned:
+            self._repeat_warned.add(where)
+            self.warning(include_el, f"'{file}' is included a second time (first at "
+                                     f"{os.path.basename(first[0])}:{first[1]}): MuJoCo refuses "
+                                     "a file included twice; Drake and mbparse splice it in again",
+                         code="mjcf-include-repeated")
         root = self._included.get(path)
         if root is None:
             if not os.path.isfile(path):

@@ -20,7 +20,7 @@ from ...diagnostics import ParseError
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
-from .geometry import GeometryReader
+from .geometry import GeometryReader, UsedNames
 from ..common.xml import (REFUSALS, attr, child_map, children, first_child, load_xml,
                           qname)
 from .comma_numbers import UrdfXmlDiagnostic
@@ -311,7 +311,7 @@ class UrdfReader:
         adds it with ``register``; an error ends only that element. (A
         geometry instance carries its own source: no located() context.)"""
         diag = self.diag
-        used: set[str] = set()
+        used = UsedNames()
         for el in elements:
             try:
                 instance = read(el, link_name, used)

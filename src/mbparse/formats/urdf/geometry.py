@@ -13,6 +13,19 @@ from ..common import drake
 from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
+
+
+class UsedNames(set):
+    """The geometry names a link's visuals (or collisions) have taken, and
+    for each name renamed, the suffix to try next: names are only added, so
+    the search for a free ``NAME_i`` goes on from where the last one stopped
+    (from 1 every time, 10,000 unnamed boxes on a link took minutes)."""
+
+    __slots__ = ("next_suffix",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.next_suffix: dict[str, int] = {}
 # The shapes given by a radius (and a length), by their URDF element.
 _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
                  "drake:capsule": Capsule}
@@ -224,13 +237,13 @@ class GeometryReader:
         except REFUSALS as e:
             diag.refused(el, e)
 
-    def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
+    def geometry_name(self, kind: str, el, shape, used: UsedNames) -> str:
         name = el.get("name")
         explicit = name is not None
         if not explicit:
             name = shape.type_name
         if name in used:
-            for i in range(1, NAME_SUFFIX_LIMIT + 1):
+            for i in range(used.next_suffix.get(name, 1), NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
                     self.diag.error(el, f"too many geometries named '{name}' on one link",
                                     code="name-duplicate")
@@ -239,6 +252,7 @@ class GeometryReader:
                     if explicit:
                         self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
                                               f"this one is renamed '{guess}'", code="name-renamed")
+                    used.next_suffix[name] = i + 1
                     name = guess
                     break
         used.add(name)
