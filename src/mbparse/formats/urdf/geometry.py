@@ -21,11 +21,17 @@ class UsedNames(set):
     the search for a free ``NAME_i`` goes on from where the last one stopped
     (from 1 every time, 10,000 unnamed boxes on a link took minutes)."""
 
+    # next_suffix (name -> suffix) is made at the first renaming: a link's
+    # set costs no Python call when nothing is renamed.
     __slots__ = ("next_suffix",)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.next_suffix: dict[str, int] = {}
+    def suffixes(self) -> dict[str, int]:
+        """For each name renamed so far, the suffix to try next."""
+        try:
+            return self.next_suffix
+        except AttributeError:
+            self.next_suffix = {}
+            return self.next_suffix
 # The shapes given by a radius (and a length), by their URDF element.
 _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
                  "drake:capsule": Capsule}
@@ -243,7 +249,8 @@ class GeometryReader:
         if not explicit:
             name = shape.type_name
         if name in used:
-            for i in range(used.next_suffix.get(name, 1), NAME_SUFFIX_LIMIT + 1):
+            next_suffix = used.suffixes()
+            for i in range(next_suffix.get(name, 1), NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
                     self.diag.error(el, f"too many geometries named '{name}' on one link",
                                     code="name-duplicate")
@@ -252,7 +259,7 @@ class GeometryReader:
                     if explicit:
                         self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
                                               f"this one is renamed '{guess}'", code="name-renamed")
-                    used.next_suffix[name] = i + 1
+                    next_suffix[name] = i + 1
                     name = guess
                     break
         used.add(name)
