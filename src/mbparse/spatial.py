@@ -278,19 +278,27 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
     The test is Drake's: no NaN, principal moments not below −ε and satisfying
     the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
     """
-    if not math.isfinite(sum(I)):  # one test for the common case
+    ixx, iyy, izz, ixy, ixz, iyz = I[0], I[1], I[2], I[3], I[4], I[5]
+    total = ixx + iyy + izz + ixy + ixz + iyz
+    if total - total != 0.0:  # one test for the common case (inf - inf, NaN: not 0)
         if any(math.isnan(v) for v in I):
             return "number-nan", "it has a NaN entry"
         if any(math.isinf(v) for v in I):
             return "number-not-finite", "it has an infinite entry"
-    trace = I[0] + I[1] + I[2]
-    eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(trace))
+    trace = ixx + iyy + izz
+    half_trace = 0.5 * trace if trace >= 0.0 else -0.5 * trace
+    eps = 16 * 2.220446049250313e-16 * (half_trace if half_trace > 1.0 else 1.0)
     # Gershgorin's discs bound the principal moments: when every one lies in
     # [-eps, (trace + eps) / 2] the test below passes (a + b = trace - c), and
     # no eigenvalue solver is needed (most inertias are far from the bounds).
-    ixx, iyy, izz, axy, axz, ayz = I[0], I[1], I[2], abs(I[3]), abs(I[4]), abs(I[5])
-    if (min(ixx - axy - axz, iyy - axy - ayz, izz - axz - ayz) >= -eps
-            and max(ixx + axy + axz, iyy + axy + ayz, izz + axz + ayz) <= 0.5 * (trace + eps)):
+    # (Written without abs/min/max: this runs for every body.)
+    axy = ixy if ixy >= 0.0 else -ixy
+    axz = ixz if ixz >= 0.0 else -ixz
+    ayz = iyz if iyz >= 0.0 else -iyz
+    upper = 0.5 * (trace + eps)
+    if (ixx - axy - axz >= -eps and iyy - axy - ayz >= -eps and izz - axz - ayz >= -eps
+            and ixx + axy + axz <= upper and iyy + axy + ayz <= upper
+            and izz + axz + ayz <= upper):
         return None
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:

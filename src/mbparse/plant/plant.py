@@ -11,7 +11,7 @@ from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, S
 from ..geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
                                    default_proximity_properties, no_properties)
 from ..memory import collector_paused
-from ..source_location import UNKNOWN, current_source
+from ..source_location import CURRENT_SOURCE, UNKNOWN, current_source
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
 from .name_table import NameTable
@@ -163,7 +163,7 @@ class MultibodyPlant:
 
     def _add_body(self, body: RigidBody) -> RigidBody:
         if body.source == UNKNOWN:
-            body.source = current_source()
+            body.source = CURRENT_SOURCE.get()
         self._bodies.append(body)
         key = (body.model_instance, body.name)
         self._body_names[key] = body
@@ -550,7 +550,7 @@ class MultibodyPlant:
         if model_instance > DEFAULT_MODEL_INSTANCE:
             instance.name = f"{self._instances[model_instance].name}::{instance.name}"
         if instance.source == UNKNOWN:
-            instance.source = current_source()
+            instance.source = CURRENT_SOURCE.get()
         return sg.register_geometry(body.index, instance)
 
     def _require_scene_graph(self) -> SceneGraph:

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
-from ...spatial import RigidTransform, closest_rotation_from_unit_z, fast_number, norm
+from ...spatial import (IDENTITY, RigidTransform, closest_rotation_from_unit_z, fast_number,
+                        norm)
 from ...source_location import CURRENT_SOURCE
 from ... import memory
 from ...diagnostics import ParseError
@@ -344,7 +345,7 @@ class UrdfReader:
                 kids = child_map(el)
                 origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
                 break
-        X = diag.origin(origin_el)
+        X = IDENTITY if origin_el is None else diag.origin(origin_el)
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
         if inertia_el is not None:

@@ -9,6 +9,7 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTI
 from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
                                     default_proximity_properties)
 from ..common.uris import FileResolver
+from ...spatial import IDENTITY
 from ..common import drake
 from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
 
@@ -295,7 +296,7 @@ class GeometryReader:
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(origin_el)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
         shape = self.shape(geometry_el, for_collision=False)
         illustration = perception = True
         if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
@@ -353,7 +354,7 @@ class GeometryReader:
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(origin_el)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
