@@ -17,6 +17,7 @@ from ...package_map import resolve_uri
 
 #: How many folders above the model file are searched for a package's folder.
 PACKAGE_SEARCH_DEPTH = 8
+_POSIX = os.sep == "/" and os.altsep is None
 
 
 def package_folder_above(package: str, start: str) -> str | None:
@@ -57,7 +58,12 @@ def _found_by_name(uri: str, package: str, root_dir: str,
     if folder is None:
         return None
     rest = uri.split("://", 1)[1][len(package):].lstrip("/")
-    path = os.path.normpath(os.path.join(folder, rest))
+    parts = rest.split("/")
+    if _POSIX and rest and "" not in parts and "." not in parts and ".." not in parts \
+            and folder != "/":
+        path = folder + "/" + rest  # (already normal: what normpath(join()) gives)
+    else:
+        path = os.path.normpath(os.path.join(folder, rest))
     # Inside the folder (both are normalized absolute paths: a prefix test
     # decides it as os.path.commonpath would, at a fraction of its cost).
     if path != folder and not path.startswith(folder if folder.endswith(os.sep)

@@ -215,7 +215,7 @@ class GeometryReader:
             filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
-            path = self.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
+            path = self.files.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
             text = el.get("scale")
             if text is not None:
