@@ -98,3 +98,18 @@ def test_plant_gives_a_bare_collision_the_default_friction():
     assert h.properties(PROXIMITY).get_property("material", "coulomb_friction") \
         == DEFAULT_FRICTION
     assert h.properties(PROXIMITY).get_property("material", "hunt_crossley_dissipation") == 2.0
+
+
+def test_shared_sets_copy_and_pickle_as_sets_of_their_own():
+    import copy
+    import pickle
+    parsed = parse_urdf(URDF, strict=True)
+    for g in parsed.geometries():
+        for role in g.instance.properties:
+            props = g.properties(role)
+            for twin in (copy.copy(props), copy.deepcopy(props),
+                         pickle.loads(pickle.dumps(props))):
+                assert dict(twin.items()) == dict(props.items())
+                twin.add_property("test", "x", 1)
+                assert not props.has_property("test", "x")
+    pickle.loads(pickle.dumps(parsed.plant.scene_graph))

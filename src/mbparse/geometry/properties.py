@@ -104,6 +104,11 @@ class GeometryProperties:
         self._shared = True  # (both now read the same values until one changes)
         return GeometryProperties.sharing(self._values)
 
+    def __reduce__(self):
+        # Copies and pickles get values of their own (a shared set may read
+        # a read-only mapping, which neither copy nor pickle can take).
+        return (GeometryProperties, (dict(self._values),))
+
     def __len__(self) -> int:
         return len(self._values)
 
