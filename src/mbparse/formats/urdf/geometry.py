@@ -39,10 +39,7 @@ _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
 # Every shape element, in the order a <geometry> holding several is read.
 _SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
 _SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
-# The children of a <visual> (of a <collision>: the first two) read without
-# looking for anything else; any other child is read by the general path.
-_PLAIN_GEOMETRY_CHILDREN = ("origin", "geometry", "material")
-_NO_KIDS: dict = {}
+_NO_KIDS: dict = MappingProxyType({})  # type: ignore[assignment]  # (read only)
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
@@ -95,7 +92,7 @@ class GeometryReader:
         if not name and name_required:
             diag.error(el, "a <material> directly under <robot> needs a name",
                        code="urdf-attribute-missing")
-        kids = child_map(el)
+        kids = child_map(el) if len(el) else _NO_KIDS  # (a reference by name has no children)
         if "drake:diffuse_map" in kids:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
                        code="urdf-value-invalid")
