@@ -8,7 +8,8 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
-from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                   default_proximity_properties, no_properties)
 from ..memory import collector_paused
 from ..source_location import CURRENT_SOURCE, UNKNOWN
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
@@ -164,32 +165,36 @@ class MultibodyPlant:
         return element
 
     def _add_body(self, body: RigidBody) -> RigidBody:
-        self._declared(body)
+        if body.source == UNKNOWN:
+            body.source = CURRENT_SOURCE.get()
         self._bodies.append(body)
-        self._body_names[(body.model_instance, body.name)] = body
+        key = (body.model_instance, body.name)
+        self._body_names[key] = body
         frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True,
                       source=body.source)
         body.body_frame = frame
         self._frames.append(frame)
-        self._frame_names[(body.model_instance, body.name)] = frame
+        self._frame_names[key] = frame
         return body
 
     def add_rigid_body(self, name: str, model_instance: int = DEFAULT_MODEL_INSTANCE,
                        spatial_inertia: SpatialInertia | None = None) -> RigidBody:
         """Adds a body; its inertia defaults to zero (a massless body)."""
-        self._throw_if_finalized()
-        self._check_instance(model_instance)
-        if (model_instance, name) in self._body_names:
+        if self._finalized:
+            self._throw_if_finalized()
+        if model_instance.__class__ is not int or not (
+                0 <= model_instance < len(self._instances)):
+            self._check_instance(model_instance)
+        key = (model_instance, name)
+        if key in self._frame_names:  # (a body's frame has its name)
+            what = "body" if key in self._body_names else "frame"
             raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a body named '{name}'", code="name-duplicate")
-        if (model_instance, name) in self._frame_names:
-            raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a frame named '{name}'", code="name-duplicate")
+                             f"already has a {what} named '{name}'", code="name-duplicate")
         M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
-        why = M.invalidity()
-        if why is not None:
-            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}",
-                             code=M.problem()[0])
+        problem = M.problem()
+        if problem is not None:
+            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: "
+                             f"{problem[1]}", code=problem[0])
         return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
 
     def world_body(self) -> RigidBody:
@@ -537,36 +542,46 @@ class MultibodyPlant:
     def register_visual_geometry(self, body: RigidBody, instance: GeometryInstance):
         """Registers a visual; it gets illustration and perception roles
         unless ``instance`` already says which."""
-        sg = self._require_scene_graph()
-        if not instance.properties:
-            instance.properties[ILLUSTRATION] = GeometryProperties()
-            instance.properties[PERCEPTION] = GeometryProperties()
-        instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, self._declared(instance))
+        sg = self._scene_graph
+        if sg is None or self._finalized:
+            sg = self._require_scene_graph()
+        properties = instance.properties
+        if not properties:
+            properties[ILLUSTRATION] = no_properties()
+            properties[PERCEPTION] = no_properties()
+        return self._register_geometry(sg, body, instance)
 
     def register_collision_geometry(self, body: RigidBody, instance: GeometryInstance,
                                     properties: GeometryProperties | None = None):
         """Registers a collision geometry with proximity ``properties``
         (Coulomb friction defaults to 1, 1 when absent)."""
-        sg = self._require_scene_graph()
-        props = properties if properties is not None else instance.properties.get(
-            PROXIMITY, GeometryProperties())
-        if not props.has_property("material", "coulomb_friction"):
+        sg = self._scene_graph
+        if sg is None or self._finalized:
+            sg = self._require_scene_graph()
+        props = properties if properties is not None else instance.properties.get(PROXIMITY)
+        if props is None:
+            props = default_proximity_properties()
+        elif not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
-        instance.properties = {PROXIMITY: props}
-        instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, self._declared(instance))
+        roles = instance.properties
+        if len(roles) != 1 or roles.get(PROXIMITY) is not props:
+            instance.properties = {PROXIMITY: props}
+        return self._register_geometry(sg, body, instance)
+
+    def _register_geometry(self, sg: SceneGraph, body: RigidBody, instance: GeometryInstance):
+        """Gives ``instance`` its scoped name and its source, and registers it on ``body``."""
+        model_instance = body.model_instance
+        if model_instance > DEFAULT_MODEL_INSTANCE:
+            instance.name = f"{self._instances[model_instance].name}::{instance.name}"
+        if instance.source == UNKNOWN:
+            instance.source = CURRENT_SOURCE.get()
+        return sg.register_geometry(body.index, instance)
 
     def _require_scene_graph(self) -> SceneGraph:
         self._throw_if_finalized()
         if self._scene_graph is None:
             raise ModelError("No scene graph is registered with this plant", code="model-invalid")
         return self._scene_graph
-
-    def _scoped_name(self, instance: int, name: str) -> str:
-        if instance in (WORLD_MODEL_INSTANCE, DEFAULT_MODEL_INSTANCE):
-            return name
-        return f"{self.get_model_instance_name(instance)}::{name}"
 
     def get_collision_geometries_for_body(self, body: RigidBody):
         """The geometries on ``body`` with the proximity (collision) role."""

@@ -13,8 +13,9 @@ from typing import NamedTuple
 
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
-from ...spatial import (RigidTransform, closest_rotation_from_unit_z, fast_number, norm,
-                       parse_float_prefixes)
+from ...spatial import (IDENTITY, RigidTransform, closest_rotation_from_unit_z, fast_number,
+                        norm, parse_float_prefixes)
+from ...source_location import CURRENT_SOURCE
 from ... import memory
 from ...diagnostics import ParseError
 from ...workspace import DataSource, Workspace
@@ -31,6 +32,9 @@ WORLD = "world"
 # links are read and freed (see mbparse.memory).
 RELEASE_EVERY_LINKS = 2048
 INF = math.inf
+INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+# At most this many inertias are remembered per file.
+MEMO_LIMIT = 4096
 
 
 class LinkEnd(NamedTuple):
@@ -109,6 +113,9 @@ class UrdfReader:
         self.effort_limits: dict[str, float] = {}
         # (joint element, its <mimic>), in document order, as joint() finds them
         self._mimics: list[tuple] = []
+        # The values of <inertia> attribute texts read as six plain numbers
+        # (a model repeats a few inertias; per file, as XmlDiagnostic's memos).
+        self._inertias: dict[tuple, tuple[float, ...]] = {}
 
     # ------------------------------------------------------------ robot
     def _unnamed_robot(self, root) -> str:
@@ -251,8 +258,10 @@ class UrdfReader:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
         visuals, collisions = [], []
-        for child in children(el):
+        for child in el:  # (plain iteration, the cheapest lxml offers; comments skipped below)
             tag = child.tag
+            if tag.__class__ is not str:
+                continue  # a comment or processing instruction
             if tag[0] == "{":
                 tag = qname(child)
             if tag == "visual":
@@ -282,14 +291,22 @@ class UrdfReader:
                 except ParseError as e:  # recovered: else the body and its joints are lost too
                     if not diag.policy.recovered(e):
                         raise
-            with diag.located(el):
+            # (as diag.located(el), without a context object per link)
+            token = CURRENT_SOURCE.set(diag.where(el))
+            try:
                 body = self.plant.add_rigid_body(name, self.instance, M)
+            except REFUSALS as e:
+                diag.refused(el, e)
+            finally:
+                CURRENT_SOURCE.reset(token)
         if (visuals or collisions) and self.plant.geometry_source_is_registered():
             plant, geometry = self.plant, self.geometry
-            self._add_geometries(body, name, visuals, geometry.visual,
-                                 plant.register_visual_geometry)
-            self._add_geometries(body, name, collisions, geometry.collision,
-                                 plant.register_collision_geometry)
+            if visuals:
+                self._add_geometries(body, name, visuals, geometry.visual,
+                                     plant.register_visual_geometry)
+            if collisions:
+                self._add_geometries(body, name, collisions, geometry.collision,
+                                     plant.register_collision_geometry)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -323,15 +340,40 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        kids = child_map(el)
-        X = diag.origin(kids.get("origin"))
-        mass_el = kids.get("mass")
+        origin_el = mass_el = inertia_el = None
+        for c in el:  # one walk; anything but the three children: the general reading
+            tag = c.tag
+            if tag == "inertia":
+                if inertia_el is None:
+                    inertia_el = c
+            elif tag == "mass":
+                if mass_el is None:
+                    mass_el = c
+            elif tag == "origin":
+                if origin_el is None:
+                    origin_el = c
+            elif tag.__class__ is str:
+                kids = child_map(el)
+                origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
+                break
+        X = IDENTITY if origin_el is None else diag.origin(origin_el)
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
-        inertia_el = kids.get("inertia")
         if inertia_el is not None:
-            for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
-                values[i] = diag.scalar(inertia_el, key, 0.0)
+            get = inertia_el.get
+            texts = tuple(map(get, INERTIA_KEYS))
+            known = self._inertias.get(texts)
+            if known is not None:
+                values[:] = known
+            else:
+                for i, text in enumerate(texts):
+                    if text is not None:
+                        values[i] = fast_number(text)
+                if None in values:  # not six plain numbers: the strict reading, which says why
+                    for i, key in enumerate(INERTIA_KEYS):
+                        values[i] = diag.scalar(inertia_el, key, 0.0)
+                elif len(self._inertias) < MEMO_LIMIT:
+                    self._inertias[texts] = tuple(values)
         return drake.spatial_inertia(X, mass, values,
                                      lambda m, code: diag.warning(el, m, code=code))
 
