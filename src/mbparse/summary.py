@@ -93,6 +93,118 @@ def lazy_summary(plant: MultibodyPlant, parser: Parser, instances: list[int]) ->
     return out
 
 
+class Outline:
+    """What ``mbparse inspect``'s text outline shows of a model, each large
+    section a :class:`Section` of tuples made as they are read:
+
+    - ``bodies``: (scoped name, mass, X_WB's translation, floating);
+    - ``joints``: (scoped name, type, parent, child, axis or None, position
+      lower limits, upper limits);
+    - ``actuators``: (scoped name, joint, effort limit);
+    - ``geometries``: (name, body, shape summary, roles), in the summary's order;
+
+    every number a float (NaN and infinities included); ``counts``: the
+    number of frames, constraints, force elements and sensors, where not 0.
+    Made from a summary (:meth:`of_summary`) or, without making the
+    summary's other fields, from the plant (:func:`outline`)."""
+
+    __slots__ = ("file", "model_instances", "bodies", "joints", "actuators", "geometries",
+                 "collision_candidates", "counts")
+
+    def __init__(self, file: str, model_instances: list[str], bodies: Section,
+                 joints: Section, actuators: Section, geometries: Section,
+                 collision_candidates: int, counts: dict[str, int]) -> None:
+        self.file, self.model_instances = file, model_instances
+        self.bodies, self.joints, self.actuators = bodies, joints, actuators
+        self.geometries, self.collision_candidates = geometries, collision_candidates
+        self.counts = counts
+
+    @classmethod
+    def of_summary(cls, s: dict) -> "Outline":
+        """The outline of a summary (:func:`summarize` or :func:`lazy_summary`,
+        with its "file" key); the summary's "nan", "inf" and "-inf" are floats again."""
+        def section(key, row):
+            entries = s[key]
+            items = entries.items() if hasattr(entries, "items") else entries
+            return Section(map(row, items), len(entries))
+
+        def floats(values):
+            return tuple(map(float, values))
+
+        def body(item):
+            name, b = item
+            return name, float(b["mass"]), floats(b["X_WB"]["p"]), b["floating"]
+
+        def joint(item):
+            name, j = item
+            axis = j.get("axis")
+            return (name, j["type"], j["parent"], j["child"],
+                    None if axis is None else floats(axis), floats(j["pos_lower"]),
+                    floats(j["pos_upper"]))
+
+        def actuator(item):
+            name, a = item
+            return name, a["joint"], float(a["effort_limit"])
+
+        def geometry(g):
+            return g["name"], g["body"], g["shape"], g["roles"]
+
+        return cls(s["file"], s["model_instances"], section("bodies", body),
+                   section("joints", joint), section("actuators", actuator),
+                   section("geometries", geometry), s["collision_candidates"],
+                   {key: len(s[key]) for key in ("frames", "constraints", "force_elements",
+                                                 "sensors") if s.get(key)})
+
+
+def outline(plant: MultibodyPlant, parser: Parser, instances: list[int], file: str) -> Outline:
+    """The :class:`Outline` of a finalized plant, made straight from the
+    plant: what :meth:`Outline.of_summary` gives of its summary, without the
+    summary's other fields (a large model's outline in a fraction of its
+    summary's time)."""
+    del parser  # (the outline shows nothing the parser alone holds)
+    sg = plant.scene_graph
+    poses = plant.calc_body_poses_in_world()
+    # Every body's scoped name, by index: joints and geometries name theirs.
+    names = [plant.scoped_name(b) for b in plant.bodies()]
+
+    def bodies():
+        for body in plant.bodies()[1:]:
+            p = poses[body.index].p
+            yield (names[body.index], float(body.default_spatial_inertia.mass),
+                   (float(p[0]), float(p[1]), float(p[2])), body.is_floating_base_body)
+
+    def joints():
+        name = plant.scoped_name
+        for j in plant.joints():
+            axis = j.extra_summary().get("axis")
+            yield (name(j), j.type_name, names[j.parent_body.index], names[j.child_body.index],
+                   None if axis is None else tuple(map(float, axis)),
+                   tuple(map(float, j.pos_lower)), tuple(map(float, j.pos_upper)))
+
+    def actuators():
+        name = plant.scoped_name
+        for a in plant.actuators():
+            yield name(a), name(a.joint), float(a.effort_limit)
+
+    def geometries():
+        if sg is None:
+            return
+        for g in sorted(sg.geometries(), key=lambda g: g.body):
+            yield (g.name, names[g.body] if g.body else "world", g.shape.summary(),
+                   [r for r in ROLES if g.has_role(r)])
+
+    frames = sum(1 for f in plant.frames() if not f.is_body_frame)
+    counts = {"frames": frames, "constraints": len(plant.constraints()),
+              "force_elements": len(plant.force_elements()), "sensors": len(plant.sensors())}
+    return Outline(file, [plant.get_model_instance_name(i) for i in instances],
+                   Section(bodies(), plant.num_bodies() - 1),
+                   Section(joints(), plant.num_joints()),
+                   Section(actuators(), len(plant.actuators())),
+                   Section(geometries(), sg.num_geometries() if sg is not None else 0),
+                   sg.num_collision_candidates() if sg is not None else 0,
+                   {key: n for key, n in counts.items() if n})
+
+
 # Entries of a large section are encoded this many at a time: one encoder
 # call per chunk costs far less than one per entry, and a chunk is small
 # next to the model.

@@ -4,15 +4,17 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import math
 import sys
 from typing import TextIO
 
 from ..batch import Failed, add_jobs_argument, run_batch
 from ..diagnostics import ParseError
 from ..formats import preload
-from ..loading import LoadOptions
+from ..loading import Loaded, LoadOptions
 from ..loading import load as load_with_options
-from ..summary import SCHEMA, lazy_summary, summary_json
+from ..memory import collector_paused
+from ..summary import SCHEMA, Outline, outline, summary_json
 from .loading import add_loading_arguments, options_from_args
 
 
@@ -60,11 +62,7 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         if as_json:  # written as it is made: a large model's summary is never held whole
             text = summary_json(loaded.plant, loaded.parser, loaded.instances, {"file": path})
             return 0, text + "\n", ""
-        # Made as the outline reads it: a large model's summary is never held whole.
-        summary = lazy_summary(loaded.plant, loaded.parser, loaded.instances)
-        summary["file"] = path
-        out = io.StringIO()
-        print_outline(summary, out)
+        text = outline_text(loaded, path)
     except ParseError as e:
         if as_json:
             return 1, _error_json(path, str(e).splitlines()[0]), ""
@@ -77,7 +75,16 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
         if as_json:
             return 1, _error_json(path, message), ""
         return 1, "", message + "\n"
-    return 0, out.getvalue(), warnings_text(path, loaded.warnings)
+    return 0, text, warnings_text(path, loaded.warnings)
+
+
+def outline_text(loaded: Loaded, path: str) -> str:
+    """The text outline of a loaded file, made as it is printed, straight
+    from the plant (only the fields the outline shows)."""
+    out = io.StringIO()
+    with collector_paused():  # many new objects, no cycles among them
+        print_outline(outline(loaded.plant, loaded.parser, loaded.instances, path), out)
+    return out.getvalue()
 
 
 def _error_json(path: str, message: str) -> str:
@@ -107,49 +114,58 @@ def warnings_text(path: str, seen: list) -> str:
     return "".join(lines)
 
 
-def _fmt(v) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
+def _range(lower, upper) -> str:
+    """The finite limits, "[lo, hi]" each (the outline's numbers are floats)."""
+    inf = math.inf
+    return " ".join(f"[{a:g}, {b:g}]" for a, b in zip(lower, upper) if a != -inf or b != inf)
 
 
-def _range(lo, hi) -> str:
-    pairs = [f"[{_fmt(a)}, {_fmt(b)}]" for a, b in zip(lo, hi) if a != "-inf" or b != "inf"]
-    return " ".join(pairs)
-
-
-def print_outline(s: dict, file: TextIO | None = None) -> None:
-    """A readable outline of a summary (on standard output, or ``file``)."""
+def print_outline(s: dict | Outline, file: TextIO | None = None) -> None:
+    """A readable outline of a model (on standard output, or ``file``): of an
+    :class:`~mbparse.summary.Outline`, or of a summary with its "file" key."""
+    o = s if isinstance(s, Outline) else Outline.of_summary(s)
     stream = file if file is not None else sys.stdout
+    lines: list[str] = [o.file, f"  model instances: {', '.join(o.model_instances)}",
+                        f"  bodies ({len(o.bodies)}):"]
+    add, flush = lines.append, _flusher(lines, stream)
+    for name, mass, (x, y, z), floating in o.bodies:
+        add(f"    {name}: mass {mass:g} kg at ({x:.4g}, {y:.4g}, {z:.4g})"
+            f"{' (floating)' if floating else ''}")
+        flush()
+    add(f"  joints ({len(o.joints)}):")
+    for name, kind, parent, child, axis, lower, upper in o.joints:
+        line = f"    {name}: {kind} {parent} -> {child}"
+        if axis is not None:
+            line += f" axis ({', '.join(f'{v:g}' for v in axis)})"
+        limits = _range(lower, upper)
+        add(f"{line} limits {limits}" if limits else line)
+        flush()
+    if len(o.actuators):
+        add(f"  actuators ({len(o.actuators)}):")
+        for name, joint, effort in o.actuators:
+            add(f"    {name}: on {joint}, effort limit {effort:g}")
+            flush()
+    add(f"  geometries ({len(o.geometries)}):")
+    for name, body, shape, roles in o.geometries:
+        params = ", ".join(f"{k} {v}" for k, v in shape.items() if k != "type")
+        add(f"    {name} on {body}: {shape['type']} {params} [{', '.join(roles)}]")
+        flush()
+    add(f"  collision candidates: {o.collision_candidates}")
+    for key, n in o.counts.items():
+        add(f"  {key.replace('_', ' ')}: {n}")
+    flush(0)
 
-    def emit(line: str) -> None:
-        stream.write(line + "\n")
 
-    emit(f"{s['file']}")
-    emit(f"  model instances: {', '.join(s['model_instances'])}")
-    emit(f"  bodies ({len(s['bodies'])}):")
-    for name, b in s["bodies"].items():
-        extra = " (floating)" if b["floating"] else ""
-        p = ", ".join(f"{v:.4g}" for v in b["X_WB"]["p"])
-        emit(f"    {name}: mass {_fmt(b['mass'])} kg at ({p}){extra}")
-    emit(f"  joints ({len(s['joints'])}):")
-    for name, j in s["joints"].items():
-        line = f"    {name}: {j['type']} {j['parent']} -> {j['child']}"
-        if "axis" in j:
-            line += f" axis ({', '.join(_fmt(v) for v in j['axis'])})"
-        limits = _range(j["pos_lower"], j["pos_upper"])
-        if limits:
-            line += f" limits {limits}"
-        emit(line)
-    if s["actuators"]:
-        emit(f"  actuators ({len(s['actuators'])}):")
-        for name, a in s["actuators"].items():
-            emit(f"    {name}: on {a['joint']}, effort limit {_fmt(a['effort_limit'])}")
-    emit(f"  geometries ({len(s['geometries'])}):")
-    for g in s["geometries"]:
-        shape = dict(g["shape"])
-        kind = shape.pop("type")
-        params = ", ".join(f"{k} {v}" for k, v in shape.items())
-        emit(f"    {g['name']} on {g['body']}: {kind} {params} [{', '.join(g['roles'])}]")
-    emit(f"  collision candidates: {s['collision_candidates']}")
-    for key in ("frames", "constraints", "force_elements", "sensors"):
-        if s.get(key):
-            emit(f"  {key.replace('_', ' ')}: {len(s[key])}")
+# Lines are written to the stream this many at a time (one write per line
+# costs more than making the line).
+_LINES_PER_WRITE = 1024
+
+
+def _flusher(lines: list[str], stream: TextIO):
+    """A function that writes ``lines`` (each with a newline) to ``stream``
+    and empties it once it holds at least ``at_least`` lines."""
+    def flush(at_least: int = _LINES_PER_WRITE) -> None:
+        if len(lines) >= at_least and lines:
+            stream.write("\n".join(lines) + "\n")
+            lines.clear()
+    return flush

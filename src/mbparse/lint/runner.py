@@ -78,7 +78,14 @@ def lint_file(path: str, options: LoadOptions | None = None,
     if formats.format_of(path) is None:
         return [rule_finding("file-type-unknown", f"'{path}' has no known model suffix", path)]
     options = options or CHECK_OPTIONS
-    reading = read_for_check(path, options)
+    return lint_reading(path, read_for_check(path, options), options, consumers)
+
+
+def lint_reading(path: str, reading: Reading, options: LoadOptions,
+                 consumers: Sequence[str] = ()) -> list[Finding]:
+    """:func:`lint_file`'s findings once ``path`` is read (``reading``, from
+    :func:`read_for_check` with ``options``): everything ``check`` does
+    after loading."""
     findings = [finding_from_diagnostic(d, path) for d in reading.diagnostics]
     if reading.loaded is not None:
         try:
