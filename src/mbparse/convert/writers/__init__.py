@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from ...geometry import SceneGraph
+from ...memory import collector_paused
 from ...package_map import PackageMap
 from ...plant import MultibodyPlant
 from ..loss import ConvertError, LossReport
@@ -41,7 +42,8 @@ def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
                      report)
     meshes = MeshPlacer(out_dir or os.getcwd(), copy_meshes, package_map, use_packages)
     writer = _writer_class(target)(walk, meshes, report)
-    return writer.write(), report
+    with collector_paused():  # many new objects, none freed until the text is made
+        return writer.write(), report
 
 
 def _writer_class(target: str):

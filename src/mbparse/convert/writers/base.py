@@ -184,6 +184,21 @@ def element_label(element) -> str:
     return f"{kind} between " + " and ".join(f"'{b}'" for b in bodies) if bodies else kind
 
 
+def unique_name(name: str, taken: set[str], searched: dict[str, int]) -> str:
+    """``name``, else the first of ``name_1``, ``name_2``... not in ``taken``;
+    added to ``taken``. ``searched`` (kept with ``taken``, which only grows)
+    remembers where each name's search ended, so that a name given to every
+    geometry of a large model costs a step per copy, not a step per earlier copy."""
+    k = searched.get(name, 0)
+    candidate = f"{name}_{k}" if k else name
+    while candidate in taken:
+        k += 1
+        candidate = f"{name}_{k}"
+    searched[name] = k
+    taken.add(candidate)
+    return candidate
+
+
 def sub(parent: etree._Element, tag: str, attrib: dict | None = None,
         text: str | None = None) -> etree._Element:
     el = etree.SubElement(parent, tag, attrib or {})
@@ -202,4 +217,4 @@ def pose_text(X: RigidTransform, what: str) -> str:
     return nums(tuple(X.p) + tuple(matrix_to_rpy(X.R)), what)
 
 
-__all__ = ["Writer", "sub", "xyz_rpy", "pose_text", "num", "nums"]
+__all__ = ["Writer", "sub", "unique_name", "xyz_rpy", "pose_text", "num", "nums"]

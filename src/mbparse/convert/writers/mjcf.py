@@ -23,7 +23,7 @@ from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring,
 from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
                         principal_moments, reexpress_inertia)
 from ..loss import APPROXIMATED, DROPPED, SPLIT, ConvertError
-from .base import Writer, geometry_label, num, nums, sub
+from .base import Writer, geometry_label, num, nums, sub, unique_name
 from .walk import BodyNode, where
 
 MUJOCO_MESHES = (".obj", ".stl", ".msh")
@@ -185,6 +185,7 @@ class MjcfWriter(Writer):
         self.joint_names: dict[int, str] = {}  # a model joint's (first) MJCF joint
         self.screws: list[tuple[str, str, float]] = []  # (slide, hinge, pitch / 2π)
         self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
+        self.searched: dict[str, dict[str, int]] = {}  # (see unique_name)
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
             self._geom(worldbody, g)
@@ -200,12 +201,7 @@ class MjcfWriter(Writer):
         return root
 
     def _unique(self, kind: str, name: str) -> str:
-        base, n = name, 1
-        while name in self.used[kind]:
-            name = f"{base}_{n}"
-            n += 1
-        self.used[kind].add(name)
-        return name
+        return unique_name(name, self.used[kind], self.searched.setdefault(kind, {}))
 
     # -- bodies -----------------------------------------------------------
     def _body(self, parent_el, node: BodyNode) -> None:

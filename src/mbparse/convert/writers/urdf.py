@@ -9,6 +9,7 @@ link (reported as split), so every body keeps its own frame.
 """
 from __future__ import annotations
 
+import copy
 import math
 
 from lxml import etree
@@ -19,7 +20,8 @@ from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingR
                                LinearSpringDamper)
 from ...spatial import RigidTransform
 from ..loss import APPROXIMATED, DROPPED, SPLIT
-from .base import Writer, curve_segments, geometry_label, num, nums, sub, xyz_rpy
+from .base import (Writer, curve_segments, geometry_label, num, nums, sub, unique_name,
+                   xyz_rpy)
 from .walk import BodyNode, Hinge, where
 
 DRAKE_NS = "http://drake.mit.edu"
@@ -81,6 +83,7 @@ class UrdfWriter(Writer):
         self.link_names = {n.body.index: self.name(n.body) for n in walk.preorder()}
         self.taken = set(self.link_names.values()) | {"world"}
         self.materials: set[str] = set()
+        self.searched: dict[int, dict[str, int]] = {}  # by id of a set of names (unique_name)
         self.geometry_names: dict[str, set[str]] = {}
         if (walk.world_geometries or walk.world_frames
                 or any(r.hinge is not None or r.welded_root for r in walk.roots)):
@@ -132,7 +135,7 @@ class UrdfWriter(Writer):
             el = sub(link, role, {"name": self._unique(self.geometry_name(g), taken)})
             sub(el, "origin", xyz_rpy(g.X_BG, f"the pose of geometry '{g.name}'"))
             geometry = sub(el, "geometry")
-            geometry.append(etree.fromstring(etree.tostring(shape)))
+            geometry.append(copy.deepcopy(shape))  # (each role its own copy)
             if role == "visual":
                 color = self.rgba(g)
                 if color is not None:
@@ -208,12 +211,7 @@ class UrdfWriter(Writer):
 
     def _unique(self, name: str, taken: set[str] | None = None) -> str:
         taken = self.taken if taken is None else taken
-        base, n = name, 1
-        while name in taken:
-            name = f"{base}_{n}"
-            n += 1
-        taken.add(name)
-        return name
+        return unique_name(name, taken, self.searched.setdefault(id(taken), {}))
 
     def _fixed(self, name: str, parent: str, child: str, X: RigidTransform, joint=None) -> None:
         el = sub(self.robot, "joint", {"name": name, "type": "fixed"})
