@@ -78,6 +78,7 @@ class FrameGraph:
         self.diag = diag
         self.vertices: dict[str, Vertex] = {}
         self._scope_pose: dict[str, GzPose] = {}
+        self._nested: dict[tuple[int, str], GzPose] = {}  # (see _nested_pose)
         self._visiting: set[str] = set()
 
     # ------------------------------------------------------------ building
@@ -200,14 +201,27 @@ class FrameGraph:
         if owner is scope:
             return self.pose_in_scope(vid)
         # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
+        return self._nested_pose(scope, owner) @ self.pose_in_scope(vid)
+
+    def _nested_pose(self, scope: Scope, nested: Scope) -> GzPose:
+        """X_SN for a model N nested (at any depth) in ``scope``: the
+        identity composed with the pose of each model from the outermost in.
+        Each such product is kept: every frame of a model nested hundreds
+        deep would otherwise compose the whole chain again."""
         chain = []
-        while owner is not None and owner is not scope:
-            chain.append(owner)
-            owner = owner.parent
-        X = GzPose(RigidTransform())
-        for nested in reversed(chain):
-            X = X @ self.pose_in_scope(nested.path)
-        return X @ self.pose_in_scope(vid)
+        X = None
+        while nested is not None and nested is not scope:
+            X = self._nested.get((id(scope), nested.path))
+            if X is not None:
+                break
+            chain.append(nested)
+            nested = nested.parent
+        if X is None:
+            X = GzPose(RigidTransform())
+        for model in reversed(chain):
+            X = X @ self.pose_in_scope(model.path)
+            self._nested[(id(scope), model.path)] = X
+        return X
 
     def contains(self, scope: Scope, vid: str) -> bool:
         """Whether vertex ``vid`` belongs to ``scope`` or to a model nested in it."""
