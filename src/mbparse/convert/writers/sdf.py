@@ -282,7 +282,7 @@ class SdfWriter(Writer):
                 sub(sub(axis, "dynamics"), "damping", text=num(j.damping[0], what))
         if kind == "screw":
             sub(el, "screw_thread_pitch", text=num(j.screw_pitch, what))
-        actuators = [a for a in self.plant.actuators() if a.joint is j]
+        actuators = self._actuators_of(j)
         if actuators:
             a = actuators[0]
             if a.name != self.written_names[id(j)]:
@@ -415,12 +415,22 @@ class SdfWriter(Writer):
         sub(el, "child", text=self.scoped(child.body, scope))
         return el
 
+    def _actuators_of(self, joint) -> list:
+        """The joint's actuators in the plant's order (an index made once: a
+        search of every actuator per joint is quadratic on a large model)."""
+        index = getattr(self, "_actuator_index", None)
+        if index is None:
+            index = self._actuator_index = {}
+            for a in self.plant.actuators():
+                index.setdefault(id(a.joint), []).append(a)
+        return index.get(id(joint), [])
+
     def _axis_values(self, axis, j, kind: str) -> None:
         limit = sub(axis, "limit")
         for tag, value in (("lower", j.pos_lower[0]), ("upper", j.pos_upper[0])):
             if math.isfinite(value) and kind != "screw":
                 sub(limit, tag, text=num(value))
-        actuators = [a for a in self.plant.actuators() if a.joint is j]
+        actuators = self._actuators_of(j)
         if not actuators:
             sub(limit, "effort", text="0")
         elif math.isfinite(actuators[0].effort_limit):
