@@ -161,6 +161,15 @@ def test_mass_properties_of_a_flat_mesh_is_an_error():
         mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
 
 
+def test_mass_properties_of_a_mesh_whose_volume_overflows_says_so_not_nan():
+    big = 1e300
+    vertices = [(big, 0, 0), (0, big, 0), (0, 0, big), (0, 0, 0)]
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    with pytest.raises(MeshVolumeError, match="overflows a double") as info:
+        mass_properties(vertices, faces, 1000.0)
+    assert "nan" not in str(info.value)
+
+
 def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n",
                 sizes: tuple[int, ...] = (3, 4)) -> str:
     lines = ["# made up", "o first"]

@@ -824,11 +824,17 @@ class MeshVolumeError(ValueError):
     """The mesh does not enclose a positive volume (open, or wound inward)."""
 
     def __init__(self, volume: float):
-        super().__init__(
-            f"the mesh encloses a volume of {volume:g} m³, but a positive volume of at "
-            f"least {MIN_VOLUME:g} is needed to compute its mass properties; the mesh "
-            f"may be open, or some faces may be wound so that their normals point "
-            f"inward")
+        if not math.isfinite(volume):
+            super().__init__(
+                "the mesh's volume overflows a double (its coordinates are too large for "
+                "the sums that give its mass properties); write its vertices in metres, "
+                "or scale it down")
+        else:
+            super().__init__(
+                f"the mesh encloses a volume of {volume:g} m³, but a positive volume of at "
+                f"least {MIN_VOLUME:g} is needed to compute its mass properties; the mesh "
+                f"may be open, or some faces may be wound so that their normals point "
+                f"inward")
         self.volume = volume
 
 
