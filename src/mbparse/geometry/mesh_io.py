@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from itertools import chain
 from typing import Any
 
 from ..files import read_regular_file
@@ -162,7 +163,8 @@ def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     line in a large file does not cost the whole file a slow reading.
     """
     if len(text) < _ARRAYS_FROM:
-        return _parse_obj_lines(text, allow_no_faces)
+        mesh = _parse_common_obj_small(text)
+        return mesh if mesh is not None else _parse_obj_lines(text, allow_no_faces)
     mesh = _parse_common_obj(text)
     if mesh is None:
         mesh = _parse_obj_lines(text, allow_no_faces, blocks=True)
@@ -211,6 +213,71 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     if flat.max() >= len(V):
         return None
     return ObjMesh(V, _triangulate(V, flat, counts), names)
+
+
+def _common_lines(text: str) -> tuple[str, bool] | None:
+    """``text`` starting with and breaking lines at ``\\n`` only, and
+    whether a line starts with a blank; None when it has line breaks other
+    than ``\\n`` and ``\\r\\n`` (the line reader decides those)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if any(c in text for c in _OTHER_BREAKS):
+        return None
+    text = "\n" + text
+    return text, _INDENTED.search(text) is not None
+
+
+def _parse_common_obj_small(text: str) -> ObjMesh | None:
+    """The common OBJ file (as ``_parse_common_obj``) read with Python's
+    own numbers over the whole text instead of line by line: the same
+    ``float()`` and ``int()`` of the same words as the line reader, so the
+    same mesh; None when a line is one the line reader must decide."""
+    import numpy as np
+
+    common = _common_lines(text)
+    if common is None:
+        return None
+    text, indented = common
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if not f_rows:
+        return None
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    # Every vertex row three words: a '|' word between the rows, and none
+    # elsewhere (a '|' inside a word makes float() fail).
+    words = " | ".join(v_rows).split()
+    count = len(v_rows)
+    if len(words) != 4 * count - 1 or words[3::4].count("|") != count - 1:
+        return None
+    del words[3::4]
+    try:
+        values = list(map(float, words))
+    except ValueError:
+        return None
+    total = sum(values)
+    if total - total != 0.0:  # a NaN or an infinity (or a sum past the doubles)
+        return None
+    # The corners of each face row, then the vertex of every corner: the
+    # word before its first '/' (as the line reader takes it), looked up
+    # among the vertex numbers as str() writes them (quicker than int();
+    # any other word, or a vertex past the last, is the line reader's).
+    counts = list(map(len, map(str.split, f_rows)))
+    if min(counts) < 3 or max(counts) > EAR_CLIPPING_MAX_CORNERS:
+        return None
+    faces = " ".join(f_rows)
+    words = faces.split()
+    if "/" in faces:
+        words = [word.partition("/")[0] for word in words]
+    vertex = dict(zip(map(str, range(1, count + 1)), range(count)))
+    try:
+        corners = list(map(vertex.__getitem__, words))
+    except KeyError:
+        return None
+    reading = _ObjReading()
+    reading.vertices = list(zip(values[0::3], values[1::3], values[2::3]))
+    reading.corners = corners
+    reading.counts = counts
+    reading.mesh.object_names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+    return reading._finish_lists(np.array(values, dtype=np.float64).reshape(-1, 3))
 
 
 def _array_rows(text: str, need_faces: bool):
@@ -617,41 +684,53 @@ class _ObjReading:
         mesh.vertices, mesh.faces = V, F
         return mesh
 
-    def _finish_lists(self) -> ObjMesh:
+    def _finish_lists(self, V: Any = None) -> ObjMesh:
         """The mesh of a file read line by line only, triangulated polygon
-        by polygon (see ``_triangulate`` for the same split over arrays)."""
+        by polygon (see ``_triangulate`` for the same split over arrays);
+        ``V``: the vertices as an array already, if they are."""
         import numpy as np
-        vertices, corners = self.vertices, self.corners
-        faces: list[tuple[int, int, int]] = []
-        start = 0
-        for k, n in enumerate(self.counts):
-            c = corners[start:start + n]
-            start += n
-            if n == 3:
-                faces.append((c[0], c[1], c[2]))
-            elif n == 4:
-                _split_quad(vertices, c, faces)
-            else:
-                _clip_ears(vertices, c, faces, self.mesh.warnings, self.large_lines.get(k))
+        vertices, corners, counts = self.vertices, self.corners, self.counts
+        if len(corners) == 3 * len(counts):  # triangles only (none has fewer corners)
+            faces = corners
+        else:
+            faces = []  # flat, three corners a triangle (NumPy reads flat lists quickest)
+            start = 0
+            for k, n in enumerate(counts):
+                if n == 3:
+                    faces += corners[start:start + 3]
+                elif n == 4:
+                    _split_quad(vertices, corners[start:start + 4], faces)
+                else:
+                    clipped: list[tuple[int, int, int]] = []
+                    _clip_ears(vertices, corners[start:start + n], clipped, self.mesh.warnings,
+                               self.large_lines.get(k))
+                    for triangle in clipped:
+                        faces += triangle
+                start += n
         mesh = self.mesh
-        mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+        if V is None:
+            V = np.fromiter(chain.from_iterable(vertices), np.float64, 3 * len(vertices))
+        mesh.vertices = V.reshape(-1, 3)
         mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
         return mesh
 
 
-def _split_quad(vertices: list[Vec3], c: list[int],
-                faces: list[tuple[int, int, int]]) -> None:
+def _split_quad(vertices: list[Vec3], c: list[int], faces: list[int]) -> None:
     """Two triangles from a quadrilateral, cut along its shorter diagonal
-    (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
-    v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
-    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
+    (the 1-3 diagonal when both are equally long), as tinyobjloader does;
+    their corners are appended to the flat list ``faces``."""
+    c0, c1, c2, c3 = c
+    x0, y0, z0 = vertices[c0]
+    x1, y1, z1 = vertices[c1]
+    x2, y2, z2 = vertices[c2]
+    x3, y3, z3 = vertices[c3]
+    # Summed x, y, z in that order, as tinyobjloader (and _triangulate) does.
+    d02 = ((x2 - x0) * (x2 - x0) + (y2 - y0) * (y2 - y0)) + (z2 - z0) * (z2 - z0)
+    d13 = ((x3 - x1) * (x3 - x1) + (y3 - y1) * (y3 - y1)) + (z3 - z1) * (z3 - z1)
     if d02 < d13:
-        faces.append((c[0], c[1], c[2]))
-        faces.append((c[0], c[2], c[3]))
+        faces += (c0, c1, c2, c0, c2, c3)
     else:
-        faces.append((c[0], c[1], c[3]))
-        faces.append((c[1], c[2], c[3]))
+        faces += (c0, c1, c3, c1, c2, c3)
 
 
 def _projection_axes(vertices: list[Vec3], c: list[int]) -> tuple[int, int]:
