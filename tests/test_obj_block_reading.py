@@ -105,3 +105,17 @@ def test_obj_face_naming_a_vertex_of_a_later_block_is_read():
     lines.insert(60, "f 1 2 4000")
     text = "\n".join(lines)
     assert np.array_equal(parse_obj(text).faces, _parse_obj_lines(text, False).faces)
+
+
+def test_obj_corners_with_more_slashes_than_their_neighbours_name_the_vertex_before_the_first():
+    """'1//2//3//4 5 6' has as many slashes and '//' as three 'i//k' corners,
+    but its corners name vertices 1, 5 and 6 (the word before each first
+    '/'), read over arrays as line by line -- not 1, 3 and 5."""
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM
+    vertices = "".join(f"v {i} {i * i % 7} {i % 3}\n" for i in range(8))
+    for face in ("f 1//2//3//4 5 6\n", "f 1/2/3 5 6\n", "f 1/2/3/4/5 5 6\n"):
+        text = vertices + face * 3 + "# padding\n" * (_ARRAYS_FROM // 10)
+        assert np.array_equal(parse_obj(text).faces, [[0, 4, 5]] * 3)
+        assert np.array_equal(_parse_obj_lines(text, False).faces, [[0, 4, 5]] * 3)

@@ -192,6 +192,8 @@ _F_LINE_INDENTED = re.compile(r"\n[ \t]*f[ \t]([^\n]*)")
 _O_LINE_INDENTED = re.compile(r"\n[ \t]*o[ \t]([^\n]*)")
 _INDENTED = re.compile(r"\n[ \t]")  # quicker than two substring searches
 _AFTER_SLASH = re.compile(r"/[^ \t]*")
+_TWO_SLASHES = re.compile(r"/[^ \t/]*/")            # within one corner
+_THREE_SLASHES = re.compile(r"/[^ \t/]*/[^ \t/]*/")
 # Line breaks other than \n (and \r\n) that str.splitlines() also honours.
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
@@ -517,13 +519,16 @@ def _corner_indices(corners: str, count: int):
     doubles = corners.count("//")
     if "_" in corners:  # int() would read 1_0 as ten
         return None
+    # The totals fit one form only when no corner has more slashes than
+    # the form (then each has exactly its form's): '1//2//3//4 5 6' has the
+    # slashes and '//' of three 'i//k' corners, but its corners are 1, 5, 6.
     if slashes == 0:
         fields, text = 1, corners
-    elif slashes == count and doubles == 0:
+    elif slashes == count and doubles == 0 and _TWO_SLASHES.search(corners) is None:
         fields, text = 2, corners.replace("/", " ")
-    elif slashes == 2 * count and doubles == count:
+    elif slashes == 2 * count and doubles == count and _THREE_SLASHES.search(corners) is None:
         fields, text = 2, corners.replace("//", " ")
-    elif slashes == 2 * count and doubles == 0:
+    elif slashes == 2 * count and doubles == 0 and _THREE_SLASHES.search(corners) is None:
         fields, text = 3, corners.replace("/", " ")
     else:  # the corners mix their forms
         fields, text = 1, _AFTER_SLASH.sub("", corners)
