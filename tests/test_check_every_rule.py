@@ -158,6 +158,8 @@ EXAMPLES = {
         '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
     "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
+    "mjcf-include-repeated": ("m.xml", mjcf("", '<include file="f.xml"/><include file="f.xml"/>'),
+                              {"f.xml": "<mujocoinclude/>"}),
     "mjcf-attribute-missing": ("m.xml", mjcf("", "<asset><material/></asset>"), {}),
     "constraint-left-out": ("m.xml", '<mujoco model="m"><worldbody><body name="a"><joint name="j1"/>'
                             '<geom size="1"/><body name="b"><joint name="j2"/><geom size="1"/></body>'

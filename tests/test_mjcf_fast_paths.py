@@ -102,3 +102,44 @@ def test_the_body_records_are_freed_when_the_model_is_built_not_left_to_the_coll
         gc.garbage.clear()
         if enabled:
             gc.enable()
+
+
+def test_a_hinge_placed_without_a_frame_gets_the_frames_the_general_products_give():
+    # pos and ref are composed without RigidTransform products; the numbers
+    # (signed zeros included) are those X_CJ @ RigidTransform(R_ref) gives.
+    from mbparse.spatial import RigidTransform, axis_angle_to_matrix
+    p = parse(mjcf('<body name="b" pos="1 2 3"><joint name="j" pos="-0 0.5 -0" axis="-1 -1 0" '
+                   'ref="0"/><geom size="0.1"/></body>'))
+    j = p.plant.get_joint_by_name("j", p.instance)
+    axis = j.axis
+    X_CJ = RigidTransform(p=(-0.0 + 0.0, 0.5, -0.0 + 0.0))
+    want = X_CJ @ RigidTransform(axis_angle_to_matrix(axis, 0.0))
+    got = j.frame_on_child.X_BF
+    assert got.p == want.p and signs(got.p) == signs(want.p)
+    assert [signs(row) for row in got.R] == [signs(row) for row in want.R]
+    assert j.default_positions == [0.0] and signs(j.default_positions) == [1.0]
+
+
+def test_a_hinge_with_a_negative_zero_ref_keeps_it():
+    p = parse(mjcf('<body name="b"><joint name="j" ref="-0"/><geom size="0.1"/></body>'))
+    j = p.plant.get_joint_by_name("j", p.instance)
+    assert signs(j.default_positions) == [-1.0]
+
+
+def test_turning_an_inertia_gives_the_bits_of_the_two_matrix_products():
+    import random
+    from mbparse.formats.mjcf.inertia import rotate_inertia
+    from mbparse.spatial import inertia_from_matrix, inertia_matrix, matmul, transpose
+    rng = random.Random(7)
+    picks = (0.0, -0.0, 1.0, -1.0, 0.5, 3.0)
+    for k in range(2000):
+        if k % 2:
+            R = quaternion_to_matrix([rng.gauss(0, 1) for _ in range(4)])
+            I = tuple(rng.uniform(-1, 1) for _ in range(6))
+        else:  # signed zeros everywhere
+            R = tuple(tuple(rng.choice(picks) for _ in range(3)) for _ in range(3))
+            I = tuple(rng.choice(picks) for _ in range(6))
+        want = inertia_from_matrix(matmul(matmul(R, inertia_matrix(I)), transpose(R)))
+        got = rotate_inertia(I, R)
+        assert got == want and signs(got) == signs(want)
+

@@ -66,3 +66,49 @@ def test_an_include_cycle_is_still_refused_when_the_file_was_found_before(write)
     parser = new_parser()
     with pytest.raises(ParseError, match="cycle"):
         parser.add_models(str(main))
+
+
+def _document(main):
+    from mbparse.diagnostics import DiagnosticPolicy
+    from mbparse.formats.mjcf.document import Document
+    from mbparse.workspace import DataSource
+    policy = DiagnosticPolicy()
+    policy.emit = False
+    return Document(DataSource(filename=str(main)), policy), policy
+
+
+def test_children_spliced_in_without_a_word_are_kept_after_their_first_whole_expansion(write):
+    write("frag.xml", FRAGMENT.format(root="mujocoinclude"))
+    doc, _ = _document(write("main.xml", MAIN))
+    first = doc.kids(doc.root)
+    assert type(first) is not tuple  # expanded lazily, include by include
+    spliced = list(first)
+    assert [k.tag for k in spliced] == ["default", "worldbody"]
+    again = doc.kids(doc.root)
+    assert type(again) is tuple and list(again) == spliced
+
+
+def test_an_expansion_that_warns_is_not_kept_so_it_warns_again_as_before(write):
+    write("frag.xml", FRAGMENT.format(root="fragment"))  # the root warns when read...
+    doc, policy = _document(write("main.xml", MAIN))
+    list(doc.kids(doc.root))
+    assert len(policy.warnings_seen) == 1
+    assert type(doc.kids(doc.root)) is not tuple  # ...so this one was not kept;
+    list(doc.kids(doc.root))  # the file is read once, so the second expansion is silent
+    assert type(doc.kids(doc.root)) is tuple
+
+
+def test_an_expansion_stopped_half_way_is_not_kept(write):
+    write("frag.xml", FRAGMENT.format(root="mujocoinclude"))
+    doc, _ = _document(write("main.xml", MAIN))
+    next(iter(doc.kids(doc.root)))  # only the first child
+    assert type(doc.kids(doc.root)) is not tuple
+
+
+def test_children_kept_count_towards_the_include_limit_as_their_splicing_did(write):
+    write("frag.xml", FRAGMENT.format(root="mujocoinclude"))
+    doc, _ = _document(write("main.xml", MAIN))
+    list(doc.kids(doc.root))
+    spliced = doc._expansions
+    doc.kids(doc.root)
+    assert doc._expansions == 2 * spliced

@@ -101,3 +101,17 @@ def test_mjcf_replicate_making_more_elements_than_the_limit_is_a_located_error(t
         parse_file(path)
     d = info.value.diagnostic
     assert made in d.message and d.code == "size-limit" and d.line == 2
+
+
+def test_a_replicate_at_the_top_of_an_included_file_is_expanded_where_it_is_spliced(write):
+    # The includes are spliced (and the splice kept) before the replicates
+    # expand: the expansion must reach the element the include was spliced into.
+    write("part.xml", '<mujocoinclude><replicate count="3" offset="0.5 0 0">'
+                      '<body name="b"><joint type="hinge"/><geom size="0.1"/></body>'
+                      '</replicate></mujocoinclude>')
+    main = write("main.xml", mjcf('<include file="part.xml"/>'))
+    parser = new_parser()
+    parser.add_models(str(main))
+    plant = parser.plant()
+    assert [plant.has_body_named(f"b{k}") for k in range(3)] == [True, True, True]
+    assert parser.diagnostic_policy().warnings_seen == []

@@ -129,6 +129,33 @@ def test_urdf_unnamed_geometries_are_named_after_their_shape():
     assert names == ["r::Box", "r::Box_1", "r::Sphere", "r::Box"]
 
 
+def test_urdf_renamed_geometries_take_the_first_free_suffix_past_explicit_names():
+    box = '<box size="1 1 1"/>'
+    text = link(visual(box) + visual(box, name="Box_2") + visual(box) + visual(box)
+                + visual(box, name="Box_5") + visual(box) + visual(box))
+    names = [g.name for g in parse_urdf(text, strict=True).geometries()]
+    assert names == ["r::Box", "r::Box_2", "r::Box_1", "r::Box_3", "r::Box_5", "r::Box_4",
+                     "r::Box_6"]
+
+
+def test_urdf_naming_many_unnamed_geometries_of_a_link_is_linear(monkeypatch):
+    # The search for a free Box_i goes on where the last one stopped: a
+    # search from 1 each time made 10,000 boxes on one link take minutes.
+    from mbparse.formats.urdf import geometry
+    checks = []
+
+    class Counting(geometry.UsedNames):
+        def __contains__(self, name):
+            checks.append(name)
+            return set.__contains__(self, name)
+
+    monkeypatch.setattr("mbparse.formats.urdf.UsedNames", Counting)
+    n = 400
+    parsed = parse_urdf(link(visual('<box size="1 1 1"/>') * n), strict=True)
+    assert len(parsed.geometries()) == n
+    assert len(checks) < 3 * n
+
+
 def test_urdf_geometry_names_are_scoped_by_the_model():
     parsed = parse_urdf(link(visual('<box size="1 1 1"/>', name="shell")
                              + collision('<box size="1 1 1"/>', name="hull")))

@@ -50,3 +50,27 @@ def test_a_sensor_parent_joint_is_not_taken_for_a_typo():
 def test_a_misspelled_link_child_suggests_the_child_meant():
     (d,) = _seen(robot(f'<link name="a">{HEAVY}<visaul/></link>'))
     assert "Did you mean <visual>?" in d.message
+
+
+def test_nothing_inside_gazebo_or_a_transmission_is_checked_but_the_same_outside_is():
+    foreign = ('<gazebo reference="a"><origin xyz="0 0 1" colour="red"/></gazebo>'
+               '<transmission name="t"><type>SimpleTransmission</type><joint name="j">'
+               '<hardwareInterface>E</hardwareInterface></joint><actuator name="m"/>'
+               '</transmission>')
+    inside = _seen(_joint('<limit effort="1" velocity="1"/>') .replace(
+        "</robot>", foreign + "</robot>"))
+    assert [d for d in inside if d.code.startswith("urdf-unknown") or "colour" in d.message
+            or "hardwareInterface" in d.message] == []
+    outside = _seen(_joint('<origin xyz="0 0 1" colour="red"/><hardwareInterface/>'
+                           '<limit effort="1" velocity="1"/>'))
+    assert sorted(d.message.split(";")[0] for d in outside if d.code.startswith("urdf-u")) == [
+        "<hardwareInterface> is not a child of <joint> in URDF",
+        "<origin> has no attribute 'colour' in URDF"]
+
+
+def test_a_prefixed_attribute_is_not_checked_but_a_misspelled_one_beside_it_is():
+    quiet = _seen(_joint('<limit effort="1" velocity="1" drake:acceleration="2"/>'))
+    assert [d for d in quiet if d.code.startswith("urdf-u")] == []
+    (d,) = [d for d in _seen(_joint('<limit effort="1" velcity="1" drake:acceleration="2"/>'))
+            if d.code.startswith("urdf-unknown")]
+    assert "'velcity'" in d.message and "Did you mean 'velocity'?" in d.message

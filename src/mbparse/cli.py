@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     except ParseError as e:  # a command that let a located error through
         if debug:
             raise
-        print(f"error: {str(e).splitlines()[0] if str(e) else e}", file=sys.stderr)
+        print(str(e).splitlines()[0] if str(e) else "error: (no message)", file=sys.stderr)
         return 1
     except Exception as e:  # noqa: BLE001 -- a bug in mbparse: one line, not a traceback
         if debug:

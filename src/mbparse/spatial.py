@@ -278,19 +278,27 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
     The test is Drake's: no NaN, principal moments not below −ε and satisfying
     the triangle inequality within ε = 16·machine-ε·max(1, trace/2).
     """
-    if not math.isfinite(sum(I)):  # one test for the common case
+    ixx, iyy, izz, ixy, ixz, iyz = I[0], I[1], I[2], I[3], I[4], I[5]
+    total = ixx + iyy + izz + ixy + ixz + iyz
+    if total - total != 0.0:  # one test for the common case (inf - inf, NaN: not 0)
         if any(math.isnan(v) for v in I):
             return "number-nan", "it has a NaN entry"
         if any(math.isinf(v) for v in I):
             return "number-not-finite", "it has an infinite entry"
-    trace = I[0] + I[1] + I[2]
-    eps = 16 * 2.220446049250313e-16 * max(1.0, 0.5 * abs(trace))
+    trace = ixx + iyy + izz
+    half_trace = 0.5 * trace if trace >= 0.0 else -0.5 * trace
+    eps = 16 * 2.220446049250313e-16 * (half_trace if half_trace > 1.0 else 1.0)
     # Gershgorin's discs bound the principal moments: when every one lies in
     # [-eps, (trace + eps) / 2] the test below passes (a + b = trace - c), and
     # no eigenvalue solver is needed (most inertias are far from the bounds).
-    ixx, iyy, izz, axy, axz, ayz = I[0], I[1], I[2], abs(I[3]), abs(I[4]), abs(I[5])
-    if (min(ixx - axy - axz, iyy - axy - ayz, izz - axz - ayz) >= -eps
-            and max(ixx + axy + axz, iyy + axy + ayz, izz + axz + ayz) <= 0.5 * (trace + eps)):
+    # (Written without abs/min/max: this runs for every body.)
+    axy = ixy if ixy >= 0.0 else -ixy
+    axz = ixz if ixz >= 0.0 else -ixz
+    ayz = iyz if iyz >= 0.0 else -iyz
+    upper = 0.5 * (trace + eps)
+    if (ixx - axy - axz >= -eps and iyy - axy - ayz >= -eps and izz - axz - ayz >= -eps
+            and ixx + axy + axz <= upper and iyy + axy + ayz <= upper
+            and izz + axz + ayz <= upper):
         return None
     a, b, c = principal_moments(I)
     if a < -eps or b < -eps or c < -eps:
@@ -305,13 +313,26 @@ def inertia_problem(I: Sequence[float]) -> tuple[str, str] | None:
 class SpatialInertia:
     """Mass, center of mass ``com`` (from Bo, in B) and inertia about Bcm in B."""
 
-    __slots__ = ("mass", "com", "I_cm")
+    # _physical: the I_cm tuple that inertia_problem() accepted (problem()
+    # does not test that very tuple again; another one assigned is tested).
+    __slots__ = ("mass", "com", "I_cm", "_physical")
 
     def __init__(self, mass: float, com: Sequence[float] = ZERO3,
                  I_cm: Sequence[float] = (0.0,) * 6):
         self.mass = float(mass)
         self.com = (float(com[0]), float(com[1]), float(com[2]))
         self.I_cm = tuple(map(float, I_cm))
+        self._physical = None
+
+    @classmethod
+    def with_physical_inertia(cls, mass: float, com: Sequence[float],
+                              I_cm: Sequence[float]) -> "SpatialInertia":
+        """As the constructor, for an ``I_cm`` the caller has found
+        physical (:func:`inertia_problem` gave None for these very values):
+        :meth:`problem` does not test it again."""
+        M = cls(mass, com, I_cm)
+        M._physical = M.I_cm
+        return M
 
     @classmethod
     def zero(cls) -> "SpatialInertia":
@@ -337,15 +358,31 @@ class SpatialInertia:
     def problem(self) -> tuple[str, str] | None:
         """(code, why) this cannot be a physical spatial inertia, or None
         (codes as :func:`inertia_problem`'s, and ``mass-negative``)."""
-        if math.isnan(self.mass):
+        mass = self.mass
+        x, y, z = self.com
+        ixx, iyy, izz, ixy, ixz, iyz = I = self.I_cm
+        # The sum of the inertia about the origin's entries is finite only
+        # when every entry is, and so the mass, the center of mass and I_cm
+        # (inf - inf is NaN): then only I_cm's own test is left.
+        xx, yy, zz = x * x, y * y, z * z
+        total = ((ixx + mass * (yy + zz)) + (iyy + mass * (xx + zz)) + (izz + mass * (xx + yy))
+                 + (ixy - mass * x * y) + (ixz - mass * x * z) + (iyz - mass * y * z))
+        if mass >= 0.0 and total - total == 0.0:
+            if self._physical is I:
+                return None
+            problem = inertia_problem(I)
+            if problem is None:
+                self._physical = I
+            return problem
+        if math.isnan(mass):
             return "number-nan", "the mass is NaN"
-        if self.mass < 0:
-            return "mass-negative", f"the mass {self.mass:g} is negative"
-        if math.isinf(self.mass):
+        if mass < 0:
+            return "mass-negative", f"the mass {mass:g} is negative"
+        if math.isinf(mass):
             return "number-not-finite", "the mass is infinite"
         if not all(map(math.isfinite, self.com)):
             return "number-not-finite", f"the center of mass {list(self.com)} is not finite"
-        problem = inertia_problem(self.I_cm)
+        problem = inertia_problem(I)
         if problem is None and not all(map(math.isfinite, self.inertia_about_origin())):
             return ("number-not-finite", f"its inertia about the body origin overflows (the "
                     f"center of mass {list(self.com)} is too far from it)")

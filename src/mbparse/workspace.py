@@ -21,6 +21,12 @@ CONTENTS_PSEUDO_STEM = "<literal-string>"
 # most this deep; deeper is refused with a located error rather than
 # exhausting Python's stack.
 MAX_FILE_NESTING = 100
+# One parse reads at most this many files through includes (SDFormat
+# <include>, model directives' add_model and add_directives), a file
+# included twice counting twice: files that include the same file more than
+# once multiply (an "include bomb" of 30 levels would read a billion files).
+# At a few milliseconds a file, the limit keeps such a bomb to seconds.
+MAX_INCLUDED_FILES = 2048
 
 
 class DataSource(FrozenRecord):
@@ -86,7 +92,7 @@ class Workspace(ValueRecord):
     include cycles)."""
 
     _fields = ("options", "package_map", "diagnostic", "plant", "collision_resolver",
-               "select_reader", "open_files")
+               "select_reader", "open_files", "included_files")
 
     def __init__(self, options: ParsingOptions, package_map: PackageMap,
                  diagnostic: DiagnosticPolicy, plant: "MultibodyPlant",
@@ -100,6 +106,17 @@ class Workspace(ValueRecord):
         self.collision_resolver = collision_resolver
         self.select_reader = select_reader
         self.open_files: list[str] = [] if open_files is None else open_files
+        self.included_files = 0  # files read through includes so far
+
+    def include_another_file(self) -> str | None:
+        """Counts a file about to be read through an include; the problem
+        when that is more than :data:`MAX_INCLUDED_FILES` in this parse."""
+        self.included_files += 1
+        if self.included_files <= MAX_INCLUDED_FILES:
+            return None
+        return (f"this parse has read {MAX_INCLUDED_FILES:,} files through includes already, "
+                "mbparse's limit (files that include the same file more than once multiply); "
+                "include each file fewer times")
 
     def make_model_name(self, candidate: str, parent_model_name: str | None) -> str:
         """``parent::candidate``, renamed with a ``_N`` subscript when

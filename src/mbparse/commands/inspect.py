@@ -68,7 +68,7 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
     except ParseError as e:
         if as_json:
             return 1, _error_json(path, str(e).splitlines()[0]), ""
-        return 1, "", f"error: {e}\n"
+        return 1, "", f"{e}\n"  # located: "FILE:LINE: error: ..."
     except Exception as e:  # a bug in mbparse, not a problem in the file
         if debug:
             raise

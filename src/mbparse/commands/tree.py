@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         loaded = load(args.file, args, finalize=False)
     except ParseError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(e, file=sys.stderr)  # located: "FILE:LINE: error: ..."
         return 1
     try:
         loaded.plant.finalize()

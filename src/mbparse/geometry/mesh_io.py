@@ -141,6 +141,21 @@ def _face_corners(tokens: list[str], count: int, line: int) -> list[int]:
     return corners
 
 
+def _long_face_corners(tokens: list[str], count: int, line: int) -> list[int]:
+    """``_face_corners`` of a face of many corners, read over an array:
+    the same indices; anything unusual (a corner naming no vertex, a token
+    that is not a plain integer, a number past int64, which NumPy clamps)
+    goes to the token-by-token reading, with its error."""
+    import numpy as np
+    values = _corner_indices(" ".join(tokens), len(tokens))
+    if values is None or not ((values > -_INT64_END // 2) & (values < _INT64_END // 2)).all():
+        return _face_corners(tokens, count, line)
+    corners = np.where(values > 0, values - 1, values + count)
+    if (values == 0).any() or (corners < 0).any():
+        return _face_corners(tokens, count, line)
+    return corners.tolist()
+
+
 def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
     """Reads an OBJ file; raises ObjError (with a line) when it cannot.
 
@@ -333,6 +348,10 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
     large = np.flatnonzero(counts > 4)
     clipped: list[list[tuple[int, int, int]]] = []
     for k in large.tolist():
+        if counts[k] > EAR_CLIPPING_MAX_CORNERS:
+            clipped.append(_large_polygon_fan(V, flat[starts[k]:starts[k] + counts[k]],
+                                              warnings, (large_lines or {}).get(k)))
+            continue
         corners = flat[starts[k]:starts[k] + counts[k]].tolist()
         points = dict(zip(corners, V[corners].tolist()))
         clipped.append([])
@@ -359,9 +378,34 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
         F[first[quad] + 1] = np.where(short02, np.stack([c0, c2, c3], 1),
                                       np.stack([c1, c2, c3], 1))
     for k, rows in zip(large.tolist(), clipped):
-        if rows:
+        if len(rows):
             F[first[k]:first[k] + len(rows)] = rows
     return F
+
+
+def _large_polygon_fan(V, corners, warnings: list[str] | None, line: int | None):
+    """What ``_clip_ears`` makes of a polygon past EAR_CLIPPING_MAX_CORNERS
+    (a fan from its first corner, with a warning when the polygon is not
+    convex), over arrays: the same triangles and warning."""
+    import numpy as np
+    n = len(corners)
+    if warnings is not None:
+        P = V[corners]
+        ax, ay = _projection_axes(P, range(n))  # type: ignore[arg-type]
+        a, b, c = P, np.roll(P, -1, axis=0), np.roll(P, -2, axis=0)
+        with np.errstate(all="ignore"):
+            cross = (b[:, ax] - a[:, ax]) * (c[:, ay] - b[:, ay]) \
+                - (b[:, ay] - a[:, ay]) * (c[:, ax] - b[:, ax])
+        if np.isfinite(cross).all():
+            turns = cross[cross != 0]  # each turn against the one before, as the loop does
+            convex = not bool((turns[1:] * turns[:-1] < 0).any())
+        else:  # an overflow: the loop's own reading of infinities and NaN
+            convex = _is_convex(P.tolist(), list(range(n)), ax, ay)
+        if not convex:
+            warnings.append(f"line {line}: a non-convex face of {n} corners was split as a "
+                            "fan from its first corner (Drake's ear clipping may split it "
+                            "differently)")
+    return np.stack([np.full(n - 2, corners[0]), corners[1:-1], corners[2:]], axis=1)
 
 
 def _vertex_array(rows: str, count: int):
@@ -642,13 +686,17 @@ class _ObjReading:
                         _vertex(parts, line_number, mesh.warnings)
             elif head == "f " or head == "f\t":
                 tokens = line[2:].split()
-                try:  # the common face: positive indices that int() reads
-                    corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
-                except ValueError:
-                    corners = []
-                if len(corners) != len(tokens) or (corners and min(corners) < 0):
-                    corners = _face_corners(tokens, self.stored_vertices + len(vertices),
-                                            line_number)
+                if len(tokens) > EAR_CLIPPING_MAX_CORNERS:  # a long line: over an array
+                    corners = _long_face_corners(tokens, self.stored_vertices + len(vertices),
+                                                 line_number)
+                else:
+                    try:  # the common face: positive indices that int() reads
+                        corners = [int(token.split("/", 1)[0]) - 1 for token in tokens]
+                    except ValueError:
+                        corners = []
+                    if len(corners) != len(tokens) or (corners and min(corners) < 0):
+                        corners = _face_corners(tokens, self.stored_vertices + len(vertices),
+                                                line_number)
                 if len(corners) < 3:
                     mesh.warnings.append(f"line {line_number}: a face with fewer than three "
                                          f"corners was skipped")
@@ -677,6 +725,10 @@ class _ObjReading:
             raise ObjError("the OBJ data has no faces, so it holds no object to make a mesh "
                            "of (the data may be empty, corrupt or not OBJ)", last_line)
         mesh = self.mesh
+        if self.large_lines and not self.read_arrays:
+            # A polygon past the ear-clipping limit is split over arrays.
+            self._store()
+            self.read_arrays = True
         if not self.read_arrays:  # a small file: Python is quicker than NumPy's calls
             return self._finish_lists()
         V = (np.concatenate(self.vertex_parts) if self.vertex_parts
@@ -864,6 +916,19 @@ class MeshVolumeError(ValueError):
         self.volume = volume
 
 
+# Triangles summed at once by mass_properties (more are summed in parts).
+_MASS_PART = 1 << 20
+
+
+def _six_volumes(P):
+    """6 × the signed volume of each tet (origin, p, q, r) of the triangles
+    ``P`` (triangle, corner, axis): (p × q) · r. Whole-array arithmetic with
+    few NumPy calls: each call has a fixed cost that dominates on the small
+    meshes models mostly carry."""
+    (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
+    return (py * qz - pz * qy) * rx + (pz * qx - px * qz) * ry + (px * qy - py * qx) * rz
+
+
 def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
                     density: float) -> tuple[float, Vec3, Inertia6]:
     """Mass, center of mass and inertia about the center of mass (Ixx, Iyy,
@@ -875,29 +940,34 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
 
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
-    P = V.take(F, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
-    # Whole-array arithmetic with few NumPy calls: each call has a fixed
-    # cost that dominates on the small meshes models mostly carry.
-    (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
-    # 6 × the signed volume of the tet (origin, p, q, r): (p × q) · r.
-    six_vol = (py * qz - pz * qy) * rx + (pz * qx - px * qz) * ry + (px * qy - py * qx) * rz
-    total = float(six_vol.sum())
+    # A mesh of millions of triangles is summed in parts, so that the arrays
+    # below (about 200 bytes a triangle) stay within a few hundred MB.
+    parts = [F] if len(F) <= _MASS_PART else [F[k:k + _MASS_PART]
+                                               for k in range(0, len(F), _MASS_PART)]
+    total = sum(float(_six_volumes(V.take(part, axis=0)).sum()) for part in parts)
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
-    # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows
-    # (built in place: a concatenation with a sum over the middle axis cost
-    # NumPy twice as much; the arithmetic, and so every digit, is the same).
-    Q = np.empty((len(P), 4, 3))
-    Q[:, :3] = P
-    np.add(P[:, 0], P[:, 1], out=Q[:, 3])
-    Q[:, 3] += P[:, 2]
-    W = (Q * six_vol[:, None, None]).reshape(-1, 3)
-    # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
-    # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices; summed
-    # over the tets as one matrix product, then per unit mass.
-    C = (W.T @ Q.reshape(-1, 3)) / (120.0 * volume)
-    com = W[3::4].sum(axis=0) / (4.0 * total)             # Σ 6V s / 4 Σ 6V
+    moments = weighted_sum = None  # (the sums start at the first part: 0.0 + -0.0 is 0.0)
+    for part in parts:
+        P = V.take(part, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
+        six_vol = _six_volumes(P)
+        # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows
+        # (built in place: a concatenation with a sum over the middle axis cost
+        # NumPy twice as much; the arithmetic, and so every digit, is the same).
+        Q = np.empty((len(P), 4, 3))
+        Q[:, :3] = P
+        np.add(P[:, 0], P[:, 1], out=Q[:, 3])
+        Q[:, 3] += P[:, 2]
+        W = (Q * six_vol[:, None, None]).reshape(-1, 3)
+        # Second moments ∫ x_i x_j dV of each tet with a vertex at the origin:
+        # (6V/120) (Σ_v a_i a_j + s_i s_j) over its three other vertices;
+        # summed over the tets as one matrix product.
+        m, w = W.T @ Q.reshape(-1, 3), W[3::4].sum(axis=0)
+        moments = m if moments is None else moments + m
+        weighted_sum = w if weighted_sum is None else weighted_sum + w
+    C = moments / (120.0 * volume)                         # per unit mass
+    com = weighted_sum / (4.0 * total)                     # Σ 6V s / 4 Σ 6V
     (c00, _, _), (c10, c11, _), (c20, c21, c22) = C.tolist()
     cx, cy, cz = com.tolist()
     trace = c00 + c11 + c22

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 import os
+from types import MappingProxyType
 
 from ..records import FrozenRecord, _set
 
@@ -58,17 +59,36 @@ class HydroelasticType(enum.Enum):
 
 
 DEFAULT_FRICTION = CoulombFriction(1.0, 1.0)
+_new = object.__new__
 
 
 class GeometryProperties:
-    """Named values in named groups: ``props[("phong", "diffuse")]``."""
+    """Named values in named groups: ``props[("phong", "diffuse")]``.
 
-    __slots__ = ("_values",)
+    A copy shares its values with the original until either changes (the
+    first ``add_property`` on a sharing set copies the values it reads), so
+    that readers can give every geometry the same default set (no friction
+    given: the default friction) without building one per geometry."""
+
+    __slots__ = ("_values", "_shared")
 
     def __init__(self, values: dict[tuple[str, str], Any] | None = None):
         self._values: dict[tuple[str, str], Any] = dict(values or {})
+        self._shared = False
+
+    @classmethod
+    def sharing(cls, values: dict[tuple[str, str], Any]) -> "GeometryProperties":
+        """A set that reads ``values`` without copying them: it copies them at
+        its first change, so ``values`` itself is never changed through it."""
+        props = _new(cls)
+        props._values = values
+        props._shared = True
+        return props
 
     def add_property(self, group: str, name: str, value: Any) -> None:
+        if self._shared:
+            self._values = dict(self._values)
+            self._shared = False
         self._values[(group, name)] = value
 
     def has_property(self, group: str, name: str) -> bool:
@@ -81,7 +101,13 @@ class GeometryProperties:
         return self._values.items()
 
     def copy(self) -> "GeometryProperties":
-        return GeometryProperties(self._values)
+        self._shared = True  # (both now read the same values until one changes)
+        return GeometryProperties.sharing(self._values)
+
+    def __reduce__(self):
+        # Copies and pickles get values of their own (a shared set may read
+        # a read-only mapping, which neither copy nor pickle can take).
+        return (GeometryProperties, (dict(self._values),))
 
     def __len__(self) -> int:
         return len(self._values)
@@ -89,6 +115,22 @@ class GeometryProperties:
     def __repr__(self) -> str:
         inner = ", ".join(f"{g}/{n}={v!r}" for (g, n), v in sorted(self._values.items()))
         return f"GeometryProperties({inner})"
+
+
+# What most geometries get, shared (read-only; a set that changes copies them).
+_NO_VALUES: Any = MappingProxyType({})
+_DEFAULT_PROXIMITY_VALUES: Any = MappingProxyType(
+    {("material", "coulomb_friction"): DEFAULT_FRICTION})
+
+
+def no_properties() -> GeometryProperties:
+    """An empty property set (a visual's role with nothing set)."""
+    return GeometryProperties.sharing(_NO_VALUES)
+
+
+def default_proximity_properties() -> GeometryProperties:
+    """Proximity properties with only the default Coulomb friction (1, 1)."""
+    return GeometryProperties.sharing(_DEFAULT_PROXIMITY_VALUES)
 
 
 def summarize_property_value(value: Any) -> Any:

@@ -140,6 +140,8 @@ class Mesh(Shape):
     def __init__(self, filename: str,
                  scale: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> None:
         for s in scale:
+            if 1e-8 <= s < _INF or -_INF < s <= -1e-8:
+                continue  # (the common case: one test)
             if s == 0 or math.isnan(s) or math.isinf(s):
                 raise ShapeError(f"{self.type_name} |scale| cannot be < 1e-8; given {s}"
                                  if s == 0 else f"{self.type_name} scale must be finite; "

@@ -183,7 +183,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("depth-limit", "error", "elements, YAML collections or included files are nested deeper "
          "than mbparse reads (the message names the limit)", "flatten the nesting"),
     Rule("size-limit", "error", "the model would have more elements than mbparse builds (MJCF "
-         "<replicate> copies; the message names the limit)", "make fewer copies"),
+         "<replicate> copies, files included again and again; the message names the limit)",
+         "make fewer copies, or include each file fewer times"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
          "name a regular file"),
     Rule("path-escapes-package", "error", "a package:// or model:// path climbs out of its "
@@ -237,6 +238,9 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("mjcf-include-root", "warning", "an included MJCF file's root is neither <mujoco> nor "
          "<mujocoinclude>; its children are spliced in all the same, as MuJoCo and Drake do",
          "check that the <include> names the file you meant"),
+    Rule("mjcf-include-repeated", "warning", "a file is included more than once: MuJoCo refuses "
+         "that ('already included'), Drake and mbparse splice it in again",
+         "include the file once, or copy what it holds under other names"),
     Rule("mjcf-site-renamed", "note", "a site shares its name with a body or another frame: "
          "MJCF keeps names per kind, Drake's frames share one, so its frame gets a suffix",
          "rename the site if the frame's name matters"),

@@ -35,15 +35,18 @@ class Joint:
         self.frame_on_child = frame_on_child
         self.model_instance = frame_on_child.model_instance
         self.is_ephemeral = False
-        self.pos_lower = list(pos_lower) if pos_lower is not None else [-INF] * self.nq
-        self.pos_upper = list(pos_upper) if pos_upper is not None else [INF] * self.nq
-        self.vel_lower = [-INF] * self.nv
-        self.vel_upper = [INF] * self.nv
-        self.acc_lower = [-INF] * self.nv
-        self.acc_upper = [INF] * self.nv
-        self.damping = list(damping) if damping is not None else [0.0] * self.nv
+        nq, nv = self.nq, self.nv
+        self.pos_lower = lower = list(pos_lower) if pos_lower is not None else [-INF] * nq
+        self.pos_upper = upper = list(pos_upper) if pos_upper is not None else [INF] * nq
+        self.vel_lower = [-INF] * nv
+        self.vel_upper = [INF] * nv
+        self.acc_lower = [-INF] * nv
+        self.acc_upper = [INF] * nv
+        self.damping = list(damping) if damping is not None else [0.0] * nv
         self.default_positions = self.zero_positions()
-        self._check_limits("position", self.pos_lower, self.pos_upper)
+        for lo, up in zip(lower, upper):
+            if lo > up:
+                self._check_limits("position", lower, upper)
         for d in self.damping:
             if not (d >= 0):
                 raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}",
@@ -85,6 +88,16 @@ class Joint:
     def set_acceleration_limits(self, lower: Sequence[float], upper: Sequence[float]) -> None:
         self._check_limits("acceleration", lower, upper)
         self.acc_lower, self.acc_upper = list(lower), list(upper)
+
+    def set_velocity_and_acceleration_limits(self, velocity: float, acceleration: float) -> None:
+        """Limits a single-dof joint's velocity to +-``velocity`` and its
+        acceleration to +-``acceleration`` (as :meth:`set_velocity_limits`
+        and :meth:`set_acceleration_limits` with those bounds, in one call)."""
+        if velocity < 0 or acceleration < 0:  # (a lower bound above the upper one)
+            self.set_velocity_limits([-velocity], [velocity])
+            self.set_acceleration_limits([-acceleration], [acceleration])
+        self.vel_lower, self.vel_upper = [-velocity], [velocity]
+        self.acc_lower, self.acc_upper = [-acceleration], [acceleration]
 
     def set_default_positions(self, q: Sequence[float]) -> None:
         if len(q) != self.nq:
@@ -137,10 +150,10 @@ class _AxisJoint(Joint):
     def __init__(self, name, frame_on_parent, frame_on_child, axis: Sequence[float],
                  pos_lower: float = -INF, pos_upper: float = INF, damping: float = 0.0):
         n = norm(axis)
-        if not (n > 0) or not math.isfinite(n):
+        if not (0.0 < n < INF):
             raise ModelError(f"Joint '{name}': the axis must be a non-zero, finite vector; it "
                              f"is {list(axis)}", code="axis-zero")
-        self.axis = normalized(axis)
+        self.axis = (axis[0] / n, axis[1] / n, axis[2] / n)  # (normalized(), its norm known)
         super().__init__(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
                          [damping])
 
@@ -148,8 +161,10 @@ class _AxisJoint(Joint):
         return {"axis": list(self.axis)}
 
     def mobilizer_frames(self, reversed_):
-        axis = tuple(-a for a in self.axis) if reversed_ else self.axis
-        if any(a == 1.0 for a in axis):
+        axis = self.axis
+        if reversed_:
+            axis = (-axis[0], -axis[1], -axis[2])
+        if axis[0] == 1.0 or axis[1] == 1.0 or axis[2] == 1.0:
             return []
         X = RigidTransform(make_from_one_unit_vector(axis, 2))
         inboard, outboard = ((self.frame_on_child, self.frame_on_parent) if reversed_

@@ -8,11 +8,13 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
-from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ..geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                   default_proximity_properties, no_properties)
 from ..memory import collector_paused
-from ..source_location import UNKNOWN, current_source
+from ..source_location import CURRENT_SOURCE, UNKNOWN
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
+from .name_table import NameIndex
 from .elements import (BallConstraint, CouplerConstraint, DistanceConstraint, Frame,
                        JointActuator, ModelError, ModelInstance, PdControllerGains,
                        RigidBody, Sensor, WeldConstraint)
@@ -54,6 +56,9 @@ class MultibodyPlant:
         self._frame_names: dict[tuple[int, str], Frame] = {}
         self._joint_names: dict[tuple[int, str], Joint] = {}
         self._actuator_names: dict[tuple[int, str], JointActuator] = {}
+        # Each table's keys by bare name, for lookups without a model instance.
+        self._name_index = {id(t): NameIndex(t) for t in (
+            self._body_names, self._frame_names, self._joint_names, self._actuator_names)}
         self._scene_graph: SceneGraph | None = None
         self._finalized = False
         self._adjacent_bodies_collision_filters = True
@@ -156,36 +161,40 @@ class MultibodyPlant:
         """Records where the reader declared ``element`` (its ``source``),
         unless it already knows."""
         if getattr(element, "source", UNKNOWN) == UNKNOWN:
-            element.source = current_source()
+            element.source = CURRENT_SOURCE.get()
         return element
 
     def _add_body(self, body: RigidBody) -> RigidBody:
-        self._declared(body)
+        if body.source == UNKNOWN:
+            body.source = CURRENT_SOURCE.get()
         self._bodies.append(body)
-        self._body_names[(body.model_instance, body.name)] = body
+        key = (body.model_instance, body.name)
+        self._body_names[key] = body
         frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True,
                       source=body.source)
         body.body_frame = frame
         self._frames.append(frame)
-        self._frame_names[(body.model_instance, body.name)] = frame
+        self._frame_names[key] = frame
         return body
 
     def add_rigid_body(self, name: str, model_instance: int = DEFAULT_MODEL_INSTANCE,
                        spatial_inertia: SpatialInertia | None = None) -> RigidBody:
         """Adds a body; its inertia defaults to zero (a massless body)."""
-        self._throw_if_finalized()
-        self._check_instance(model_instance)
-        if (model_instance, name) in self._body_names:
+        if self._finalized:
+            self._throw_if_finalized()
+        if model_instance.__class__ is not int or not (
+                0 <= model_instance < len(self._instances)):
+            self._check_instance(model_instance)
+        key = (model_instance, name)
+        if key in self._frame_names:  # (a body's frame has its name)
+            what = "body" if key in self._body_names else "frame"
             raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a body named '{name}'", code="name-duplicate")
-        if (model_instance, name) in self._frame_names:
-            raise ModelError(f"model instance '{self.get_model_instance_name(model_instance)}' "
-                             f"already has a frame named '{name}'", code="name-duplicate")
+                             f"already has a {what} named '{name}'", code="name-duplicate")
         M = spatial_inertia if spatial_inertia is not None else SpatialInertia.zero()
-        why = M.invalidity()
-        if why is not None:
-            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: {why}",
-                             code=M.problem()[0])
+        problem = M.problem()
+        if problem is not None:
+            raise ModelError(f"Body '{name}': spatial inertia is not physically valid: "
+                             f"{problem[1]}", code=problem[0])
         return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
 
     def world_body(self) -> RigidBody:
@@ -251,6 +260,13 @@ class MultibodyPlant:
         """Every frame, body frames included."""
         return list(self._frames)
 
+    def _drop_frame(self, frame: Frame) -> None:
+        """Removes a frame no element uses yet (one a reader made and then
+        replaced by a frame the model names)."""
+        self._frames.remove(frame)
+        del self._frame_names[(frame.model_instance, frame.name)]
+        self._name_index[id(self._frame_names)].forget()
+
     def has_frame_named(self, name: str, model_instance: int | None = None) -> bool:
         """Whether a frame has that name (in ``model_instance``, or in any)."""
         return self._find(self._frame_names, name, model_instance, "frame", quiet=True) is not None
@@ -269,7 +285,8 @@ class MultibodyPlant:
         frames; None means the body frame itself (no new frame is made).
         Further arguments go to the joint's constructor.
         """
-        self._throw_if_finalized()
+        if self._finalized:
+            self._throw_if_finalized()
         instance = child.model_instance
         if (instance, name) in self._joint_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
@@ -286,9 +303,10 @@ class MultibodyPlant:
         joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
         # The joint accepted its frames: the new ones join the plant (as
         # add_frame would add them, fixed to the body frames).
-        for frame in (frame_on_parent, frame_on_child):
-            if frame.index < 0:
-                self._register_frame(frame)
+        if X_PF is not None:
+            self._register_frame(frame_on_parent)
+        if X_CM is not None:
+            self._register_frame(frame_on_child)
         joint.model_instance = instance
         return self._register_joint(joint)
 
@@ -346,6 +364,12 @@ class MultibodyPlant:
         """Whether a joint has that name (in ``model_instance``, or in any)."""
         return self._find(self._joint_names, name, model_instance, "joint", quiet=True) is not None
 
+    def find_joint(self, name: str, model_instance: int) -> Joint | None:
+        """The joint named ``name`` in ``model_instance``, or None (one
+        lookup, for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._joint_names.get((model_instance, name))
+
     def get_joint_by_name(self, name: str, model_instance: int | None = None) -> Joint:
         """The named joint; an unknown or ambiguous name is an error."""
         return self._find(self._joint_names, name, model_instance, "joint")
@@ -391,6 +415,12 @@ class MultibodyPlant:
         """Whether an actuator has that name (in ``model_instance``, or in any)."""
         return self._find(self._actuator_names, name, model_instance, "actuator",
                           quiet=True) is not None
+
+    def find_joint_actuator(self, name: str, model_instance: int) -> JointActuator | None:
+        """The actuator named ``name`` in ``model_instance``, or None (one
+        lookup, for readers that check names they were given)."""
+        self._check_instance(model_instance)
+        return self._actuator_names.get((model_instance, name))
 
     def get_joint_actuator_by_name(self, name: str,
                                    model_instance: int | None = None) -> JointActuator:
@@ -512,36 +542,46 @@ class MultibodyPlant:
     def register_visual_geometry(self, body: RigidBody, instance: GeometryInstance):
         """Registers a visual; it gets illustration and perception roles
         unless ``instance`` already says which."""
-        sg = self._require_scene_graph()
-        if not instance.properties:
-            instance.properties[ILLUSTRATION] = GeometryProperties()
-            instance.properties[PERCEPTION] = GeometryProperties()
-        instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, self._declared(instance))
+        sg = self._scene_graph
+        if sg is None or self._finalized:
+            sg = self._require_scene_graph()
+        properties = instance.properties
+        if not properties:
+            properties[ILLUSTRATION] = no_properties()
+            properties[PERCEPTION] = no_properties()
+        return self._register_geometry(sg, body, instance)
 
     def register_collision_geometry(self, body: RigidBody, instance: GeometryInstance,
                                     properties: GeometryProperties | None = None):
         """Registers a collision geometry with proximity ``properties``
         (Coulomb friction defaults to 1, 1 when absent)."""
-        sg = self._require_scene_graph()
-        props = properties if properties is not None else instance.properties.get(
-            PROXIMITY, GeometryProperties())
-        if not props.has_property("material", "coulomb_friction"):
+        sg = self._scene_graph
+        if sg is None or self._finalized:
+            sg = self._require_scene_graph()
+        props = properties if properties is not None else instance.properties.get(PROXIMITY)
+        if props is None:
+            props = default_proximity_properties()
+        elif not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", DEFAULT_FRICTION)
-        instance.properties = {PROXIMITY: props}
-        instance.name = self._scoped_name(body.model_instance, instance.name)
-        return sg.register_geometry(body.index, self._declared(instance))
+        roles = instance.properties
+        if len(roles) != 1 or roles.get(PROXIMITY) is not props:
+            instance.properties = {PROXIMITY: props}
+        return self._register_geometry(sg, body, instance)
+
+    def _register_geometry(self, sg: SceneGraph, body: RigidBody, instance: GeometryInstance):
+        """Gives ``instance`` its scoped name and its source, and registers it on ``body``."""
+        model_instance = body.model_instance
+        if model_instance > DEFAULT_MODEL_INSTANCE:
+            instance.name = f"{self._instances[model_instance].name}::{instance.name}"
+        if instance.source == UNKNOWN:
+            instance.source = CURRENT_SOURCE.get()
+        return sg.register_geometry(body.index, instance)
 
     def _require_scene_graph(self) -> SceneGraph:
         self._throw_if_finalized()
         if self._scene_graph is None:
             raise ModelError("No scene graph is registered with this plant", code="model-invalid")
         return self._scene_graph
-
-    def _scoped_name(self, instance: int, name: str) -> str:
-        if instance in (WORLD_MODEL_INSTANCE, DEFAULT_MODEL_INSTANCE):
-            return name
-        return f"{self.get_model_instance_name(instance)}::{name}"
 
     def get_collision_geometries_for_body(self, body: RigidBody):
         """The geometries on ``body`` with the proximity (collision) role."""
@@ -632,6 +672,8 @@ class MultibodyPlant:
 
     # ------------------------------------------------------------ lookup
     def _check_instance(self, index: int) -> None:
+        if index.__class__ is int and 0 <= index < len(self._instances):
+            return  # (the common case: one test)
         if isinstance(index, bool) or not isinstance(index, int):
             raise ModelError(f"A model instance is given by its index (an int), not "
                              f"{type(index).__name__} {index!r}; the instances are "
@@ -656,7 +698,7 @@ class MultibodyPlant:
                                  f"'{self.get_model_instance_name(model_instance)}'",
                                  code="model-unknown-name")
             return found
-        matches = [v for (mi, n), v in table.items() if n == name]
+        matches = self._name_index[id(table)].named(name)
         if len(matches) == 1:
             return matches[0]
         if quiet:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..spatial import RigidTransform
 from .elements import ModelError
-from .joints import QuaternionFloatingJoint, WeldJoint
+from .joints import Joint, PrismaticJoint, QuaternionFloatingJoint, RevoluteJoint, WeldJoint
 
 TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
@@ -71,15 +71,18 @@ class JointConnectivity:
 
 def _ephemeral_joint_name(plant: "MultibodyPlant", body) -> str:
     name = body.name
-    while plant.has_joint_named(name, body.model_instance):
+    names = plant._joint_names
+    while (body.model_instance, name) in names:
         name = "_" + name
     return name
 
 
-def _add_base_joint(plant: "MultibodyPlant", body) -> None:
+def _add_base_joint(plant: "MultibodyPlant", body, static: bool) -> None:
+    """Joins ``body`` to the world: welded (a body of a static model
+    instance) or by a floating joint."""
     name = _ephemeral_joint_name(plant, body)
     world = plant.world_body().body_frame
-    if plant.model_instance(body.model_instance).static:
+    if static:
         joint = WeldJoint(name, world, body.body_frame,
                           body.default_free_body_pose or RigidTransform())
     else:
@@ -93,47 +96,95 @@ def _add_base_joint(plant: "MultibodyPlant", body) -> None:
     plant._register_joint(joint)
 
 
+def _root(up: list[int], i: int) -> int:
+    """The representative of ``i``'s set (union-find, path halving)."""
+    while up[i] != i:
+        up[i] = i = up[up[i]]
+    return i
+
+
 def finalize(plant: "MultibodyPlant") -> None:
     bodies = plant._bodies
     n = len(bodies)
-    uf = _UnionFind(n)
+    up = list(range(n))  # union-find over body indices, inline in the loop (a tree's joints)
     as_child = [0] * n
     as_parent = [0] * n
-    jointed = [False] * n
     for joint in plant._joints:
-        p, c = joint.parent_body.index, joint.child_body.index
-        if not uf.union(p, c):
+        p, c = joint.frame_on_parent.body.index, joint.frame_on_child.body.index
+        rp, rc = p, c
+        while up[rp] != rp:
+            up[rp] = rp = up[up[rp]]
+        while up[rc] != rc:
+            up[rc] = rc = up[up[rc]]
+        if rp == rc:
             raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
                              element=joint, code="kinematic-loop")
+        up[rc] = rp
         as_child[c] += 1
         as_parent[p] += 1
-        jointed[p] = jointed[c] = True
+    # Whether every joint points away from the world once each body has a
+    # path to it (no body is a child of two joints, the world of none): then
+    # no joint is modelled reversed (see _add_mobilizer_frames).
+    all_forward = as_child[0] == 0 and max(as_child) <= 1
 
-    # Bodies of static model instances are welded to the world first.
+    static = [m.static for m in plant._instances]
+    if any(static):
+        # Bodies of static model instances are welded to the world first.
+        for body in bodies[1:]:
+            b = body.index
+            if static[body.model_instance] and not (as_child[b] or as_parent[b]) \
+                    and _root(up, b) != _root(up, 0):
+                _add_base_joint(plant, body, True)
+                up[_root(up, b)] = _root(up, 0)
+
+    # Each set of bodies not joined to the world gets one base joint: a set
+    # of two or more on its body that is a child of fewest joints, then a
+    # parent of most, then of lowest index; the sets in that order too. Then
+    # the lone bodies, in index order.
+    world = _root(up, 0)
+    chosen: dict[int, tuple] = {}  # set representative -> (key, body)
+    lone = []
     for body in bodies[1:]:
-        if plant.model_instance(body.model_instance).static and uf.find(body.index) != uf.find(0):
-            if jointed[body.index]:
-                continue
-            _add_base_joint(plant, body)
-            uf.union(0, body.index)
-
-    # Trees of two or more bodies not yet connected to the world.
-    candidates = [b for b in bodies[1:] if jointed[b.index] and uf.find(b.index) != uf.find(0)]
-    candidates.sort(key=lambda b: (as_child[b.index], -as_parent[b.index], b.index))
-    for body in candidates:
-        if uf.find(body.index) == uf.find(0):
+        b = body.index
+        r = _root(up, b)
+        if r == world:
             continue
-        _add_base_joint(plant, body)
-        uf.union(0, body.index)
+        if as_child[b] or as_parent[b]:
+            key = (as_child[b], -as_parent[b], b)
+            best = chosen.get(r)
+            if best is None or key < best[0]:
+                chosen[r] = (key, body)
+        else:
+            lone.append(body)
+    for _, body in sorted(chosen.values(), key=lambda kb: kb[0]):
+        _add_base_joint(plant, body, static[body.model_instance])
+    for body in lone:
+        _add_base_joint(plant, body, static[body.model_instance])
 
-    # Lone bodies.
-    for body in bodies[1:]:
-        if uf.find(body.index) != uf.find(0):
-            _add_base_joint(plant, body)
-            uf.union(0, body.index)
-
-    _add_mobilizer_frames(plant)
+    if _may_add_mobilizer_frames(plant._joints, all_forward):
+        _add_mobilizer_frames(plant)
     _apply_default_collision_filters(plant)
+
+
+def _may_add_mobilizer_frames(joints: list, all_forward: bool) -> bool:
+    """Whether some joint may need the offset frames of
+    :func:`_add_mobilizer_frames` (when ``all_forward``, in its forward
+    direction only): a weld with an offset, an axis joint whose axis is not
+    +x, +y or +z (-x, -y or -z reversed), a joint of another kind."""
+    for joint in joints:
+        kind = joint.__class__
+        if kind is WeldJoint:
+            if not joint.X_FM_fixed.is_exactly_identity():
+                return True
+        elif kind is RevoluteJoint or kind is PrismaticJoint:
+            a = joint.axis
+            if not (a[0] == 1.0 or a[1] == 1.0 or a[2] == 1.0):
+                return True
+            if not all_forward and not (a[0] == -1.0 or a[1] == -1.0 or a[2] == -1.0):
+                return True
+        elif kind.mobilizer_frames is not Joint.mobilizer_frames:
+            return True
+    return False
 
 
 def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
@@ -171,25 +222,35 @@ def _apply_default_collision_filters(plant: "MultibodyPlant") -> None:
     if sg is None:
         return
     if plant._adjacent_bodies_collision_filters:
+        exclude_between = sg.exclude_between
         for joint in plant._joints:
-            parent, child = joint.parent_body, joint.child_body
-            if parent.index == 0 or joint.type_name == "quaternion_floating":
+            parent = joint.frame_on_parent.body.index
+            if parent == 0 or joint.type_name == "quaternion_floating":
                 continue
-            sg.exclude_between([child.index], [parent.index])
-    for group in welded_subgraphs(plant):
-        if len(group) > 1:
-            sg.exclude_within(group)
+            exclude_between([joint.frame_on_child.body.index], [parent])
+    for group in welded_subgraphs(plant, singletons=False):
+        sg.exclude_within(group)
 
 
-def welded_subgraphs(plant: "MultibodyPlant") -> list[set[int]]:
-    """Sets of body indices welded together (the world's set included)."""
-    uf = _UnionFind(plant.num_bodies())
+def welded_subgraphs(plant: "MultibodyPlant", singletons: bool = True) -> list[set[int]]:
+    """Sets of body indices welded together (the world's set included),
+    ordered by their lowest index; ``singletons``: with every body welded
+    to no other as a set of its own."""
+    up: dict[int, int] = {}  # union-find over the bodies some weld joins
+
+    def root(i: int) -> int:
+        while (j := up.setdefault(i, i)) != i:
+            up[i] = i = up[j]
+        return i
+
     for joint in plant._joints:
         if joint.type_name == "weld":
-            uf.union(joint.parent_body.index, joint.child_body.index)
+            a, b = root(joint.frame_on_parent.body.index), root(joint.frame_on_child.body.index)
+            if a != b:
+                up[b] = a
     groups: dict[int, set[int]] = {}
-    for i in range(plant.num_bodies()):
-        groups.setdefault(uf.find(i), set()).add(i)
+    for i in (range(plant.num_bodies()) if singletons else sorted(up)):
+        groups.setdefault(root(i) if i in up else i, set()).add(i)
     return list(groups.values())
 
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 from ...files import read_regular_file
 from ...geometry import Convex, CoulombFriction, GeometryProperties, HydroelasticType, Mesh
 from ...plant import LinearBushingRollPitchYaw, LinearSpringDamper
-from ...spatial import RigidTransform, SpatialInertia, inertia_problem, reexpress_inertia
+from ...spatial import (IDENTITY3, RigidTransform, SpatialInertia, inertia_problem,
+                        reexpress_inertia)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...plant import Frame, MultibodyPlant, RigidBody
@@ -108,7 +109,7 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
                 f"pass the test CouldBePhysicallyValid(): {why}. A plausible inertia (a solid "
                 "sphere of water) is used instead.", code)
         return plausible()
-    if mass == 0.0 and all(v == 0.0 for v in inertia):
+    if mass == 0.0 and not any(inertia):
         return SpatialInertia(0.0, (0.0, 0.0, 0.0), (0.0,) * 6)
     if not (mass > 0):
         warning(f"While re-expressing as central inertia: the mass {mass:g} is not positive. "
@@ -116,8 +117,10 @@ def spatial_inertia(X_BBi: RigidTransform, mass: float, inertia: Sequence[float]
                 "mass-negative" if mass < 0 else "number-nan" if math.isnan(mass)
                 else "mass-zero-with-inertia")
         return plausible()
-    I_cm_B = reexpress_inertia(inertia, X_BBi.R)
-    return SpatialInertia(mass, X_BBi.p, I_cm_B)
+    R = X_BBi.R
+    if R is IDENTITY3:  # the inertia just found physical is the central inertia
+        return SpatialInertia.with_physical_inertia(mass, X_BBi.p, inertia)
+    return SpatialInertia(mass, X_BBi.p, reexpress_inertia(inertia, R))
 
 
 CONVEX_HULL_EXTENSIONS = (".obj", ".vtk", ".gltf")

@@ -322,11 +322,13 @@ def child_map(el) -> dict:
     """The first child element of each name (``drake:x`` for prefixed ones),
     from one pass over the children: for readers that look up several."""
     out: dict = {}
+    odd = False
     for c in el:  # plain iteration: the cheapest walk lxml offers
         tag = c.tag
         if tag not in out:
             out[tag] = c
-    odd = [k for k in out if k.__class__ is not str or k[0] == "{"]
+            if tag.__class__ is not str or tag[0] == "{":
+                odd = True
     if odd:  # prefixed names, and non-elements (whose tag is not a string)
         fixed: dict = {}
         for k, c in out.items():
@@ -447,6 +449,37 @@ class XmlDiagnostic:
         self.check_numbers(el, name, text, vals)
         return vals[0]
 
+    def scalars(self, el, names: tuple[str, ...], values: list) -> list:
+        """Reads each of the attributes ``names`` that ``el`` has, as
+        :meth:`scalar` reads it, into ``values`` (the defaults, one per
+        name); returns ``values``. One call for an element of several
+        numbers (a joint's <limit>); a text read before costs one lookup."""
+        get = el.get
+        texts: list[str | None] = [None] * len(names)
+        found, prefixed = 0, False
+        for i, name in enumerate(names):
+            if ":" in name:
+                prefixed = True
+            elif (text := get(name)) is not None:
+                texts[i] = text
+                found += 1
+        if prefixed and found != len(el.attrib):
+            # Some attribute is not among the plain names: look up the
+            # prefixed ones (the namespace a prefix stands for costs more).
+            for i, name in enumerate(names):
+                if ":" in name:
+                    texts[i] = attr(el, name)
+        known = self._numbers
+        for i, text in enumerate(texts):
+            if text is None:
+                continue
+            value = known.get(text)
+            if value is not None and len(value) == 1:
+                values[i] = value[0]
+            else:
+                values[i] = self.scalar(el, names[i])
+        return values
+
     def vector(self, el, name: str, n: int, default=None):
         """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
         text = el.get(name) if ":" not in name else attr(el, name)
@@ -531,7 +564,11 @@ class _Located:
         self.diag, self.el = diag, el
 
     def __enter__(self) -> None:
-        self.token = CURRENT_SOURCE.set(self.diag.where(self.el))
+        diag, el = self.diag, self.el  # (XmlDiagnostic.where, inline: one per element)
+        line = getattr(el, "sourceline", None) if el is not None else None
+        locate = diag.policy.locate
+        self.token = CURRENT_SOURCE.set((diag.file, line) if locate is None
+                                        else locate(diag.file, line))
 
     def __exit__(self, kind, error, traceback) -> bool:
         CURRENT_SOURCE.reset(self.token)

@@ -193,6 +193,7 @@ class DirectivesRun:
         if reader is None or not hasattr(reader, "add_model"):
             self.error(f"'{path}' is not a model file mbparse can read (by its suffix)",
                        code="dmd-file-type")
+        self._count_file(f["file"])
         instance = reader.add_model(DataSource(filename=path), f["name"],
                                     self.namespace or None, self.ws)
         if instance is None:
@@ -299,6 +300,13 @@ class DirectivesRun:
         for ignored in f["ignored_collision_filter_groups"]:
             resolver.add_pair(report, f["name"], ignored, instance)
 
+    def _count_file(self, uri: str) -> None:
+        """Counts a file that add_model or add_directives is about to read
+        against the parse's limit (see Workspace.include_another_file)."""
+        problem = self.ws.include_another_file()
+        if problem is not None:
+            self.error(f"'{uri}' is not read: {problem}", code="size-limit")
+
     def add_directives(self, f: dict) -> None:
         namespace = join(self.namespace, f["model_namespace"] or "")
         if namespace and not self.plant.has_model_instance_named(namespace):
@@ -315,6 +323,7 @@ class DirectivesRun:
         problem = regular_file_problem(path)
         if problem is not None:
             self.error(f"the file cannot be read: {problem}", code="file-not-regular")
+        self._count_file(f["file"])
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()
 
 

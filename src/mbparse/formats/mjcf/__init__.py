@@ -31,6 +31,7 @@ from .schema import SchemaChecker
 TOP_LEVEL = ("compiler", "option", "size", "statistic", "visual", "default", "extension",
              "asset", "worldbody", "body", "deformable", "contact", "tendon", "equality",
              "actuator", "sensor", "custom", "keyframe")
+TOP_LEVEL_SET = frozenset(TOP_LEVEL)
 TOP_SILENT = ("size",)
 TOP_UNSUPPORTED = ("statistic", "visual", "extension", "deformable", "tendon", "sensor",
                    "keyframe", "custom")
@@ -67,11 +68,15 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         doc.error(root, f"an MJCF file's root element must be <mujoco>; this one is "
                         f"<{tag(root)}>", code="mjcf-root")
     SchemaChecker(doc).check(root)
-    sections = {name: [] for name in TOP_LEVEL}
+    # The top-level elements by tag (only the tags the file has).
+    sections: dict[str, list] = {}
     for el in doc.kids(root):
-        t = tag(el)
-        if t in sections:
-            sections[t].append(el)
+        t = el.tag  # kids() gives elements only
+        if t in TOP_LEVEL_SET:
+            if t in sections:
+                sections[t].append(el)
+            else:
+                sections[t] = [el]
     name = model_name or root.get("model")
     if not name:
         # MuJoCo names such a model "MuJoCo Model"; Drake refuses it.
@@ -91,43 +96,45 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
         instance = into_instance
 
     compiler = Compiler()
-    for el in sections["compiler"]:
+    for el in sections.get("compiler", ()):
         with doc.policy.recovering():
             read_compiler(doc, el, compiler)
-    for el in sections["option"]:
+    for el in sections.get("option", ()):
         _option(doc, el)
     defaults = DefaultClasses(doc)
-    for el in sections["default"]:
+    for el in sections.get("default", ()):
         with doc.policy.recovering():
             defaults.read(el)
     assets = Assets(doc, defaults, compiler)
-    for el in sections["asset"]:
+    for el in sections.get("asset", ()):
         assets.read(el)
     if not doc.policy.like_drake:  # Drake 1.51 ignores <replicate>, with a warning
-        expand_replicates(doc, sections["worldbody"] + sections["body"], compiler, defaults)
+        expand_replicates(doc, sections.get("worldbody", []) + sections.get("body", []), compiler,
+                          defaults)
     tree = BodyTreeReader(doc, defaults, compiler, GeomReader(defaults, assets, compiler),
                           plant.num_bodies())
-    for el in sections["worldbody"]:
+    for el in sections.get("worldbody", ()):
         with doc.policy.recovering():
             tree.read_world(el)
-    for el in sections["body"]:
+    for el in sections.get("body", ()):
         with doc.policy.recovering():
             tree.read_top_level_body(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
     builder.add_world(tree.world)
-    for el in sections["actuator"]:
+    for el in sections.get("actuator", ()):
         ActuatorReader(doc, defaults, compiler, builder).read(el)
     builder.warn_unused_armature()
-    bodies = {b.name: b for b in tree.bodies}
-    bodies["world"] = tree.world
-    constraints = ConstraintReader(doc, defaults, builder, bodies)
-    for el in sections["contact"]:
-        constraints.read_contact(el)
-    for el in sections["equality"]:
-        constraints.read_equality(el)
+    if "contact" in sections or "equality" in sections:
+        bodies = {b.name: b for b in tree.bodies}
+        bodies["world"] = tree.world
+        constraints = ConstraintReader(doc, defaults, builder, bodies)
+        for el in sections.get("contact", ()):
+            constraints.read_contact(el)
+        for el in sections.get("equality", ()):
+            constraints.read_equality(el)
     for t in TOP_UNSUPPORTED:
-        for el in sections[t]:
+        for el in sections.get(t, ()):
             doc.warning(el, f"<{t}> is not supported and is ignored", code="mjcf-unsupported")
     tree.release()
     return instance, name

@@ -31,6 +31,7 @@ def parse_numbers(text: str) -> list[float] | None:
 # the same few texts: "0 0 1", a default's size, every copy of a replicate).
 _READ: dict[str, tuple[float, ...] | None] = {}
 _READ_MAX = 4096
+_UNREAD = object()  # (a text not in _READ: None there means "not plain numbers")
 
 
 def _read_and_keep(text: str) -> tuple[float, ...] | None:
@@ -103,20 +104,20 @@ class Attrs:
     def numbers(self, name: str, count: int | tuple[int, int],
                 default: Sequence[float] | None = None) -> tuple[float, ...] | None:
         """``count`` numbers (or between ``count[0]`` and ``count[1]``)."""
-        values = self.values
-        if name not in values:
+        v = self.values.get(name)
+        if v is None:
             return tuple(default) if default is not None else None
-        v = values[name]
-        lo, hi = (count, count) if count.__class__ is int else count
         # The common case first: finite decimal numbers, in one float() per
         # token, or found among the texts already read; anything else goes to
         # the strict reading, which says what is wrong.
-        try:
-            fast = _READ[v[0]]
-        except KeyError:
+        fast = _READ.get(v[0], _UNREAD)
+        if fast is _UNREAD:
             fast = _read_and_keep(v[0])
-        if fast is not None and lo <= len(fast) <= hi:
-            return fast
+        if fast is not None:
+            n = len(fast)
+            if n == count if count.__class__ is int else count[0] <= n <= count[1]:
+                return fast
+        lo, hi = (count, count) if count.__class__ is int else count
         vals = parse_numbers(v[0])
         tag = self.el.tag
         if vals is None:

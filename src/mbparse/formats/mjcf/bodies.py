@@ -8,7 +8,7 @@ from ...diagnostics import ParseError
 from ...spatial import IDENTITY, RigidTransform
 from .attrs import Attrs
 from .compiler import Compiler, frame
-from .defaults import DefaultClasses
+from .defaults import ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
 from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
@@ -142,8 +142,18 @@ class BodyTreeReader:
             childclass = own["childclass"][0]
             self.defaults.check_class(el, childclass)
         a = Attrs(el, doc, own)
-        X_PB = X_PF @ frame(a, self.compiler)
-        a.warn_unsupported(BODY_UNSUPPORTED)
+        if X_PF is IDENTITY and ORIENTATION_SET.isdisjoint(own):
+            # (most bodies) a translation in the parent's frame: what
+            # IDENTITY @ frame() gives, each number + 0.0, in one transform.
+            if "pos" in own:
+                p = a.numbers("pos", 3)
+                X_PB = RigidTransform(p=(0.0 + p[0], 0.0 + p[1], 0.0 + p[2]))
+            else:
+                X_PB = RigidTransform()
+        else:
+            X_PB = X_PF @ frame(a, self.compiler)
+        if not own.keys().isdisjoint(BODY_UNSUPPORTED):
+            a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
         if type(kids) is tuple:  # no <include> inside: one look at the tags
             tags = {k.tag for k in kids}
@@ -152,7 +162,7 @@ class BodyTreeReader:
             else:
                 has_joints = not _JOINT_TAGS.isdisjoint(tags)
         else:  # includes are expanded as far as each question needs, as they are read
-            tags = None
+            kids = tags = None
             has_joints = any(k.tag in _JOINT_TAGS for k in self._flat(el))
         # Whether the body can move decides whether it may hold a plane.
         body = Body(el, name, parent, X_PB, parent.moving or has_joints)
@@ -165,7 +175,7 @@ class BodyTreeReader:
         else:
             with_inertia = doc.first(el, "inertial") is None
         child_bodies: list = []
-        self._contents(body, el, IDENTITY, childclass, False, with_inertia, child_bodies)
+        self._contents(body, el, IDENTITY, childclass, False, with_inertia, child_bodies, kids)
         try:
             self._inertia(body, el, tags)
         except ParseError as e:
@@ -186,14 +196,16 @@ class BodyTreeReader:
                 yield k
 
     def _contents(self, body: Body, el, X_BF: RigidTransform, childclass: str | None,
-                  in_world: bool, with_inertia: bool, child_bodies: list) -> None:
+                  in_world: bool, with_inertia: bool, child_bodies: list,
+                  kids: tuple | None = None) -> None:
         """Reads the geoms, joints and sites of ``el`` (a body or a frame,
         whose pose in the body is ``X_BF``); adds its child bodies to
         ``child_bodies`` as (element, parent, pose of their parent frame,
-        class) to read next."""
+        class) to read next. ``kids``: the children of ``el`` when the
+        caller has them."""
         doc = self.doc
         defaults = self.defaults
-        for child in doc.kids(el):
+        for child in kids if kids is not None else doc.kids(el):
             try:
                 t = child.tag  # kids() gives elements only
                 if t == "geom":
@@ -240,7 +252,7 @@ class BodyTreeReader:
                                      with_inertia)
         if geom is None:
             return
-        if not X_BF.is_exactly_identity():
+        if X_BF is not IDENTITY and not X_BF.is_exactly_identity():
             geom.X_BG = X_BF @ geom.X_BG
             geom.com = X_BF.apply(geom.com)
             geom.inertia = rotate_inertia(geom.inertia, X_BF.R)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...spatial import IDENTITY3, RigidTransform, cross, dot, norm, quaternion_to_matrix
+from ...spatial import IDENTITY3, ZERO3, RigidTransform, cross, dot, norm, quaternion_to_matrix
 from .attrs import Attrs
 from .defaults import ORIENTATION, ORIENTATION_SET
 from .document import Document
@@ -97,12 +97,14 @@ def quat_mul(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, floa
 def z_to_vector(v: Sequence[float]):
     """The shortest-arc rotation taking +z onto v (MuJoCo's rule; a vector
     along -z gives a half turn about x)."""
-    axis = cross((0.0, 0.0, 1.0), v)
-    s = norm(axis)
-    if s == 0.0 and v[2] > 0:
+    x, y, z = v
+    # cross((0, 0, 1), v) and its norm, written out term for term
+    ax, ay, az = 0.0 * z - 1.0 * y, 1.0 * x - 0.0 * z, 0.0 * y - 0.0 * x
+    s = math.sqrt(ax * ax + ay * ay + az * az)
+    if s == 0.0 and z > 0:
         return IDENTITY3  # what the formula below gives then, entry for entry
-    axis = (1.0, 0.0, 0.0) if s < 1e-10 else (axis[0] / s, axis[1] / s, axis[2] / s)
-    h = math.atan2(s, v[2]) / 2
+    axis = (1.0, 0.0, 0.0) if s < 1e-10 else (ax / s, ay / s, az / s)
+    h = math.atan2(s, z) / 2
     sh = math.sin(h)
     return quaternion_to_matrix((math.cos(h), axis[0] * sh, axis[1] * sh, axis[2] * sh))
 
@@ -172,6 +174,9 @@ def orientation(a: Attrs, c: Compiler):
 
 def frame(a: Attrs, c: Compiler) -> RigidTransform:
     """The pose ``pos`` + orientation gives (identity when absent)."""
-    pos = a.numbers("pos", 3, (0.0, 0.0, 0.0))
+    values = a.values
+    pos = a.numbers("pos", 3) if "pos" in values else ZERO3
+    if ORIENTATION_SET.isdisjoint(values):  # (most elements) no rotation
+        return RigidTransform(p=pos)
     R = orientation(a, c)
     return RigidTransform(R, pos) if R is not None else RigidTransform(p=pos)

@@ -16,6 +16,12 @@ from ..common.xml import XmlDiagnostic, load_xml
 INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
 # Includes nested deeper than this are refused (MuJoCo's limit).
 MAX_INCLUDE_DEPTH = 32
+# A document's includes are spliced in at most this many times. MuJoCo
+# refuses a file included twice, Drake does not: files that include the
+# same file more than once multiply (an "include bomb" of 30 levels would
+# splice a billion copies). The readers walk a model's elements a few times,
+# so a model of a few thousand includes stays far below.
+MAX_INCLUDE_EXPANSIONS = 20_000
 
 
 def tag(el) -> str:
@@ -51,6 +57,14 @@ class Document:
         self._only_main = True  # no <include> read yet
         self._include_stack: list[str] = [os.path.abspath(source.filename)] \
             if source.is_file() else []
+        self._expansions = 0  # includes spliced in so far
+        # element -> (include stack, splices, children) of a silent whole
+        # expansion of its children (see _kids_expanding)
+        self._spliced: dict[object, tuple] = {}
+        # The first <include> of each included file (its file, line and path), and
+        # the other <include>s of the same file already warned about.
+        self._first_include: dict[str, tuple] = {}
+        self._repeat_warned: set[tuple] = set()
 
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
@@ -110,8 +124,9 @@ class Document:
         The children of an element without an ``<include>`` among them are
         listed once and kept (the readers and the schema check ask for the
         same elements' children again and again); an element with one is
-        expanded lazily at every call, so that an include's error surfaces
-        exactly where the reading reaches it."""
+        expanded lazily, so that an include's error surfaces exactly where
+        the reading reaches it, until an expansion of all its children ends
+        without a word (then that is kept too)."""
         found = self._kids.get(el)
         if found is None:
             found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
@@ -121,7 +136,14 @@ class Document:
                     break
             self._kids[el] = found
         if found is False:
-            return self._kids_expanding(el, name)
+            kept = self._spliced.get(el)
+            if kept is None or kept[0] != self._include_stack \
+                    or self._expansions + kept[1] > MAX_INCLUDE_EXPANSIONS:
+                return self._kids_expanding(el, name)
+            # Spliced as before, from the same place in the includes: the same
+            # elements, silently; they count towards the limit as they did.
+            self._expansions += kept[1]
+            found = kept[2]
         if name is None:
             return found
         return [c for c in found if c.tag == name]
@@ -134,16 +156,37 @@ class Document:
     def forget_kids(self, el) -> None:
         """Drops the kept children of ``el`` (after its children changed)."""
         self._kids.pop(el, None)
+        # Children kept after splicing may hold el's children (el may be an
+        # included file's root): none is kept any longer.
+        self._spliced.clear()
 
     def _kids_expanding(self, el, name: str | None):
+        # A first expansion of all the children that ends without an error
+        # or a warning is kept, with the include stack it was made under and
+        # the splices it made: expanding them again from there would give
+        # the same elements, silently (an expansion that warns, as an
+        # <include> found beside the file that includes it does, is left to
+        # warn again).
+        warnings = self.policy.warnings_seen
+        before = len(warnings)
+        stack = list(self._include_stack)
+        expansions = self._expansions
+        got = [] if name is None else None
         for c in el.iterchildren(etree.Element):
             t = c.tag
             if t == "include":
                 for k in self._expand(c):
+                    if got is not None:
+                        got.append(k)
                     if name is None or tag(k) == name:
                         yield k
-            elif name is None or t == name:
-                yield c
+            else:
+                if got is not None:
+                    got.append(c)
+                if name is None or t == name:
+                    yield c
+        if got is not None and len(warnings) == before and self._kids.get(el) is False:
+            self._spliced[el] = (stack, self._expansions - expansions, tuple(got))
 
     def first(self, el, name: str):
         for k in self.kids(el, name):
@@ -152,6 +195,13 @@ class Document:
 
     def _expand(self, include_el):
         """The children of an included file's root, themselves expanded."""
+        self._expansions += 1
+        if self._expansions > MAX_INCLUDE_EXPANSIONS:
+            self.error(include_el, f"<include> of '{include_el.get('file')}': this model's "
+                                   f"includes have been spliced in {MAX_INCLUDE_EXPANSIONS:,} "
+                                   "times, mbparse's limit (files that include the same file "
+                                   "more than once multiply; MuJoCo refuses a file included "
+                                   "twice); include each file once", code="size-limit")
         root = self._load_include(include_el)
         path = self._diags[root].file
         self._include_stack.append(path)
@@ -181,6 +231,15 @@ class Document:
             self.error(include_el, f"<include> of '{file}' nests includes more than "
                                    f"{MAX_INCLUDE_DEPTH} files deep, MuJoCo's limit",
                        code="depth-limit")
+        where = (self.file_of(include_el), include_el.sourceline,
+                 include_el.getroottree().getpath(include_el))
+        first = self._first_include.setdefault(path, where)
+        if first != where and where not in self._repeat_warned:
+            self._repeat_warned.add(where)
+            self.warning(include_el, f"'{file}' is included a second time (first at "
+                                     f"{os.path.basename(first[0])}:{first[1]}): MuJoCo refuses "
+                                     "a file included twice; Drake and mbparse splice it in again",
+                         code="mjcf-include-repeated")
         root = self._included.get(path)
         if root is None:
             if not os.path.isfile(path):

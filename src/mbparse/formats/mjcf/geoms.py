@@ -11,7 +11,7 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, Hal
 from ...geometry.properties import DEFAULT_FRICTION  # MuJoCo's default too (immutable)
 from ..common.suggest import did_you_mean
 from ...numbers import all_finite
-from ...spatial import IDENTITY3, RigidTransform, norm, sub
+from ...spatial import IDENTITY3, RigidTransform
 from .assets import Assets
 from .attrs import Attrs
 from .compiler import EPS, Compiler, frame, z_to_vector
@@ -66,26 +66,42 @@ class GeomReader:
         a = self.defaults.attrs(el, childclass)
         doc = a.doc
         values = a.values
-        name = a.text("name") or f"geom{index}"
-        kind = a.choice("type", GEOM_TYPES, "sphere")
+        # Absent attributes (most of them) are settled without a call each.
+        v = values.get("name")
+        name = v[0] if v is not None and v[0] else f"geom{index}"
+        v = values.get("type")
+        kind = "sphere" if v is None else v[0] if v[0] in GEOM_TYPES else \
+            a.choice("type", GEOM_TYPES, "sphere")
         size = a.numbers("size", (0, 3), ()) if "size" in values else ()
         X_BG, size = self._pose_and_size(a, kind, size)
         if "mesh" in values and kind != "mesh":
             a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
                             "to a mesh is not supported", code="mjcf-not-supported")
-        if kind in ("hfield", "sdf"):
+        if kind == "hfield" or kind == "sdf":
             doc.warning(el, f"geom '{name}': the geom type '{kind}' is not supported; the geom "
                             "is ignored", code="mjcf-unsupported")
             return None
         if kind == "plane" and moving:
             doc.error(el, f"geom '{name}': a plane is only allowed in a body that cannot move",
                       code="mjcf-structure")
-        shape, mesh = self._shape(a, name, kind, size)
-        if shape is None and mesh is None:
-            return None
-        a.warn_unsupported(UNSUPPORTED)
-        geom = Geom(el, name, X_BG, shape, self._rgba(a, name), self._friction(a))
-        self._roles(a, geom, kind, size)
+        # A primitive of a size seen before (and so checked then): its shape.
+        shape = self._shapes.get((kind, size)) if kind != "mesh" and size else None
+        if shape is not None:
+            mesh = None
+        else:
+            shape, mesh = self._shape(a, name, kind, size)
+            if shape is None and mesh is None:
+                return None
+        if not values.keys().isdisjoint(UNSUPPORTED):
+            a.warn_unsupported(UNSUPPORTED)
+        if "material" in values or "rgba" in values:
+            rgba = self._rgba(a, name)
+        else:
+            rgba = DEFAULT_RGBA
+        geom = Geom(el, name, X_BG, shape, rgba,
+                    self._friction(a) if "friction" in values else DEFAULT_FRICTION)
+        if not _ROLES.isdisjoint(values) or (kind == "sphere" and not size):
+            self._roles(a, geom, kind, size)
         if shape is None:  # a mesh written in the file: no file for a shape to name
             doc.warning(a.where("mesh"), f"geom '{name}': the mesh '{mesh.name}' is given by "
                                          "vertices in the file, which no shape can hold; the "
@@ -107,9 +123,8 @@ class GeomReader:
                               f"one is a {kind}", code="mjcf-value-invalid")
         if "pos" in a.values and any(a.numbers("pos", 3)):
             a.error("pos", "a geom cannot have both 'pos' and 'fromto'", code="mjcf-conflict")
-        start, end = f[:3], f[3:]
-        axis = sub(end, start)
-        length = norm(axis)
+        axis = (f[3] - f[0], f[4] - f[1], f[5] - f[2])  # sub(end, start)
+        length = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
         if length < EPS:
             a.error("fromto", f"the two points of 'fromto' coincide ('{a.text('fromto')}'): the "
                               "geom would have zero length", code="mjcf-value-invalid")
@@ -243,7 +258,8 @@ class GeomReader:
 
     # ------------------------------------------------------------ inertia
     def _mass_properties(self, a: Attrs, geom: Geom, kind: str, size: tuple, mesh) -> None:
-        shell = a.boolean("shellinertia", False)
+        values = a.values
+        shell = a.boolean("shellinertia", False) if "shellinertia" in values else False
         if mesh is not None:
             if shell:
                 a.error("shellinertia", f"geom '{geom.name}': for a mesh, ask for a shell "
@@ -256,13 +272,13 @@ class GeomReader:
             except OverflowError:
                 volume = math.inf
             com_G, unit_I = (0.0, 0.0, 0.0), None
-        mass = a.scalar("mass", None)
+        mass = a.scalar("mass", None) if "mass" in values else None
         if mass is not None:
             if mass == 0 or volume <= EPS:
                 return
             density = mass / volume
         else:
-            density = a.scalar("density", 1000.0)
+            density = a.scalar("density", 1000.0) if "density" in values else 1000.0
             if density == 0:
                 return
             mass = density * volume

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ...spatial import Mat3, Vec3, inertia_matrix, inertia_from_matrix, matmul, transpose
+from ...spatial import Mat3, Vec3, inertia_matrix
 
 PI = math.pi
 MINVAL = 1e-15  # MuJoCo's mjMINVAL
@@ -237,24 +237,45 @@ def _check_orientation(V, F) -> None:
 
 
 def rotate_inertia(I: Sequence[float], R: Mat3) -> tuple:
-    """R·I·Rᵀ of a 6-vector inertia."""
-    return inertia_from_matrix(matmul(matmul(R, inertia_matrix(I)), transpose(R)))
+    """R·I·Rᵀ of a 6-vector inertia (the two 3x3 products written out, term
+    for term in the order matmul() adds them, so the same bits)."""
+    ixx, iyy, izz, ixy, ixz, iyz = I
+    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = R
+    # M = R·I, I's rows being (ixx ixy ixz), (ixy iyy iyz), (ixz iyz izz).
+    m00 = r00 * ixx + r01 * ixy + r02 * ixz
+    m01 = r00 * ixy + r01 * iyy + r02 * iyz
+    m02 = r00 * ixz + r01 * iyz + r02 * izz
+    m10 = r10 * ixx + r11 * ixy + r12 * ixz
+    m11 = r10 * ixy + r11 * iyy + r12 * iyz
+    m12 = r10 * ixz + r11 * iyz + r12 * izz
+    m20 = r20 * ixx + r21 * ixy + r22 * ixz
+    m21 = r20 * ixy + r21 * iyy + r22 * iyz
+    m22 = r20 * ixz + r21 * iyz + r22 * izz
+    # (M·Rᵀ)[i][j] = M[i][0]·R[j][0] + M[i][1]·R[j][1] + M[i][2]·R[j][2]
+    return (m00 * r00 + m01 * r01 + m02 * r02, m10 * r10 + m11 * r11 + m12 * r12,
+            m20 * r20 + m21 * r21 + m22 * r22, m00 * r10 + m01 * r11 + m02 * r12,
+            m00 * r20 + m01 * r21 + m02 * r22, m10 * r20 + m11 * r21 + m12 * r22)
 
 
 def combine(parts: list[tuple[float, Vec3, tuple]]) -> tuple[float, Vec3, tuple]:
     """Mass, center of mass and inertia about it of several (mass, com,
     inertia about own com), all in one frame."""
     if len(parts) == 1:  # (most bodies) the sums below, of one term: 0 + term
-        m, c, _ = parts[0]
+        m, c, I = parts[0]
         mass = 0 + m
         if mass <= 0:
             return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
-        com = ((0 + m * c[0]) / mass, (0 + m * c[1]) / mass, (0 + m * c[2]) / mass)
-    else:
-        mass = sum(m for m, _, _ in parts)
-        if mass <= 0:
-            return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
-        com = tuple(sum(m * c[k] for m, c, _ in parts) / mass for k in range(3))
+        cx, cy, cz = (0 + m * c[0]) / mass, (0 + m * c[1]) / mass, (0 + m * c[2]) / mass
+        dx, dy, dz = c[0] - cx, c[1] - cy, c[2] - cz
+        return mass, (cx, cy, cz), (0.0 + (I[0] + m * (dy * dy + dz * dz)),
+                                    0.0 + (I[1] + m * (dx * dx + dz * dz)),
+                                    0.0 + (I[2] + m * (dx * dx + dy * dy)),
+                                    0.0 + (I[3] + -m * dx * dy), 0.0 + (I[4] + -m * dx * dz),
+                                    0.0 + (I[5] + -m * dy * dz))
+    mass = sum(m for m, _, _ in parts)
+    if mass <= 0:
+        return 0.0, (0.0, 0.0, 0.0), (0.0,) * 6
+    com = tuple(sum(m * c[k] for m, c, _ in parts) / mass for k in range(3))
     cx, cy, cz = com
     t0 = t1 = t2 = t3 = t4 = t5 = 0.0
     for m, c, I in parts:

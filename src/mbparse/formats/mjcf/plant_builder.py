@@ -8,8 +8,8 @@ from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
-from ...spatial import (RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec, norm,
-                        scale)
+from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
+                        norm, scale)
 from ..common.suggest import did_you_mean
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
@@ -24,6 +24,7 @@ _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no s
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
 NO_DAMPING = (0.0,)
+_NO_TYPE = (None, None)  # a joint's 'type' when not written
 
 
 class PlantBuilder:
@@ -112,7 +113,8 @@ class PlantBuilder:
             return
         doc = self.doc
         for g in body.geoms:
-            source = (doc.file_of(g.el), g.el.sourceline)
+            el = g.el
+            source = (doc.diag(el).file, el.sourceline)
             if g.visual:
                 rgba = self._rgba.get(g.rgba)
                 if rgba is None:
@@ -178,7 +180,7 @@ class PlantBuilder:
     def _joints(self, body: Body) -> None:
         joints = body.joints
         parent = body.parent.plant_body
-        if len(joints) == 1 and joints[0].attrs.text("type") != "free":
+        if len(joints) == 1 and joints[0].attrs.values.get("type", _NO_TYPE)[0] != "free":
             # (most bodies) one joint: from the parent to the body, placed where it is
             self._joint(joints[0], parent, body.plant_body, body.X_PB)
             return
@@ -251,34 +253,53 @@ class PlantBuilder:
     def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
         doc, a, c = self.doc, j.attrs, self.compiler
         values = a.values
-        name = a.text("name") or f"{parent.name}-{child.name}"
-        kind = a.choice("type", JOINT_TYPES, "hinge")
+        # Absent attributes (most of them) are settled without a call each.
+        v = values.get("name")
+        name = v[0] if v is not None and v[0] else f"{parent.name}-{child.name}"
+        v = values.get("type")
+        kind = "hinge" if v is None else v[0] if v[0] in JOINT_TYPES else \
+            a.choice("type", JOINT_TYPES, "hinge")
         X_BF = j.X_BF
-        pos = X_BF.apply(a.numbers("pos", 3, ZERO3))
-        axis = a.numbers("axis", 3, UNIT_Z)
+        if "pos" not in values:
+            pos = X_BF.p if X_BF is IDENTITY else X_BF.apply(ZERO3)
+        elif X_BF is IDENTITY:  # what apply() gives: each number + 0.0
+            p = a.numbers("pos", 3)
+            pos = (p[0] + 0.0, p[1] + 0.0, p[2] + 0.0)
+        else:
+            pos = X_BF.apply(a.numbers("pos", 3))
+        axis = a.numbers("axis", 3) if "axis" in values else UNIT_Z
         length = norm(axis)
         if length < 1e-14:
             a.error("axis", f"joint '{name}' has a zero axis", code="axis-zero")
-        axis = matvec(X_BF.R, scale(1.0 / length, axis))
-        damping = a.numbers("damping", (1, 3), NO_DAMPING)
-        if len(damping) > 1 and any(damping[1:]):
-            doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
-                                            "coefficient is supported; the others are ignored",
-                        code="mjcf-unsupported")
+        k = 1.0 / length
+        axis = matvec(X_BF.R, (k * axis[0], k * axis[1], k * axis[2]))
+        if "damping" in values:
+            damping = a.numbers("damping", (1, 3))
+            if len(damping) > 1 and any(damping[1:]):
+                doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
+                                                "coefficient is supported; the others are "
+                                                "ignored", code="mjcf-unsupported")
+        else:
+            damping = NO_DAMPING
         limits = self._limits(j, kind) if "limited" in values or "range" in values else None
-        self._check_attributes(j)
+        if not values.keys().isdisjoint(JOINT_UNSUPPORTED):
+            self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
         X_PJ = X_P @ X_CJ
-        ref = a.scalar("ref", 0.0)
+        ref = a.scalar("ref", 0.0) if "ref" in values else 0.0
         with doc.diag(j.el).located(j.el):
             if kind == "hinge":
                 ref = c.angle(ref)
-                X_CM = X_CJ @ RigidTransform(axis_angle_to_matrix(axis, ref))
+                # X_CJ·(the rotation by ref): X_CJ has no rotation, so that is
+                # the rotation at X_CJ's point (each number + 0.0, as @ adds).
+                X_CM = RigidTransform(axis_angle_to_matrix(axis, ref),
+                                      (pos[0] + 0.0, pos[1] + 0.0, pos[2] + 0.0))
                 joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
                                              axis, -math.inf, math.inf, damping[0])
                 if limits is not None:
                     joint.set_position_limits([c.angle(limits[0])], [c.angle(limits[1])])
-                joint.set_default_positions([ref])
+                if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
+                    joint.set_default_positions([ref])
             elif kind == "slide":
                 X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
                 joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
@@ -304,6 +325,8 @@ class PlantBuilder:
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator
         on its joint it has nowhere to go."""
+        if not self.armature_el:  # (most models) no armature at all
+            return
         actuated = {a.joint.index for a in self.plant.actuators()}
         for index, el in self.armature_el.items():
             if index not in actuated:

@@ -126,6 +126,8 @@ class SchemaChecker:
             known = ALIAS_ATTRIBUTES[t] if t in ALIAS_ATTRIBUTES else spec.attributes
             if not known.issuperset(el.keys()):
                 self._attributes(el, spec)
+            if not len(el):  # (most elements) no children at all
+                continue
             found = kids(el)
             if type(found) is not tuple:  # an <include> inside: expanded child by child
                 found = []

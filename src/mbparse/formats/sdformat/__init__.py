@@ -75,7 +75,7 @@ class SdfReader:
 
     # ------------------------------------------------------------ entry points
     def load(self):
-        loader = Loader(self.diag, self.find_include)
+        loader = Loader(self.diag, self.find_include, self.ws.include_another_file)
         loader.open_files = list(self.ws.open_files)
         self.first_instance = self.plant.num_model_instances()
         root = loader.load(self.source)

@@ -45,9 +45,11 @@ class Loader:
     """Loads one top-level document and everything it includes."""
 
     def __init__(self, diag: SdfDiagnostic,
-                 resolve_include: Callable[[str], tuple[str | None, str | None]]):
+                 resolve_include: Callable[[str], tuple[str | None, str | None]],
+                 include_another_file: Callable[[], str | None] = lambda: None):
         self.diag = diag
         self.resolve_include = resolve_include
+        self.include_another_file = include_another_file
         self.open_files: list[str] = []
         self.depth = 0
 
@@ -258,6 +260,10 @@ class Loader:
         if problem is not None:
             diag.error(uri_el, f"The included uri '{uri}' cannot be read: {problem}.",
                        code="file-not-regular")
+        problem = self.include_another_file()
+        if problem is not None:
+            diag.error(uri_el, f"The included uri '{uri}' is not read: {problem}.",
+                       code="size-limit")
         sub = self.load(DataSource(filename=path))
         candidates = [c for c in sub if isinstance(c.tag, str)
                       and c.tag in ("model", "actor", "light")]

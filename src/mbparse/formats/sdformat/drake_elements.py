@@ -198,9 +198,7 @@ def _add_frame_joint(plant, kind, name, parent, child, *args):
 
 def _reuse_frame(plant, joint, attr: str, frame) -> None:
     """Drake joins the named frames themselves; drop the copy add_joint made."""
-    made = getattr(joint, attr)
-    plant._frames.remove(made)
-    del plant._frame_names[(made.model_instance, made.name)]
+    plant._drop_frame(getattr(joint, attr))
     setattr(joint, attr, frame)
 
 

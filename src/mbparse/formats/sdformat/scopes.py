@@ -227,15 +227,19 @@ class ScopeBuilder:
         names = [c.get("name") for c in elements]
         taken = set(names)
         seen: set = set()
+        # The suffix to try next for each name (names are only added, so a
+        # search goes on where the last one stopped: linear in duplicates).
+        next_suffix: dict[str, int] = {}
         for child, n in zip(elements, names):
             if n not in seen:
                 seen.add(n)
                 continue
             if self.diag.policy.like_drake:
                 self.diag.error(el, message(n), code="name-duplicate")
-            suffix = 1
+            suffix = next_suffix.get(n, 1)
             while f"{n}_{suffix}" in taken:
                 suffix += 1
+            next_suffix[n] = suffix + 1
             new = f"{n}_{suffix}"
             self.diag.drake_refuses(child, message(n), f"mbparse names this {what} '{new}'",
                                     code="name-duplicate")

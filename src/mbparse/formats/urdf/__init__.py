@@ -13,13 +13,15 @@ from typing import NamedTuple
 
 from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoint, RevoluteJoint,
                      ScrewJoint, UniversalJoint, WeldJoint)
-from ...spatial import RigidTransform, closest_rotation_from_unit_z, norm
+from ...spatial import (IDENTITY, RigidTransform, closest_rotation_from_unit_z, fast_number,
+                        norm, parse_float_prefixes)
+from ...source_location import CURRENT_SOURCE
 from ... import memory
 from ...diagnostics import ParseError
 from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
-from .geometry import GeometryReader
+from .geometry import GeometryReader, UsedNames
 from ..common.xml import (REFUSALS, attr, child_map, children, first_child, load_xml,
                           qname)
 from .comma_numbers import UrdfXmlDiagnostic
@@ -30,6 +32,9 @@ WORLD = "world"
 # links are read and freed (see mbparse.memory).
 RELEASE_EVERY_LINKS = 2048
 INF = math.inf
+INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+# At most this many inertias are remembered per file.
+MEMO_LIMIT = 4096
 
 
 class LinkEnd(NamedTuple):
@@ -71,6 +76,8 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
                      code="urdf-unsupported")
 
 
+# The attributes of a joint's <limit>, in the order limits() returns them.
+LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -104,6 +111,11 @@ class UrdfReader:
         self.geometry = GeometryReader(self.diag, workspace.package_map, source.root_dir())
         self.instance = -1
         self.effort_limits: dict[str, float] = {}
+        # (joint element, its <mimic>), in document order, as joint() finds them
+        self._mimics: list[tuple] = []
+        # The values of <inertia> attribute texts read as six plain numbers
+        # (a model repeats a few inertias; per file, as XmlDiagnostic's memos).
+        self._inertias: dict[tuple, tuple[float, ...]] = {}
 
     # ------------------------------------------------------------ robot
     def _unnamed_robot(self, root) -> str:
@@ -138,8 +150,12 @@ class UrdfReader:
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
-        for child in children(root):
-            tag = qname(child)
+        for child in root:
+            tag = child.tag
+            if tag.__class__ is not str or tag[0] == "{":
+                if tag.__class__ is not str:
+                    continue  # (not an element)
+                tag = qname(child)
             if tag not in KNOWN_ROBOT_CHILDREN:
                 _unknown_child(diag, child, tag, "<robot>", KNOWN_ROBOT_CHILDREN)
             by_tag.setdefault(tag, []).append(child)
@@ -172,12 +188,15 @@ class UrdfReader:
             except ParseError as e:  # (as recovering(), without a context per joint)
                 if not policy.recovered(e):
                     raise
-        for el in joint_elements:
+        for el, node in self._mimics:
             with recovering():
-                self.mimic(el)
+                self.mimic(el, node)
         for el in found("transmission", ()):
-            with recovering():
+            try:
                 self.transmission(el)
+            except ParseError as e:
+                if not policy.recovered(e):
+                    raise
         for el in found("loop_joint", ()):
             with recovering():
                 loop_joints.read_loop_joint(self, el)
@@ -239,8 +258,10 @@ class UrdfReader:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
         visuals, collisions = [], []
-        for child in children(el):
+        for child in el:  # (plain iteration, the cheapest lxml offers; comments skipped below)
             tag = child.tag
+            if tag.__class__ is not str:
+                continue  # a comment or processing instruction
             if tag[0] == "{":
                 tag = qname(child)
             if tag == "visual":
@@ -270,14 +291,22 @@ class UrdfReader:
                 except ParseError as e:  # recovered: else the body and its joints are lost too
                     if not diag.policy.recovered(e):
                         raise
-            with diag.located(el):
+            # (as diag.located(el), without a context object per link)
+            token = CURRENT_SOURCE.set(diag.where(el))
+            try:
                 body = self.plant.add_rigid_body(name, self.instance, M)
+            except REFUSALS as e:
+                diag.refused(el, e)
+            finally:
+                CURRENT_SOURCE.reset(token)
         if (visuals or collisions) and self.plant.geometry_source_is_registered():
             plant, geometry = self.plant, self.geometry
-            self._add_geometries(body, name, visuals, geometry.visual,
-                                 plant.register_visual_geometry)
-            self._add_geometries(body, name, collisions, geometry.collision,
-                                 plant.register_collision_geometry)
+            if visuals:
+                self._add_geometries(body, name, visuals, geometry.visual,
+                                     plant.register_visual_geometry)
+            if collisions:
+                self._add_geometries(body, name, collisions, geometry.collision,
+                                     plant.register_collision_geometry)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -296,7 +325,7 @@ class UrdfReader:
         adds it with ``register``; an error ends only that element. (A
         geometry instance carries its own source: no located() context.)"""
         diag = self.diag
-        used: set[str] = set()
+        used = UsedNames()
         for el in elements:
             try:
                 instance = read(el, link_name, used)
@@ -311,15 +340,40 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        kids = child_map(el)
-        X = diag.origin(kids.get("origin"))
-        mass_el = kids.get("mass")
+        origin_el = mass_el = inertia_el = None
+        for c in el:  # one walk; anything but the three children: the general reading
+            tag = c.tag
+            if tag == "inertia":
+                if inertia_el is None:
+                    inertia_el = c
+            elif tag == "mass":
+                if mass_el is None:
+                    mass_el = c
+            elif tag == "origin":
+                if origin_el is None:
+                    origin_el = c
+            elif tag.__class__ is str:
+                kids = child_map(el)
+                origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
+                break
+        X = IDENTITY if origin_el is None else diag.origin(origin_el)
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
-        inertia_el = kids.get("inertia")
         if inertia_el is not None:
-            for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
-                values[i] = diag.scalar(inertia_el, key, 0.0)
+            get = inertia_el.get
+            texts = tuple(map(get, INERTIA_KEYS))
+            known = self._inertias.get(texts)
+            if known is not None:
+                values[:] = known
+            else:
+                for i, text in enumerate(texts):
+                    if text is not None:
+                        values[i] = fast_number(text)
+                if None in values:  # not six plain numbers: the strict reading, which says why
+                    for i, key in enumerate(INERTIA_KEYS):
+                        values[i] = diag.scalar(inertia_el, key, 0.0)
+                elif len(self._inertias) < MEMO_LIMIT:
+                    self._inertias[texts] = tuple(values)
         return drake.spatial_inertia(X, mass, values,
                                      lambda m, code: diag.warning(el, m, code=code))
 
@@ -356,9 +410,14 @@ class UrdfReader:
     # ------------------------------------------------------------ joints
     def joint(self, el) -> None:
         diag = self.diag
+        kids = child_map(el)  # (the one pass over the joint's children)
+        mimic = kids.get("mimic")
+        if mimic is not None and mimic.tag != "mimic":  # (a namespaced one came first)
+            mimic = first_child(el, "mimic")
+        if mimic is not None:  # read after every joint is added
+            self._mimics.append((el, mimic))
         if el.get("drake_ignore") == "true":
             return
-        kids = child_map(el)
         if "calibration" in kids or "safety_controller" in kids:
             diag.warn_unsupported_element(el, "calibration", kids)
             diag.warn_unsupported_element(el, "safety_controller", kids)
@@ -368,29 +427,32 @@ class UrdfReader:
         jtype = el.get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
-        ends = []  # (link name, the <parent>/<child> element)
-        for side in ("parent", "child"):
-            node = kids.get(side)
-            if node is None:
-                diag.error(el, f"joint '{name}' has no <{side}> element",
-                           code="urdf-element-missing")
-            link = node.get("link")
-            if link is None:
-                diag.error(node, f"<{side}> of joint '{name}' has no link attribute",
-                           code="urdf-structure")
-            ends.append((link, node))
-        parent = self.body(name, *ends[0])
-        child = self.body(name, *ends[1])
+        parent_el = kids.get("parent")
+        if parent_el is None:
+            diag.error(el, f"joint '{name}' has no <parent> element", code="urdf-element-missing")
+        parent_link = parent_el.get("link")
+        if parent_link is None:
+            diag.error(parent_el, f"<parent> of joint '{name}' has no link attribute",
+                       code="urdf-structure")
+        child_el = kids.get("child")
+        if child_el is None:
+            diag.error(el, f"joint '{name}' has no <child> element", code="urdf-element-missing")
+        child_link = child_el.get("link")
+        if child_link is None:
+            diag.error(child_el, f"<child> of joint '{name}' has no link attribute",
+                       code="urdf-structure")
+        parent = self.body(name, parent_link, parent_el)
+        child = self.body(name, child_link, child_el)
         X_PB = diag.origin(kids.get("origin"))
         axis = (1.0, 0.0, 0.0)
         axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):
             axis = diag.vector(axis_el, "xyz", 3, axis)
             n = norm(axis)
-            if n < 1e-8:
-                diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero direction",
-                           code="axis-zero")
             if n != 1.0:
+                if n < 1e-8:
+                    diag.error(axis_el, f"joint '{name}' has a zero axis; give a non-zero "
+                                        "direction", code="axis-zero")
                 axis = (axis[0] / n, axis[1] / n, axis[2] / n)
 
         custom = el.tag != "joint" and qname(el) == "drake:joint"
@@ -413,12 +475,12 @@ class UrdfReader:
         with diag.located(el):
             if jtype in ("revolute", "continuous", "prismatic"):
                 lower, upper, velocity, accel, effort = self.limits(el, kids.get("limit"))
-                damping = self.dynamics(el, kids.get("dynamics"))
+                dynamics = kids.get("dynamics")
+                damping = 0.0 if dynamics is None else self.dynamics(el, dynamics)
                 kind = PrismaticJoint if jtype == "prismatic" else RevoluteJoint
                 joint = plant.add_joint(kind, name, parent, X_PF, child, None, axis=axis,
                                         pos_lower=lower, pos_upper=upper, damping=damping)
-                joint.set_velocity_limits([-velocity], [velocity])
-                joint.set_acceleration_limits([-accel], [accel])
+                joint.set_velocity_and_acceleration_limits(velocity, accel)
             elif jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
@@ -426,7 +488,7 @@ class UrdfReader:
                                  f"'{child.name}' is left a free body", code="urdf-unsupported")
             elif jtype == "ball":
                 plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None,
-                                damping=self.dynamics(el))
+                                damping=self.dynamics(el, first_child(el, "dynamics")))
             elif jtype == "planar":
                 damping = (0.0, 0.0, 0.0)
                 dyn = first_child(el, "dynamics")
@@ -437,8 +499,8 @@ class UrdfReader:
                 X_PF = X_PM
                 plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
-                damping = self.dynamics(el)
-                pitch_el = first_child(el, "drake:screw_thread_pitch")
+                damping = self.dynamics(el, first_child(el, "dynamics"))
+                pitch_el = kids.get("drake:screw_thread_pitch")
                 if pitch_el is None:
                     diag.error(el, f"screw joint '{name}' needs a <drake:screw_thread_pitch>; none was found",
                                code="urdf-element-missing")
@@ -450,7 +512,7 @@ class UrdfReader:
                                 screw_pitch=pitch, damping=damping)
             elif jtype == "universal":
                 plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
-                                damping=self.dynamics(el))
+                                damping=self.dynamics(el, first_child(el, "dynamics")))
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
             else:
@@ -466,9 +528,7 @@ class UrdfReader:
         if node is None:
             node = first_child(el, "limit")
         if node is not None:
-            for i, key in enumerate(("lower", "upper", "velocity", "drake:acceleration",
-                                     "effort")):
-                values[i] = diag.scalar(node, key, values[i])
+            diag.scalars(node, LIMIT_ATTRIBUTES, values)
             # A continuous joint's inverted limits fail later, in the plant, in
             # Drake's mode; the default mode reads them as "no limit" here too.
             if values[0] > values[1] and (el.get("type") != "continuous"
@@ -485,11 +545,9 @@ class UrdfReader:
                 values[0], values[1] = -INF, INF
         return values
 
-    def dynamics(self, el, node=None) -> float:
-        """A joint's damping (``node``: its <dynamics>, when the caller has it)."""
+    def dynamics(self, el, node) -> float:
+        """A joint's damping (``node``: its <dynamics>, or None)."""
         diag = self.diag
-        if node is None:
-            node = first_child(el, "dynamics")
         if node is None:
             return 0.0
         damping = diag.scalar(node, "damping", 0.0)
@@ -504,7 +562,7 @@ class UrdfReader:
 
     def curvilinear(self, el, name, parent, X_PF, child) -> None:
         diag = self.diag
-        damping = self.dynamics(el)
+        damping = self.dynamics(el, first_child(el, "dynamics"))
         tangent, normal = (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
         node = first_child(el, "drake:initial_tangent")
         if node is not None:
@@ -565,18 +623,18 @@ class UrdfReader:
                              turning_rates=rates, initial_tangent=tangent, plane_normal=normal,
                              is_periodic=periodic, damping=damping)
 
-    def mimic(self, el) -> None:
+    def mimic(self, el, node) -> None:
+        """The joint ``el``'s ``<mimic>`` element ``node``, read once every
+        joint is added."""
         diag = self.diag
-        node = first_child(el, "mimic")
-        if node is None:
-            return
         name = el.get("name")
         plant = self.plant
         target = node.get("joint")
         if target is None:
             diag.error(node, f"<mimic> of joint '{name}' has no 'joint' attribute",
                        code="urdf-attribute-missing")
-        if not plant.has_joint_named(target, self.instance):
+        joint1 = plant.find_joint(target, self.instance)
+        if joint1 is None:
             # Drake refuses it; urdfdom, yourdfpy and pybullet read the file
             # and leave the joint unconstrained.
             diag.drake_refuses(node, f"<mimic> of joint '{name}' names joint '{target}', which "
@@ -587,13 +645,12 @@ class UrdfReader:
             diag.error(node, f"joint '{name}' cannot mimic itself", code="urdf-mimic-invalid")
         gear_ratio = diag.scalar(node, "multiplier", 1.0)
         offset = diag.scalar(node, "offset", 0.0)
-        if not plant.has_joint_named(name, self.instance):
+        joint0 = plant.find_joint(name, self.instance)
+        if joint0 is None:
             diag.warning(node, f"<mimic> of joint '{name}' is ignored: the joint was not added "
                                "to the model (only single-dof joints can mimic)",
                          code="urdf-unsupported")
             return
-        joint0 = plant.get_joint_by_name(name, self.instance)
-        joint1 = plant.get_joint_by_name(target, self.instance)
         if joint0.nv != joint1.nv:
             diag.drake_refuses(node, f"joint '{name}' ({joint0.nv} dofs) cannot mimic joint "
                                      f"'{target}' ({joint1.nv} dofs)",
@@ -620,7 +677,8 @@ class UrdfReader:
         if child is None or child.text is None:
             return
         text = child.text
-        from ...spatial import parse_float_prefixes
+        if fast_number(text) == 1.0:  # (the common case: "1")
+            return
         values = parse_float_prefixes(text)
         if len(values) == 1 and values[0] == 1:
             return
@@ -666,12 +724,12 @@ class UrdfReader:
             diag.error(joint_el, "<joint> of a transmission has no name attribute",
                        code="urdf-attribute-missing")
         plant = self.plant
-        if not plant.has_joint_named(joint_name, self.instance):
+        joint = plant.find_joint(joint_name, self.instance)
+        if joint is None:
             diag.drake_refuses(joint_el, f"transmission names joint '{joint_name}', which this "
                                          "model does not have",
                                "mbparse ignores this transmission", code="urdf-unknown-joint")
             return
-        joint = plant.get_joint_by_name(joint_name, self.instance)
         if joint.nq == 0:
             diag.warning(joint_el, f"transmission on fixed joint '{joint_name}' is ignored: a fixed "
                                    "joint cannot be actuated", code="urdf-unsupported")
@@ -685,7 +743,7 @@ class UrdfReader:
                                    "effort limit is zero, so no actuator is made",
                          code="urdf-unsupported")
             return
-        if plant.has_joint_actuator_named(actuator_name, self.instance):
+        if plant.find_joint_actuator(actuator_name, self.instance) is not None:
             # Drake names each actuator after its <actuator>; a second one of the
             # same name ends Drake's parse. The first one already acts.
             model = plant.get_model_instance_name(self.instance)

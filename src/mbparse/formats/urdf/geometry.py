@@ -2,29 +2,72 @@
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                         GeometryInstance, GeometryProperties, Rgba, Sphere)
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                    default_proximity_properties)
 from ..common.uris import FileResolver
+from ...spatial import IDENTITY
 from ..common import drake
 from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
 
 NAME_SUFFIX_LIMIT = 10000
+
+
+class UsedNames(set):
+    """The geometry names a link's visuals (or collisions) have taken, and
+    for each name renamed, the suffix to try next: names are only added, so
+    the search for a free ``NAME_i`` goes on from where the last one stopped
+    (from 1 every time, 10,000 unnamed boxes on a link took minutes)."""
+
+    # next_suffix (name -> suffix) is made at the first renaming: a link's
+    # set costs no Python call when nothing is renamed.
+    __slots__ = ("next_suffix",)
+
+    def suffixes(self) -> dict[str, int]:
+        """For each name renamed so far, the suffix to try next."""
+        try:
+            return self.next_suffix
+        except AttributeError:
+            self.next_suffix = {}
+            return self.next_suffix
 # The shapes given by a radius (and a length), by their URDF element.
-_ROUND_SHAPES = (("sphere", Sphere), ("cylinder", Cylinder), ("capsule", Capsule),
-                 ("drake:capsule", Capsule))
+_ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
+                 "drake:capsule": Capsule}
+# Every shape element, in the order a <geometry> holding several is read.
+_SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
+_SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
+_NO_KIDS: dict = MappingProxyType({})  # type: ignore[assignment]  # (read only)
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
+sharing = GeometryProperties.sharing
+_NO_PHONG = MappingProxyType({})  # a visual without a material
 
 
 class UrdfMaterial:
-    __slots__ = ("rgba", "diffuse_map")
+    __slots__ = ("rgba", "diffuse_map", "_phong")
 
     def __init__(self, rgba=None, diffuse_map=None):
         self.rgba = rgba
         self.diffuse_map = diffuse_map
+        self._phong = None
+
+    def phong(self):
+        """The ``phong`` properties this material gives a visual (read-only:
+        visuals share them through GeometryProperties.sharing); empty when
+        it has neither colour nor texture."""
+        phong = self._phong
+        if phong is None:
+            phong = {}
+            if self.rgba is not None:
+                phong[("phong", "diffuse")] = Rgba(*self.rgba)
+            if self.diffuse_map is not None:
+                phong[("phong", "diffuse_map")] = self.diffuse_map
+            self._phong = phong = MappingProxyType(phong)
+        return phong
 
 
 class GeometryReader:
@@ -49,7 +92,7 @@ class GeometryReader:
         if not name and name_required:
             diag.error(el, "a <material> directly under <robot> needs a name",
                        code="urdf-attribute-missing")
-        kids = child_map(el)
+        kids = child_map(el) if len(el) else _NO_KIDS  # (a reference by name has no children)
         if "drake:diffuse_map" in kids:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
                        code="urdf-value-invalid")
@@ -114,33 +157,62 @@ class GeometryReader:
 
     # ------------------------------------------------------------ shapes
     def shape(self, geometry_el, for_collision: bool):
+        """The shape a ``<geometry>`` holds (None: left out, reported)."""
+        only = None
+        for el in geometry_el:  # the common case: one plain shape element
+            tag = el.tag
+            if tag.__class__ is not str:
+                continue  # (a comment)
+            if only is not None or tag not in _SHAPE_TAG_SET:
+                break
+            only = el
+        else:
+            if only is not None:
+                return self._shape_of(only.tag, only, for_collision)
         diag = self.diag
         kids = child_map(geometry_el)
-        el = kids.get("box")
-        if el is not None:
-            size = diag.vector(el, "size", 3)
-            if size is None:
-                diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
-            return self._made(el, Box, *size)
-        for tag, kind in _ROUND_SHAPES:
+        for tag in _SHAPE_TAGS:  # several, or written with a prefix: in this order
             el = kids.get(tag)
-            if el is None:
-                continue
+            if el is not None:
+                return self._shape_of(tag, el, for_collision)
+        message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
+                   "capsule, mesh, drake:ellipsoid)")
+        found = [qname(k) for k in children(geometry_el)]
+        if not found:
+            diag.error(geometry_el, message, code="urdf-element-missing")
+        # pybullet's own shapes (<plane normal=...>, <cdf filename=...>): Drake,
+        # urdfdom and yourdfpy refuse them; the default mode loads the rest.
+        self.diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
+                                drake.LEFT_OUT, code="urdf-element-missing")
+        return None
+
+    def _shape_of(self, tag: str, el, for_collision: bool):
+        """The shape of the shape element ``el`` named ``tag``; the model's
+        refusal of it (a bad size or scale) an error at ``el``."""
+        diag = self.diag
+        if tag == "box":
+            make = Box
+            args = diag.vector(el, "size", 3)
+            if args is None:
+                diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
+        elif tag in _ROUND_SHAPES:
+            make = _ROUND_SHAPES[tag]
             radius = diag.scalar(el, "radius")
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
-            if kind is Sphere:
-                return self._made(el, Sphere, radius)
-            length = diag.scalar(el, "length")
-            if length is None:
-                diag.error(el, f"<{tag}> has no length attribute", code="urdf-attribute-missing")
-            return self._made(el, kind, radius, length)
-        el = kids.get("mesh")
-        if el is not None:
+            if make is Sphere:
+                args = (radius,)
+            else:
+                length = diag.scalar(el, "length")
+                if length is None:
+                    diag.error(el, f"<{tag}> has no length attribute",
+                               code="urdf-attribute-missing")
+                args = (radius, length)
+        elif tag == "mesh":
             filename = el.get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
-            path = self.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
+            path = self.files.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
             text = el.get("scale")
             if text is not None:
@@ -149,46 +221,34 @@ class GeometryReader:
                 else:
                     s = diag.scalar(el, "scale")
                     scale = (s, s, s)
-            return self._made(
-                el, drake.mesh_shape, path, scale,
-                first_child(el, "drake:declare_convex") is not None, for_collision,
-                lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
-        el = kids.get("drake:ellipsoid")
-        if el is not None:
-            axes = []
+            make = drake.mesh_shape
+            args = (path, scale,
+                    len(el) > 0 and first_child(el, "drake:declare_convex") is not None,
+                    for_collision,
+                    lambda m, instead: diag.drake_refuses(el, m, instead,
+                                                          code="mesh-collision-hull"))
+        else:  # drake:ellipsoid
+            make = Ellipsoid
+            args = []
             for name in ("a", "b", "c"):
                 v = diag.scalar(el, name)
                 if v is None:
                     diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
                                code="urdf-attribute-missing")
-                axes.append(v)
-            return self._made(el, Ellipsoid, *axes)
-        message = ("<geometry> holds no shape this reader knows (box, sphere, cylinder, "
-                   "capsule, mesh, drake:ellipsoid)")
-        found = [qname(k) for k in children(geometry_el)]
-        if not found:
-            diag.error(geometry_el, message, code="urdf-element-missing")
-        # pybullet's own shapes (<plane normal=...>, <cdf filename=...>): Drake,
-        # urdfdom and yourdfpy refuse them; the default mode loads the rest.
-        diag.drake_refuses(geometry_el, f"{message}; it holds <{'>, <'.join(found)}>",
-                           drake.LEFT_OUT, code="urdf-element-missing")
-        return None
-
-    def _made(self, el, make, *args):
-        """``make(*args)``: the shape ``el`` declares, the model's refusal of
-        it (a bad size or scale) an error at ``el``."""
+                args.append(v)
         try:
             return make(*args)
         except REFUSALS as e:
-            self.diag.refused(el, e)
+            diag.refused(el, e)
 
-    def geometry_name(self, kind: str, el, shape, used: set[str]) -> str:
+    def geometry_name(self, kind: str, el, shape, used: UsedNames) -> str:
         name = el.get("name")
         explicit = name is not None
         if not explicit:
             name = shape.type_name
         if name in used:
-            for i in range(1, NAME_SUFFIX_LIMIT + 1):
+            next_suffix = used.suffixes()
+            for i in range(next_suffix.get(name, 1), NAME_SUFFIX_LIMIT + 1):
                 if i >= NAME_SUFFIX_LIMIT:
                     self.diag.error(el, f"too many geometries named '{name}' on one link",
                                     code="name-duplicate")
@@ -197,45 +257,66 @@ class GeometryReader:
                     if explicit:
                         self.diag.warning(el, f"{kind} name '{name}' is used twice in this link; "
                                               f"this one is renamed '{guess}'", code="name-renamed")
+                    next_suffix[name] = i + 1
                     name = guess
                     break
         used.add(name)
         return name
 
     # ------------------------------------------------------------ visual
+    @staticmethod
+    def _children(el, plain: int) -> tuple:
+        """(origin, geometry, material, kids) of a <visual> or <collision>:
+        one walk over its children, and ``kids`` (its :func:`child_map`) only
+        when it has a child other than the first ``plain`` of origin,
+        geometry, material (else an empty dict)."""
+        origin = geometry = material = None
+        for c in el:
+            tag = c.tag
+            if tag == "geometry":
+                if geometry is None:
+                    geometry = c
+            elif tag == "origin":
+                if origin is None:
+                    origin = c
+            elif tag == "material" and plain == 3:
+                if material is None:
+                    material = c
+            elif tag.__class__ is str:  # anything else: the general reading
+                kids = child_map(el)
+                return kids.get("origin"), kids.get("geometry"), kids.get("material"), kids
+        return origin, geometry, material, _NO_KIDS
+
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        kids = child_map(el)
-        geometry_el = kids.get("geometry")
+        origin_el, geometry_el, material_el, kids = self._children(el, 3)
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(kids.get("origin"))
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
         shape = self.shape(geometry_el, for_collision=False)
-        enabled = {ILLUSTRATION: True, PERCEPTION: True}
-        for role, tag in (_ROLE_TAGS if ("drake:illustration_properties" in kids
-                                         or "drake:perception_properties" in kids) else ()):
-            node = kids.get(tag)
-            if node is not None:
-                value = node.get("enabled")
-                if value is not None:
-                    if value not in ("true", "false"):
-                        diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
-                                   code="urdf-value-invalid")
-                    enabled[role] = value == "true"
-        if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
+        illustration = perception = True
+        if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
+            for role, tag in _ROLE_TAGS:
+                node = kids.get(tag)
+                if node is not None:
+                    value = node.get("enabled")
+                    if value is not None:
+                        if value not in ("true", "false"):
+                            diag.error(node, f"{tag} enabled='{value}': use 'true' or 'false'",
+                                       code="urdf-value-invalid")
+                        if role == ILLUSTRATION:
+                            illustration = value == "true"
+                        else:
+                            perception = value == "true"
+        if not illustration and not perception:
             diag.warning(el, f"a <visual> of link '{link_name}' disables both illustration "
                              "and perception, so it has no role left; it is ignored",
                          code="urdf-unsupported")
             return None
-        props = GeometryProperties()
-        material_el = kids.get("material")
+        phong = _NO_PHONG
         if material_el is not None:
-            material = self.material(material_el, name_required=False)
-            if material.rgba is not None:
-                props.add_property("phong", "diffuse", Rgba(*material.rgba))
-            if material.diffuse_map is not None:
-                props.add_property("phong", "diffuse_map", material.diffuse_map)
+            phong = self.material(material_el, name_required=False).phong()
         accepting = None
         for node in (children(el, "drake:accepting_renderer")
                      if "drake:accepting_renderer" in kids else ()):
@@ -252,41 +333,44 @@ class GeometryReader:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("visual", el, shape, used)
         roles = {}
-        if enabled[ILLUSTRATION]:
-            roles[ILLUSTRATION] = props.copy()
-        if enabled[PERCEPTION]:
-            perception = props.copy()
+        if illustration:
+            roles[ILLUSTRATION] = sharing(phong)
+        if perception:
+            props = sharing(phong)
             if accepting is not None:
-                perception.add_property("renderer", "accepting", frozenset(accepting))
-            roles[PERCEPTION] = perception
+                props.add_property("renderer", "accepting", frozenset(accepting))
+            roles[PERCEPTION] = props
         return GeometryInstance(X_BG, shape, name, roles, diag.where(el))
 
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        kids = child_map(el)
+        origin_el, geometry_el, _, kids = self._children(el, 2)
         if "verbose" in kids:
             diag.warn_unsupported_element(el, "verbose", kids)
-        geometry_el = kids.get("geometry")
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = diag.origin(kids.get("origin"))
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
         shape = self.shape(geometry_el, for_collision=True)
-        props = GeometryProperties()
         drake_el = kids.get("drake:proximity_properties")
-        if drake_el is not None:
-            props = self._proximity(drake_el)
-        if not props.has_property("material", "coulomb_friction"):
-            props.add_property("material", "coulomb_friction",
-                               self._legacy_friction(kids.get("drake_compliance"), link_name))
-        elif "drake_compliance" in kids:
-            diag.warning(el, "<drake_compliance> is ignored because "
-                             "<drake:proximity_properties> gives the friction",
-                         code="urdf-unsupported")
+        compliance = kids.get("drake_compliance")
+        if drake_el is None and compliance is None:
+            props = default_proximity_properties()  # (shared until changed)
+        else:
+            props = GeometryProperties()
+            if drake_el is not None:
+                props = self._proximity(drake_el)
+            if not props.has_property("material", "coulomb_friction"):
+                props.add_property("material", "coulomb_friction",
+                                   self._legacy_friction(compliance, link_name))
+            elif compliance is not None:
+                diag.warning(el, "<drake_compliance> is ignored because "
+                                 "<drake:proximity_properties> gives the friction",
+                             code="urdf-unsupported")
         if shape is None:
             return None  # a mesh left out (reported where it was found)
         name = self.geometry_name("collision", el, shape, used)

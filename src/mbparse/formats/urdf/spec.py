@@ -61,30 +61,33 @@ def check_attributes(diag: XmlDiagnostic, root) -> None:
     """Reports every attribute of a listed element, and every child of a
     listed parent, that the specification does not give it: a warning naming
     the one probably meant, or a note when nothing known is close. Nothing
-    inside a foreign element is looked at."""
-    foreign = None  # every element inside a foreign one (kept alive, so compared by identity)
-    for el in root.iter(*FOREIGN):
-        if foreign is None:
-            foreign = set()
-        foreign.update(el.iter())
+    inside a foreign element is looked at (asked only of an element found
+    wanting: most files have nothing to report)."""
     attributes, children = ATTRIBUTES, CHILDREN
     for el in root.iter(*_WATCHED):
         tag = el.tag
         known = attributes.get(tag)
         if known is not None:
-            if known.issuperset(el.keys()) or (foreign is not None and el in foreign):
+            keys = el.keys()
+            if known.issuperset(keys):
                 continue
-            _unknown_attributes(diag, el, tag, known)
+            for key in keys:
+                if key not in known and ":" not in key and "{" not in key:
+                    break
+            else:
+                continue  # (only prefixed attributes, which are not checked)
+            if not _in_foreign(el):
+                _unknown_attributes(diag, el, tag, known)
             continue
         kids = children[tag]
         for child in el:
             name = child.tag
             if name in kids:
                 continue
-            if foreign is not None and el in foreign:
-                break
             if name.__class__ is not str or name in FOREIGN or ":" in name or "{" in name:
                 continue
+            if _in_foreign(el):
+                break
             meant = closest(name, kids)
             if meant is not None:
                 diag.warning(child, f"<{name}> is not a child of <{tag}>; it is "
@@ -93,6 +96,13 @@ def check_attributes(diag: XmlDiagnostic, root) -> None:
             else:
                 diag.warning(child, f"<{name}> is not a child of <{tag}> in URDF; it "
                                     "is ignored", code="urdf-unsupported")
+
+
+def _in_foreign(el) -> bool:
+    """Whether ``el`` is inside a foreign element."""
+    for _ in el.iterancestors(*FOREIGN):
+        return True
+    return False
 
 
 def _unknown_attributes(diag: XmlDiagnostic, el, tag: str, known: frozenset[str]) -> None:
