@@ -118,3 +118,16 @@ def test_an_mjcf_include_chain_deeper_than_32_is_reported_as_depth_not_cycle(wri
         load(str(path))
     message = str(info.value)
     assert "32" in message and "cycle" not in message
+
+
+@pytest.mark.parametrize("depth", [256, 257, 300, MAX_ELEMENT_DEPTH, MAX_ELEMENT_DEPTH + 1])
+def test_the_depth_limit_is_exact_on_both_sides_of_libxml2s_own_limit(depth):
+    # Trees up to 256 deep come from a parser that keeps libxml2's own depth
+    # limit; deeper ones are read again without it and then measured.
+    from mbparse.formats.common.xml import parse_xml_bytes
+    text = b"<a>" * depth + b"<b/>" * 300 + b"</a>" * depth  # (more tags than the limit)
+    root, problem, line = parse_xml_bytes(text)
+    if depth + 1 <= MAX_ELEMENT_DEPTH:
+        assert root is not None and problem == ""
+    else:
+        assert root is None and f"more than {MAX_ELEMENT_DEPTH} deep" in problem and line == 1

@@ -241,3 +241,30 @@ def test_xacro_python_escape_is_refused_by_xacro(write, tmp_path):
     with pytest.raises(ParseError, match="invalid name"):
         load(path)
     assert not marker.exists()
+
+
+def test_xacro_file_that_includes_itself_is_named_not_a_bare_recursion_error(write):
+    path = write("a.urdf.xacro", robot('<xacro:include filename="a.urdf.xacro"/>\n<link name="a"/>'))
+    with pytest.raises(ParseError, match="'a.urdf.xacro' includes itself") as info:
+        load(path)
+    assert info.value.diagnostic.code == "xacro-error"
+    assert "recursion" not in str(info.value)
+
+
+def test_xacro_macro_that_calls_itself_without_end_names_the_nesting_limit(write):
+    path = write("a.xacro", robot(
+        '<xacro:macro name="m" params="n"><link name="l${n}"/><xacro:m n="${n+1}"/></xacro:macro>\n'
+        '<xacro:m n="0"/>'))
+    with pytest.raises(ParseError, match=r"macros are nested more than about \d+ deep") as info:
+        load(path)
+    assert "calls itself" in str(info.value)
+
+
+def test_xacro_macros_nested_300_deep_expand(write):
+    # (xacro's own program stops near 330 levels; the expansion goes as deep)
+    macros = ['<xacro:macro name="m0" params=""><link name="a"/></xacro:macro>']
+    macros += [f'<xacro:macro name="m{i}" params=""><xacro:m{i - 1}/></xacro:macro>'
+               for i in range(1, 300)]
+    path = write("a.xacro", robot("\n".join(macros) + "\n<xacro:m299/>"))
+    plant, _, _ = load(path)
+    assert plant.has_body_named("a")

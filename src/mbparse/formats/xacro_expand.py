@@ -192,6 +192,22 @@ def _caused_by(error: BaseException, kind: type) -> bool:
     return False
 
 
+def _too_deep(filestack: list) -> str:
+    """What to say when the expansion recursed past Python's limit: the
+    file that includes itself, when the include stack holds one twice, else
+    a macro that calls itself."""
+    stack = [f for f in filestack if f]
+    for i, path in enumerate(stack):
+        if path in stack[:i]:
+            return (f"'{os.path.basename(path)}' includes itself (the includes were {len(stack)} "
+                    "files deep when the expansion stopped); remove the include that leads "
+                    "back to it")
+    # (a macro level takes about three Python calls; xacro itself stops near 330 too)
+    return (f"macros are nested more than about {sys.getrecursionlimit() * 3 // 10} deep "
+            f"(the expansion's limit of {sys.getrecursionlimit()} Python calls, as in xacro's "
+            "own program); a macro that calls itself without a condition that ends it?")
+
+
 def expand(request: dict) -> dict:
     """The answer to one request (see the module's docstring)."""
     import xacro
@@ -235,6 +251,8 @@ def expand(request: dict) -> dict:
                                   "which xacro (since 1.14, ROS Noetic) does not read: write "
                                   f"<xacro:property name=\"{prop}\" .../>", where, line,
                                   "xacro-error") from None
+                if _caused_by(e, RecursionError):
+                    message = _too_deep(xacro.filestack or [])
                 if _caused_by(e, MemoryError):
                     message = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of "
                                "memory; an expression or macro that grows without end?")

@@ -67,10 +67,15 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     repaired: set[str] = set()
     while True:
         try:
-            root = etree.fromstring(data, _PARSER)
             # (elements cannot nest deeper than there are tags)
-            return ((root, "", None) if data.count(b"<") <= MAX_ELEMENT_DEPTH
-                    else _check_depth(root))
+            if data.count(b"<") <= MAX_ELEMENT_DEPTH:
+                return etree.fromstring(data, _PARSER), "", None
+            if _SHALLOW_PARSER is not None:
+                try:  # a tree this parser builds is too shallow to need the depth check
+                    return etree.fromstring(data, _SHALLOW_PARSER), "", None
+                except etree.XMLSyntaxError:
+                    pass  # a fault, or a limit only the parser below lifts: read it there
+            return _check_depth(etree.fromstring(data, _PARSER))
         except etree.XMLSyntaxError as e:
             msg = str(e.msg if hasattr(e, "msg") else e)
             line = e.position[0] if e.position else None
@@ -100,6 +105,24 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
 MAX_ELEMENT_DEPTH = 500
 DEPTH_PROBLEM = "elements are nested"
 _TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
+
+
+def _shallow_parser():
+    """A parser as ``_PARSER`` but with libxml2's own limits kept (no
+    XML_PARSE_HUGE): it refuses elements nested deeper than 256, so a tree it
+    builds needs no walk to find out whether it is deeper than
+    :data:`MAX_ELEMENT_DEPTH`. None if this libxml2 lets deeper trees through."""
+    parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
+                             no_network=True)
+    depth = MAX_ELEMENT_DEPTH + 1
+    try:
+        etree.fromstring(b"<a>" * depth + b"</a>" * depth, parser)
+    except etree.XMLSyntaxError:
+        return parser
+    return None
+
+
+_SHALLOW_PARSER = _shallow_parser()
 
 
 def _check_depth(root) -> tuple:
