@@ -115,7 +115,9 @@ def test_obj_corners_with_more_slashes_than_their_neighbours_name_the_vertex_bef
 
     from mbparse.geometry.mesh_io import _ARRAYS_FROM
     vertices = "".join(f"v {i} {i * i % 7} {i % 3}\n" for i in range(8))
-    for face in ("f 1//2//3//4 5 6\n", "f 1/2/3 5 6\n", "f 1/2/3/4/5 5 6\n"):
+    for face in ("f 1//2//3//4 5 6\n", "f 1/2/3 5 6\n", "f 1/2/3/4/5 5 6\n",
+                 "f 1/2/3 5 6/7\n",          # the slashes of three i/j corners
+                 "f 1/2/3/4/5 5 6/7/8\n"):   # the slashes of three i/j/k corners
         text = vertices + face * 3 + "# padding\n" * (_ARRAYS_FROM // 10)
         assert np.array_equal(parse_obj(text).faces, [[0, 4, 5]] * 3)
         assert np.array_equal(_parse_obj_lines(text, False).faces, [[0, 4, 5]] * 3)
