@@ -925,7 +925,7 @@ def _six_volumes(P):
     ``P`` (triangle, corner, axis): (p × q) · r. Whole-array arithmetic with
     few NumPy calls: each call has a fixed cost that dominates on the small
     meshes models mostly carry."""
-    (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
+    px, py, pz, qx, qy, qz, rx, ry, rz = P.reshape(-1, 9).T
     return (py * qz - pz * qy) * rx + (pz * qx - px * qz) * ry + (px * qy - py * qx) * rz
 
 
@@ -944,14 +944,20 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     # below (about 200 bytes a triangle) stay within a few hundred MB.
     parts = [F] if len(F) <= _MASS_PART else [F[k:k + _MASS_PART]
                                                for k in range(0, len(F), _MASS_PART)]
-    total = sum(float(_six_volumes(V.take(part, axis=0)).sum()) for part in parts)
+    if len(parts) == 1:  # the tets' corners and volumes, kept for the moments below
+        P = V.take(F, axis=0)     # triangle, corner, axis (take: a quarter of V[F]'s time)
+        tets = [(P, _six_volumes(P))]
+        total = 0.0 + float(tets[0][1].sum())  # (0.0 + -0.0 is 0.0, as sum() of parts gives)
+    else:
+        tets = None
+        total = sum(float(_six_volumes(V.take(part, axis=0)).sum()) for part in parts)
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
+    if tets is None:  # computed again, so that one part's arrays at a time are held
+        tets = ((P, _six_volumes(P)) for P in (V.take(part, axis=0) for part in parts))
     moments = weighted_sum = None  # (the sums start at the first part: 0.0 + -0.0 is 0.0)
-    for part in parts:
-        P = V.take(part, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
-        six_vol = _six_volumes(P)
+    for P, six_vol in tets:
         # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows
         # (built in place: a concatenation with a sum over the middle axis cost
         # NumPy twice as much; the arithmetic, and so every digit, is the same).
@@ -976,5 +982,6 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     I_o = (trace - c00, trace - c11, trace - c22, -c10, -c20, -c21)
     shift = (cy * cy + cz * cz, cx * cx + cz * cz, cx * cx + cy * cy,
              -cx * cy, -cx * cz, -cy * cz)
-    I_cm = tuple(mass * (a - b) for a, b in zip(I_o, shift))
-    return mass, (cx, cy, cz), I_cm  # type: ignore[return-value]
+    I_cm = (mass * (I_o[0] - shift[0]), mass * (I_o[1] - shift[1]), mass * (I_o[2] - shift[2]),
+            mass * (I_o[3] - shift[3]), mass * (I_o[4] - shift[4]), mass * (I_o[5] - shift[5]))
+    return mass, (cx, cy, cz), I_cm
