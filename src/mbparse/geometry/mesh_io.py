@@ -219,11 +219,10 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     vertices without exactly three finite plain numbers, faces with fewer
     than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
     zero indices, an index past the last vertex, no faces."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    if any(c in text for c in _OTHER_BREAKS):
+    common = _common_lines(text)
+    if common is None:
         return None
-    rows = _array_rows("\n" + text, need_faces=True)
+    rows = _array_rows(common[0], need_faces=True, indented=common[1])
     if rows is None:
         return None
     V, flat, counts, names = rows
@@ -297,38 +296,75 @@ def _parse_common_obj_small(text: str) -> ObjMesh | None:
     return reading._finish_lists(np.array(values, dtype=np.float64).reshape(-1, 3))
 
 
-def _array_rows(text: str, need_faces: bool):
+def _array_rows(text: str, need_faces: bool, indented: bool | None = None):
     """(vertices, 0-based face corners one after the other, corners per
     face, object names) of OBJ text that starts with and breaks lines at
     ``\\n`` only, read over whole arrays; None when a line is one the line
     reader must decide (see ``_parse_common_obj``; an index past the last
-    vertex is left to the caller), or when ``need_faces`` and there is none."""
+    vertex is left to the caller), or when ``need_faces`` and there is none.
+    ``indented``: whether a line starts with a blank, if known."""
     import numpy as np
 
-    indented = _INDENTED.search(text) is not None
-    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
-    if need_faces and not f_rows:
+    if indented is None:
+        indented = _INDENTED.search(text) is not None
+    f_rows = _keyword_rows(text, "f", indented)
+    if need_faces and not f_rows[1]:
         return None
     # Faces first: their integers read quicker than the vertices' numbers,
     # so a file the line reader must decide is found out sooner.
-    if f_rows:
-        faces = "\n".join(f_rows)
+    if f_rows[1]:
+        faces, count = f_rows
         if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
             return None
-        rows = _face_rows(faces, len(f_rows))
+        rows = _face_rows(faces, count)
         if rows is None:
             return None
         flat, counts = rows
     else:
         flat = counts = np.empty(0, dtype=np.int64)
-    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
-    if v_rows:
-        V = _vertex_array("\n".join(v_rows), len(v_rows))
+    vertices, count = _keyword_rows(text, "v", indented)
+    if count:
+        V = _vertex_array(vertices, count)
         if V is None:
             return None
     else:
         V = np.empty((0, 3), dtype=np.float64)
     return V, flat, counts, (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+# The lines of one keyword: where a run of them starts, and where it ends
+# (the first line break not followed by that keyword and a blank).
+_RUNS = {k: (re.compile(rf"\n{k}[ \t]"), re.compile(rf"\n(?!{k}[ \t])")) for k in "vf"}
+_ROWS = {"v": (_V_LINE, _V_LINE_INDENTED), "f": (_F_LINE, _F_LINE_INDENTED)}
+# Past this many runs of lines, the lines are found one by one instead.
+_MAX_RUNS = 64
+
+
+def _keyword_rows(text: str, keyword: str, indented: bool) -> tuple[str, int]:
+    """The text after ``keyword`` and a blank of each line that starts
+    with them, one per line, and how many there are. Such lines mostly
+    come in runs (all the vertices, then all the faces): a run is found
+    with two searches and its keywords cut out at once, instead of a
+    search per line; text with lines that start with blanks, a tab after a
+    keyword, or many short runs is searched line by line."""
+    if not indented:
+        start, end = _RUNS[keyword]
+        runs = []
+        m = start.search(text)
+        while m is not None and len(runs) < _MAX_RUNS:
+            e = end.search(text, m.start() + 1)
+            stop = len(text) if e is None else e.start()
+            runs.append(text[m.start():stop])
+            m = start.search(text, stop)
+        if m is None:
+            joined = "".join(runs)
+            if f"\n{keyword}\t" not in joined:
+                # (each line of a run starts with the keyword and a space: one
+                # replacement pass takes them out, and makes no new ones)
+                rows = joined.replace(f"\n{keyword} ", "\n")
+                return rows[1:], rows.count("\n")
+    found = _ROWS[keyword][indented].findall(text)
+    return "\n".join(found), len(found)
 
 
 def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
