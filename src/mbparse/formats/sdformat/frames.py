@@ -10,6 +10,7 @@ Vertex ids are absolute scoped names inside the document: ``M``,
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ...spatial import RigidTransform
@@ -79,6 +80,7 @@ class FrameGraph:
         self.vertices: dict[str, Vertex] = {}
         self._scope_pose: dict[str, GzPose] = {}
         self._visiting: set[str] = set()
+        self._body_of: dict[str, str] = {}  # frame -> the link (or world) it is fixed to
 
     # ------------------------------------------------------------ building
     def add(self, vertex: Vertex) -> None:
@@ -129,22 +131,32 @@ class FrameGraph:
 
     def body_of(self, vid: str) -> str:
         """The link (or world) a frame is ultimately fixed to."""
-        seen = []
+        known = self._body_of
+        seen: list[str] = []
+        on_path: set[str] = set()
         current = vid
         while True:
+            body = known.get(current)
+            if body is not None:
+                break
             v = self.vertices[current]
             if v.kind in ("link", "world"):
-                return current
-            if current in seen:
+                body = current
+                break
+            if current in on_path:
                 self.diag.error(self.vertices[vid].el, f"The attached_to references form a "
                                                        f"cycle through '{current}'.",
                                 code="sdf-frame-cycle")
             seen.append(current)
+            on_path.add(current)
             target = self.attached_target(v)
             if target is None:
                 self.diag.error(v.el, f"Model '{current}' has no canonical link.",
                                 code="sdf-unknown-reference")
             current = target
+        for walked in seen:  # (a chain walked once: each frame on it is fixed to the same body)
+            known[walked] = body
+        return body
 
     # ------------------------------------------------------------ relative-to
     def relative_target(self, v: Vertex) -> str:
@@ -167,6 +179,69 @@ class FrameGraph:
         v = self.vertices[vid]
         if v.kind == "world":
             return GzPose(RigidTransform())
+        if not self._visiting:
+            self._poses_it_needs_first(vid)
+        return self._pose_in_scope(vid, v)
+
+    def _poses_it_needs_first(self, vid: str) -> None:
+        """Computes, deepest first and without nested calls, the poses that
+        the pose of ``vid`` is made from (what it is posed relative to, the
+        models around that, its placement frame, and theirs in turn): a chain
+        of thousands of frames or models each posed relative to one declared
+        after it then costs no deeper calls than one link of it. Asks for
+        them in the order the computation itself does, so that the first
+        error is the same, and reports a cycle as it would: at the first
+        vertex met twice."""
+        on_stack = {vid}
+        stack = [(vid, self._pose_inputs(vid, self.vertices[vid]))]
+        while stack:
+            current, inputs = stack[-1]
+            for needed in inputs:
+                if needed in self._scope_pose:
+                    continue
+                v = self.vertices[needed]
+                if v.kind == "world":
+                    continue
+                if needed in on_stack:
+                    self.diag.error(v.el, f"The relative_to references form a cycle through "
+                                          f"'{needed}'.", code="sdf-frame-cycle")
+                on_stack.add(needed)
+                stack.append((needed, self._pose_inputs(needed, v)))
+                break
+            else:
+                stack.pop()
+                on_stack.discard(current)
+                if stack:  # (``vid`` itself is left to the caller)
+                    self._pose_in_scope(current, self.vertices[current])
+
+    def _pose_inputs(self, vid: str, v: Vertex) -> Iterator[str]:
+        """The vertices whose poses in their scopes :meth:`_pose_in_scope`
+        reads to pose ``vid``, in its order (nothing when ``vid`` is posed
+        relative to itself, which that method reports)."""
+        target = self.relative_target(v)
+        if target == vid:
+            return
+        yield from self._pose_in_inputs(v.scope, target)
+        if v.kind in ("model", "custom") and v.placement is not None:
+            inner = v.inner_scope
+            yield from self._pose_in_inputs(
+                inner, self.resolve(inner, v.placement, v.el, "placement_frame"))
+
+    def _pose_in_inputs(self, scope: Scope, vid: str) -> list[str]:
+        """The vertices whose poses :meth:`gz_pose_in` composes, in its order."""
+        if vid == (scope.path or WORLD):
+            return []
+        owner = self.vertices[vid].scope
+        chain = []
+        while owner is not None and owner is not scope:
+            chain.append(owner.path)
+            owner = owner.parent
+        return [*reversed(chain), vid]
+
+    def _pose_in_scope(self, vid: str, v: Vertex) -> GzPose:
+        cached = self._scope_pose.get(vid)
+        if cached is not None:
+            return cached
         if vid in self._visiting:
             self.diag.error(v.el, f"The relative_to references form a cycle through "
                                   f"'{vid}'.", code="sdf-frame-cycle")
