@@ -980,6 +980,14 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     """
     import numpy as np
 
+    # (coordinates near the top of a double overflow the sums: the result
+    # then says so, as an infinite volume, mass or moment, not a NumPy warning)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _mass_properties(np, vertices, faces, density)
+
+
+def _mass_properties(np, vertices: list[Vec3], faces: list[tuple[int, int, int]],
+                     density: float) -> tuple[float, Vec3, Inertia6]:
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
     # A mesh of millions of triangles is summed in parts, so that the arrays
