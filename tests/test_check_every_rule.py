@@ -156,6 +156,8 @@ EXAMPLES = {
         SDF_LINK + '<link name="b"/><joint name="j" type="revolute"><parent>a</parent>'
         '<child>b</child><axis><xyz>0 0 1</xyz></axis>'
         '<drake:mimic joint="j" multiplier="1" offset="0"/></joint>'), {}, CONTINUOUS),
+    "package-xml-unreadable": ("pkg/m.urdf", "<robot name='r'><link name='a'/></robot>",
+                               {"pkg/package.xml": "<package><name></name></package>"}),
     "mjcf-root": ("m.xml", "<mujoko/>", {}),
     "mjcf-include-root": ("m.xml", mjcf("", '<include file="f.xml"/>'), {"f.xml": "<robot/>"}),
     "mjcf-include-repeated": ("m.xml", mjcf("", '<include file="f.xml"/><include file="f.xml"/>'),

@@ -93,3 +93,27 @@ def test_a_gltf_whose_buffers_are_not_a_list_is_a_located_problem(write):
         with pytest.raises(ParseError) as info:
             load(str(path), LoadOptions(like="drake"), finalize=False)
         assert "malformed" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "no name", "entity bomb"])
+def test_an_unreadable_package_xml_above_the_model_is_a_warning_not_silence(tmp_path, kind):
+    pkg = tmp_path / "pkg"
+    (pkg / "urdf").mkdir(parents=True)
+    manifest = pkg / "package.xml"
+    if kind == "fifo":
+        os.mkfifo(manifest)
+    elif kind == "folder":
+        manifest.mkdir()
+    elif kind == "no name":
+        manifest.write_text("<package><name> </name></package>")
+    else:
+        entities = "".join(f'<!ENTITY e{i} "{f"&e{i - 1};" * 10 if i else "lol"}">'
+                           for i in range(10))
+        manifest.write_text(f'<!DOCTYPE package [{entities}]><package><name>&e9;</name></package>')
+    model = pkg / "urdf" / "r.urdf"
+    model.write_text('<robot name="r"><link name="a"/></robot>')
+    loaded = load(str(model))
+    hits = [w for w in loaded.warnings if w.code == "package-xml-unreadable"]
+    assert len(hits) == 1 and hits[0].file == str(manifest)
+    assert "ignored" in hits[0].message
+    assert loaded.plant.has_body_named("a")

@@ -105,3 +105,48 @@ def test_obj_face_naming_a_vertex_of_a_later_block_is_read():
     lines.insert(60, "f 1 2 4000")
     text = "\n".join(lines)
     assert np.array_equal(parse_obj(text).faces, _parse_obj_lines(text, False).faces)
+
+
+def test_obj_corners_with_more_slashes_than_their_neighbours_name_the_vertex_before_the_first():
+    """'1//2//3//4 5 6' has as many slashes and '//' as three 'i//k' corners,
+    but its corners name vertices 1, 5 and 6 (the word before each first
+    '/'), read over arrays as line by line -- not 1, 3 and 5."""
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _ARRAYS_FROM
+    vertices = "".join(f"v {i} {i * i % 7} {i % 3}\n" for i in range(8))
+    for face in ("f 1//2//3//4 5 6\n", "f 1/2/3 5 6\n", "f 1/2/3/4/5 5 6\n",
+                 "f 1/2/3 5 6/7\n",          # the slashes of three i/j corners
+                 "f 1/2/3/4/5 5 6/7/8\n"):   # the slashes of three i/j/k corners
+        text = vertices + face * 3 + "# padding\n" * (_ARRAYS_FROM // 10)
+        assert np.array_equal(parse_obj(text).faces, [[0, 4, 5]] * 3)
+        assert np.array_equal(_parse_obj_lines(text, False).faces, [[0, 4, 5]] * 3)
+
+
+@pytest.mark.parametrize("layout", ["runs", "tab after a keyword", "many short runs", "indented"])
+def test_obj_lines_of_a_keyword_found_in_runs_are_the_lines_found_one_by_one(layout):
+    """The vertex and face lines of a large file are found run by run (the
+    keyword cut out of a whole run at once); the rows are those a search
+    line by line finds, whatever the layout, and so is the mesh."""
+    import re
+
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _MAX_RUNS, _keyword_rows
+    lines = []
+    runs = 2 * _MAX_RUNS if layout == "many short runs" else 3
+    for r in range(runs):
+        lines += [f"v {r} {k} {r * k % 5}" for k in range(4)] + ["vn 0 0 1", "usemtl m"]
+        lines += [f"f {4 * r + 1} {4 * r + 2} {4 * r + 3} {4 * r + 4}", "s off"]
+    if layout == "tab after a keyword":
+        lines[1], lines[6] = lines[1].replace("v ", "v\t"), lines[6].replace("f ", "f\t")
+    if layout == "indented":
+        lines[2] = "  " + lines[2]
+    text = "\n" + "\n".join(lines) + "\n"
+    indented = layout == "indented"
+    for keyword in "vf":
+        found = re.findall(rf"\n[ \t]*{keyword}[ \t]([^\n]*)", text)
+        assert _keyword_rows(text, keyword, indented) == ("\n".join(found), len(found))
+    padded = text + "# padding\n" * 150
+    assert np.array_equal(parse_obj(padded).faces, _parse_obj_lines(padded, False).faces)
+    assert parse_obj(padded).vertices.tobytes() == _parse_obj_lines(padded, False).vertices.tobytes()

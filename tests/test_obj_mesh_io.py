@@ -161,6 +161,18 @@ def test_mass_properties_of_a_flat_mesh_is_an_error():
         mass_properties(vertices, [(0, 1, 2), (0, 2, 1)], 1000.0)
 
 
+def test_mass_properties_of_a_mesh_whose_volume_overflows_says_so_not_nan():
+    big = 1e300
+    vertices = [(big, 0, 0), (0, big, 0), (0, 0, big), (0, 0, 0)]
+    faces = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (and no NumPy RuntimeWarning on the way)
+        with pytest.raises(MeshVolumeError, match="overflows a double") as info:
+            mass_properties(vertices, faces, 1000.0)
+    assert "nan" not in str(info.value)
+
+
 def _random_obj(rng, corner_form: str, indent: str = "", newline: str = "\n",
                 sizes: tuple[int, ...] = (3, 4)) -> str:
     lines = ["# made up", "o first"]
@@ -275,3 +287,42 @@ def test_obj_face_split_by_a_no_break_space_is_refused_at_its_line_by_either_rea
     with pytest.raises(ObjError) as e:
         parse_obj(text)
     assert e.value.line == 4 and "'/2'" in str(e.value)
+
+
+@pytest.mark.parametrize("form", ["{i}", "{i}/{i}", "{i}//{i}", "{i}/{i}/{i}"])
+def test_obj_small_file_read_over_the_whole_text_equals_the_line_by_line_reading(form):
+    """Files below the array reading's size are read with Python's numbers
+    over the whole text; the mesh (triangles, quads split along the shorter
+    diagonal, ear-clipped polygons) is the line reader's, digit for digit."""
+    import random
+
+    import numpy as np
+
+    from mbparse.geometry.mesh_io import _parse_common_obj_small, _parse_obj_lines
+    rng = random.Random("small" + form)
+    for k in range(60):
+        text = _random_obj(rng, form, indent=" " if k % 3 == 0 else "",
+                           newline="\r\n" if k % 4 == 0 else "\n",
+                           sizes=(3, 4, 5, 7) if k % 2 else (3, 4))
+        fast = _parse_common_obj_small(text)
+        assert fast is not None, text
+        slow = _parse_obj_lines(text, False)
+        assert fast.vertices.tobytes() == slow.vertices.tobytes()
+        assert np.array_equal(fast.faces, slow.faces)
+        assert fast.object_names == slow.object_names and fast.warnings == slow.warnings == []
+
+
+@pytest.mark.parametrize("text", [
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\n",          # relative indices
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 +3\n",            # a sign int() takes
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n",             # past the last vertex
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 /3\n",            # a corner without a vertex
+    "v 0 0 0 1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",          # a vertex weight
+    "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",          # not finite
+    "v 0 0 | 1\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    "v 0 0\nv 1 0 0 1\nv 0 1 0\nf 1 2 3\n",            # 2 + 4 numbers on two lines
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\nf 1 2 3\n",     # a face of two corners
+])
+def test_obj_small_unusual_file_goes_to_the_line_by_line_reading(text):
+    from mbparse.geometry.mesh_io import _parse_common_obj_small
+    assert _parse_common_obj_small(text) is None

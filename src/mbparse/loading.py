@@ -65,12 +65,13 @@ class Loaded(ValueRecord):
 
 
 def ancestor_package_xmls(path: str) -> list[str]:
-    """Every ``package.xml`` in the folder of ``path`` and the folders above it."""
+    """Every ``package.xml`` in the folder of ``path`` and the folders above it
+    (whatever it is: one that is not a readable manifest is reported when read)."""
     found = []
     folder = os.path.dirname(os.path.abspath(path))
     while True:
         xml = os.path.join(folder, "package.xml")
-        if os.path.isfile(xml):
+        if os.path.lexists(xml):
             found.append(xml)
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -95,8 +96,9 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
     for xml in ancestor_package_xmls(path):
         try:
             pm.add_package_xml(xml)
-        except PackageMapError:
-            pass
+        except PackageMapError as e:
+            policy.warning(f"{e}; it is ignored, so the package it would name is not known "
+                           "here", file=xml, code="package-xml-unreadable")
     for name, folder in options.packages:
         if pm.contains(name):
             pm.remove(name)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from itertools import chain
 from typing import Any
 
 from ..files import read_regular_file
@@ -177,7 +178,8 @@ def parse_obj(text: str, allow_no_faces: bool = False) -> ObjMesh:
     line in a large file does not cost the whole file a slow reading.
     """
     if len(text) < _ARRAYS_FROM:
-        return _parse_obj_lines(text, allow_no_faces)
+        mesh = _parse_common_obj_small(text)
+        return mesh if mesh is not None else _parse_obj_lines(text, allow_no_faces)
     mesh = _parse_common_obj(text)
     if mesh is None:
         mesh = _parse_obj_lines(text, allow_no_faces, blocks=True)
@@ -205,6 +207,8 @@ _F_LINE_INDENTED = re.compile(r"\n[ \t]*f[ \t]([^\n]*)")
 _O_LINE_INDENTED = re.compile(r"\n[ \t]*o[ \t]([^\n]*)")
 _INDENTED = re.compile(r"\n[ \t]")  # quicker than two substring searches
 _AFTER_SLASH = re.compile(r"/[^ \t]*")
+_TWO_SLASHES = re.compile(r"/[^ \t/]*/")            # within one corner
+_THREE_SLASHES = re.compile(r"/[^ \t/]*/[^ \t/]*/")
 # Line breaks other than \n (and \r\n) that str.splitlines() also honours.
 _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
@@ -215,11 +219,10 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     vertices without exactly three finite plain numbers, faces with fewer
     than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
     zero indices, an index past the last vertex, no faces."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    if any(c in text for c in _OTHER_BREAKS):
+    common = _common_lines(text)
+    if common is None:
         return None
-    rows = _array_rows("\n" + text, need_faces=True)
+    rows = _array_rows(common[0], need_faces=True, indented=common[1])
     if rows is None:
         return None
     V, flat, counts, names = rows
@@ -228,38 +231,140 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     return ObjMesh(V, _triangulate(V, flat, counts), names)
 
 
-def _array_rows(text: str, need_faces: bool):
+def _common_lines(text: str) -> tuple[str, bool] | None:
+    """``text`` starting with and breaking lines at ``\\n`` only, and
+    whether a line starts with a blank; None when it has line breaks other
+    than ``\\n`` and ``\\r\\n`` (the line reader decides those)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if any(c in text for c in _OTHER_BREAKS):
+        return None
+    text = "\n" + text
+    return text, _INDENTED.search(text) is not None
+
+
+def _parse_common_obj_small(text: str) -> ObjMesh | None:
+    """The common OBJ file (as ``_parse_common_obj``) read with Python's
+    own numbers over the whole text instead of line by line: the same
+    ``float()`` and ``int()`` of the same words as the line reader, so the
+    same mesh; None when a line is one the line reader must decide."""
+    import numpy as np
+
+    common = _common_lines(text)
+    if common is None:
+        return None
+    text, indented = common
+    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
+    if not f_rows:
+        return None
+    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
+    # Every vertex row three words: a '|' word between the rows, and none
+    # elsewhere (a '|' inside a word makes float() fail).
+    words = " | ".join(v_rows).split()
+    count = len(v_rows)
+    if len(words) != 4 * count - 1 or words[3::4].count("|") != count - 1:
+        return None
+    del words[3::4]
+    try:
+        values = list(map(float, words))
+    except ValueError:
+        return None
+    total = sum(values)
+    if total - total != 0.0:  # a NaN or an infinity (or a sum past the doubles)
+        return None
+    # The corners of each face row, then the vertex of every corner: the
+    # word before its first '/' (as the line reader takes it), looked up
+    # among the vertex numbers as str() writes them (quicker than int();
+    # any other word, or a vertex past the last, is the line reader's).
+    counts = list(map(len, map(str.split, f_rows)))
+    if min(counts) < 3 or max(counts) > EAR_CLIPPING_MAX_CORNERS:
+        return None
+    faces = " ".join(f_rows)
+    words = faces.split()
+    if "/" in faces:
+        words = [word.partition("/")[0] for word in words]
+    vertex = dict(zip(map(str, range(1, count + 1)), range(count)))
+    try:
+        corners = list(map(vertex.__getitem__, words))
+    except KeyError:
+        return None
+    reading = _ObjReading()
+    reading.vertices = list(zip(values[0::3], values[1::3], values[2::3]))
+    reading.corners = corners
+    reading.counts = counts
+    reading.mesh.object_names = (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+    return reading._finish_lists(np.array(values, dtype=np.float64).reshape(-1, 3))
+
+
+def _array_rows(text: str, need_faces: bool, indented: bool | None = None):
     """(vertices, 0-based face corners one after the other, corners per
     face, object names) of OBJ text that starts with and breaks lines at
     ``\\n`` only, read over whole arrays; None when a line is one the line
     reader must decide (see ``_parse_common_obj``; an index past the last
-    vertex is left to the caller), or when ``need_faces`` and there is none."""
+    vertex is left to the caller), or when ``need_faces`` and there is none.
+    ``indented``: whether a line starts with a blank, if known."""
     import numpy as np
 
-    indented = _INDENTED.search(text) is not None
-    f_rows = (_F_LINE_INDENTED if indented else _F_LINE).findall(text)
-    if need_faces and not f_rows:
+    if indented is None:
+        indented = _INDENTED.search(text) is not None
+    f_rows = _keyword_rows(text, "f", indented)
+    if need_faces and not f_rows[1]:
         return None
     # Faces first: their integers read quicker than the vertices' numbers,
     # so a file the line reader must decide is found out sooner.
-    if f_rows:
-        faces = "\n".join(f_rows)
+    if f_rows[1]:
+        faces, count = f_rows
         if "\x1f" in faces or not faces.isascii():  # blanks str.split() splits at, bytes do not
             return None
-        rows = _face_rows(faces, len(f_rows))
+        rows = _face_rows(faces, count)
         if rows is None:
             return None
         flat, counts = rows
     else:
         flat = counts = np.empty(0, dtype=np.int64)
-    v_rows = (_V_LINE_INDENTED if indented else _V_LINE).findall(text)
-    if v_rows:
-        V = _vertex_array("\n".join(v_rows), len(v_rows))
+    vertices, count = _keyword_rows(text, "v", indented)
+    if count:
+        V = _vertex_array(vertices, count)
         if V is None:
             return None
     else:
         V = np.empty((0, 3), dtype=np.float64)
     return V, flat, counts, (_O_LINE_INDENTED if indented else _O_LINE).findall(text)
+
+
+# The lines of one keyword: where a run of them starts, and where it ends
+# (the first line break not followed by that keyword and a blank).
+_RUNS = {k: (re.compile(rf"\n{k}[ \t]"), re.compile(rf"\n(?!{k}[ \t])")) for k in "vf"}
+_ROWS = {"v": (_V_LINE, _V_LINE_INDENTED), "f": (_F_LINE, _F_LINE_INDENTED)}
+# Past this many runs of lines, the lines are found one by one instead.
+_MAX_RUNS = 64
+
+
+def _keyword_rows(text: str, keyword: str, indented: bool) -> tuple[str, int]:
+    """The text after ``keyword`` and a blank of each line that starts
+    with them, one per line, and how many there are. Such lines mostly
+    come in runs (all the vertices, then all the faces): a run is found
+    with two searches and its keywords cut out at once, instead of a
+    search per line; text with lines that start with blanks, a tab after a
+    keyword, or many short runs is searched line by line."""
+    if not indented:
+        start, end = _RUNS[keyword]
+        runs = []
+        m = start.search(text)
+        while m is not None and len(runs) < _MAX_RUNS:
+            e = end.search(text, m.start() + 1)
+            stop = len(text) if e is None else e.start()
+            runs.append(text[m.start():stop])
+            m = start.search(text, stop)
+        if m is None:
+            joined = "".join(runs)
+            if f"\n{keyword}\t" not in joined:
+                # (each line of a run starts with the keyword and a space: one
+                # replacement pass takes them out, and makes no new ones)
+                rows = joined.replace(f"\n{keyword} ", "\n")
+                return rows[1:], rows.count("\n")
+    found = _ROWS[keyword][indented].findall(text)
+    return "\n".join(found), len(found)
 
 
 def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
@@ -494,13 +599,16 @@ def _corner_indices(corners: str, count: int):
     doubles = corners.count("//")
     if "_" in corners:  # int() would read 1_0 as ten
         return None
+    # The totals fit one form only when no corner has more slashes than
+    # the form (then each has exactly its form's): '1//2//3//4 5 6' has the
+    # slashes and '//' of three 'i//k' corners, but its corners are 1, 5, 6.
     if slashes == 0:
         fields, text = 1, corners
-    elif slashes == count and doubles == 0:
+    elif slashes == count and doubles == 0 and _TWO_SLASHES.search(corners) is None:
         fields, text = 2, corners.replace("/", " ")
-    elif slashes == 2 * count and doubles == count:
+    elif slashes == 2 * count and doubles == count and _THREE_SLASHES.search(corners) is None:
         fields, text = 2, corners.replace("//", " ")
-    elif slashes == 2 * count and doubles == 0:
+    elif slashes == 2 * count and doubles == 0 and _THREE_SLASHES.search(corners) is None:
         fields, text = 3, corners.replace("/", " ")
     else:  # the corners mix their forms
         fields, text = 1, _AFTER_SLASH.sub("", corners)
@@ -669,41 +777,53 @@ class _ObjReading:
         mesh.vertices, mesh.faces = V, F
         return mesh
 
-    def _finish_lists(self) -> ObjMesh:
+    def _finish_lists(self, V: Any = None) -> ObjMesh:
         """The mesh of a file read line by line only, triangulated polygon
-        by polygon (see ``_triangulate`` for the same split over arrays)."""
+        by polygon (see ``_triangulate`` for the same split over arrays);
+        ``V``: the vertices as an array already, if they are."""
         import numpy as np
-        vertices, corners = self.vertices, self.corners
-        faces: list[tuple[int, int, int]] = []
-        start = 0
-        for k, n in enumerate(self.counts):
-            c = corners[start:start + n]
-            start += n
-            if n == 3:
-                faces.append((c[0], c[1], c[2]))
-            elif n == 4:
-                _split_quad(vertices, c, faces)
-            else:
-                _clip_ears(vertices, c, faces, self.mesh.warnings, self.large_lines.get(k))
+        vertices, corners, counts = self.vertices, self.corners, self.counts
+        if len(corners) == 3 * len(counts):  # triangles only (none has fewer corners)
+            faces = corners
+        else:
+            faces = []  # flat, three corners a triangle (NumPy reads flat lists quickest)
+            start = 0
+            for k, n in enumerate(counts):
+                if n == 3:
+                    faces += corners[start:start + 3]
+                elif n == 4:
+                    _split_quad(vertices, corners[start:start + 4], faces)
+                else:
+                    clipped: list[tuple[int, int, int]] = []
+                    _clip_ears(vertices, corners[start:start + n], clipped, self.mesh.warnings,
+                               self.large_lines.get(k))
+                    for triangle in clipped:
+                        faces += triangle
+                start += n
         mesh = self.mesh
-        mesh.vertices = np.array(vertices, dtype=np.float64).reshape(-1, 3)
+        if V is None:
+            V = np.fromiter(chain.from_iterable(vertices), np.float64, 3 * len(vertices))
+        mesh.vertices = V.reshape(-1, 3)
         mesh.faces = np.array(faces, dtype=np.int64).reshape(-1, 3)
         return mesh
 
 
-def _split_quad(vertices: list[Vec3], c: list[int],
-                faces: list[tuple[int, int, int]]) -> None:
+def _split_quad(vertices: list[Vec3], c: list[int], faces: list[int]) -> None:
     """Two triangles from a quadrilateral, cut along its shorter diagonal
-    (the 1-3 diagonal when both are equally long), as tinyobjloader does."""
-    v0, v1, v2, v3 = (vertices[i] for i in c)
-    d02 = sum((v2[k] - v0[k]) * (v2[k] - v0[k]) for k in range(3))
-    d13 = sum((v3[k] - v1[k]) * (v3[k] - v1[k]) for k in range(3))
+    (the 1-3 diagonal when both are equally long), as tinyobjloader does;
+    their corners are appended to the flat list ``faces``."""
+    c0, c1, c2, c3 = c
+    x0, y0, z0 = vertices[c0]
+    x1, y1, z1 = vertices[c1]
+    x2, y2, z2 = vertices[c2]
+    x3, y3, z3 = vertices[c3]
+    # Summed x, y, z in that order, as tinyobjloader (and _triangulate) does.
+    d02 = ((x2 - x0) * (x2 - x0) + (y2 - y0) * (y2 - y0)) + (z2 - z0) * (z2 - z0)
+    d13 = ((x3 - x1) * (x3 - x1) + (y3 - y1) * (y3 - y1)) + (z3 - z1) * (z3 - z1)
     if d02 < d13:
-        faces.append((c[0], c[1], c[2]))
-        faces.append((c[0], c[2], c[3]))
+        faces += (c0, c1, c2, c0, c2, c3)
     else:
-        faces.append((c[0], c[1], c[3]))
-        faces.append((c[1], c[2], c[3]))
+        faces += (c0, c1, c3, c1, c2, c3)
 
 
 def _projection_axes(vertices: list[Vec3], c: list[int]) -> tuple[int, int]:
@@ -824,11 +944,17 @@ class MeshVolumeError(ValueError):
     """The mesh does not enclose a positive volume (open, or wound inward)."""
 
     def __init__(self, volume: float):
-        super().__init__(
-            f"the mesh encloses a volume of {volume:g} m³, but a positive volume of at "
-            f"least {MIN_VOLUME:g} is needed to compute its mass properties; the mesh "
-            f"may be open, or some faces may be wound so that their normals point "
-            f"inward")
+        if not math.isfinite(volume):
+            super().__init__(
+                "the mesh's volume overflows a double (its coordinates are too large for "
+                "the sums that give its mass properties); write its vertices in metres, "
+                "or scale it down")
+        else:
+            super().__init__(
+                f"the mesh encloses a volume of {volume:g} m³, but a positive volume of at "
+                f"least {MIN_VOLUME:g} is needed to compute its mass properties; the mesh "
+                f"may be open, or some faces may be wound so that their normals point "
+                f"inward")
         self.volume = volume
 
 
@@ -841,7 +967,7 @@ def _six_volumes(P):
     ``P`` (triangle, corner, axis): (p × q) · r. Whole-array arithmetic with
     few NumPy calls: each call has a fixed cost that dominates on the small
     meshes models mostly carry."""
-    (px, py, pz), (qx, qy, qz), (rx, ry, rz) = P.transpose(1, 2, 0)
+    px, py, pz, qx, qy, qz, rx, ry, rz = P.reshape(-1, 9).T
     return (py * qz - pz * qy) * rx + (pz * qx - px * qz) * ry + (px * qy - py * qx) * rz
 
 
@@ -854,20 +980,34 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     """
     import numpy as np
 
+    # (coordinates near the top of a double overflow the sums: the result
+    # then says so, as an infinite volume, mass or moment, not a NumPy warning)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _mass_properties(np, vertices, faces, density)
+
+
+def _mass_properties(np, vertices: list[Vec3], faces: list[tuple[int, int, int]],
+                     density: float) -> tuple[float, Vec3, Inertia6]:
     V = np.asarray(vertices, dtype=float).reshape(-1, 3)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
     # A mesh of millions of triangles is summed in parts, so that the arrays
     # below (about 200 bytes a triangle) stay within a few hundred MB.
     parts = [F] if len(F) <= _MASS_PART else [F[k:k + _MASS_PART]
                                                for k in range(0, len(F), _MASS_PART)]
-    total = sum(float(_six_volumes(V.take(part, axis=0)).sum()) for part in parts)
+    if len(parts) == 1:  # the tets' corners and volumes, kept for the moments below
+        P = V.take(F, axis=0)     # triangle, corner, axis (take: a quarter of V[F]'s time)
+        tets = [(P, _six_volumes(P))]
+        total = 0.0 + float(tets[0][1].sum())  # (0.0 + -0.0 is 0.0, as sum() of parts gives)
+    else:
+        tets = None
+        total = sum(float(_six_volumes(V.take(part, axis=0)).sum()) for part in parts)
     volume = total / 6.0
     if not volume > MIN_VOLUME:
         raise MeshVolumeError(volume)
+    if tets is None:  # computed again, so that one part's arrays at a time are held
+        tets = ((P, _six_volumes(P)) for P in (V.take(part, axis=0) for part in parts))
     moments = weighted_sum = None  # (the sums start at the first part: 0.0 + -0.0 is 0.0)
-    for part in parts:
-        P = V.take(part, axis=0)    # triangle, corner, axis (take: a quarter of V[F]'s time)
-        six_vol = _six_volumes(P)
+    for P, six_vol in tets:
         # Each tet's corners p, q, r and their sum s, weighted by 6V, as rows
         # (built in place: a concatenation with a sum over the middle axis cost
         # NumPy twice as much; the arithmetic, and so every digit, is the same).
@@ -892,5 +1032,6 @@ def mass_properties(vertices: list[Vec3], faces: list[tuple[int, int, int]],
     I_o = (trace - c00, trace - c11, trace - c22, -c10, -c20, -c21)
     shift = (cy * cy + cz * cz, cx * cx + cz * cz, cx * cx + cy * cy,
              -cx * cy, -cx * cz, -cy * cz)
-    I_cm = tuple(mass * (a - b) for a, b in zip(I_o, shift))
-    return mass, (cx, cy, cz), I_cm  # type: ignore[return-value]
+    I_cm = (mass * (I_o[0] - shift[0]), mass * (I_o[1] - shift[1]), mass * (I_o[2] - shift[2]),
+            mass * (I_o[3] - shift[3]), mass * (I_o[4] - shift[4]), mass * (I_o[5] - shift[5]))
+    return mass, (cx, cy, cz), I_cm

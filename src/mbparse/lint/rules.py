@@ -173,6 +173,9 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("package-found-by-name", "warning", "a package:// URI names a package the map does not "
          "have, and its files are read from a folder of that name above the model (Drake "
          "refuses this)", "pass --package NAME=DIR, or add a package.xml to that folder"),
+    Rule("package-xml-unreadable", "warning", "a package.xml in the model's folder or above it "
+         "cannot be read (not a regular file, not XML, no <name>); the package it would name "
+         "is unknown", "fix or remove that package.xml"),
     Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
          "folders for one package)", "fix the package folders"),
     Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
