@@ -23,14 +23,19 @@ def outline(summary: dict) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("name", FILES)
-def test_streamed_outline_prints_what_the_whole_summary_prints(name):
+def finalized_with_summary(name: str):
+    """The corpus file parsed and finalized, and its whole summary."""
     path = CORPUS / name
     if not path.exists():
         pytest.skip(f"{name} is not in the corpus")
     parsed = parse_file(path)
     parsed.plant.finalize()
-    whole = summarize(parsed.plant, parsed.parser, parsed.instances)
+    return parsed, summarize(parsed.plant, parsed.parser, parsed.instances)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_streamed_outline_prints_what_the_whole_summary_prints(name):
+    parsed, whole = finalized_with_summary(name)
     lazy = lazy_summary(parsed.plant, parsed.parser, parsed.instances)
     for key in ("bodies", "frames", "joints", "actuators", "geometries"):
         assert isinstance(lazy[key], Section) and len(lazy[key]) == len(whole[key])
@@ -47,12 +52,7 @@ def test_outline_made_from_the_plant_prints_what_the_summary_prints(name):
     """``inspect`` makes its outline straight from the plant, without the
     summary's other fields; the text is the summary's, to the byte (joint
     limits that are infinite on one side, floating bodies, world geometry)."""
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"{name} is not in the corpus")
-    parsed = parse_file(path)
-    parsed.plant.finalize()
-    whole = summarize(parsed.plant, parsed.parser, parsed.instances)
+    parsed, whole = finalized_with_summary(name)
     direct = io.StringIO()
     print_outline(outline_of(parsed.plant, parsed.parser, parsed.instances, "f"), direct)
     assert direct.getvalue() == outline(whole)
