@@ -2,6 +2,8 @@
 access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import re
 from typing import Iterator, NoReturn
 
@@ -359,6 +361,27 @@ def child_map(el) -> dict:
                 fixed.setdefault(qname(c) if k[0] == "{" else k, c)
         out = fixed
     return out
+
+
+NO_CHILDREN: dict = MappingProxyType({})  # type: ignore[assignment]  # (read only)
+
+
+def expected_children(el, tags: tuple[str, ...]) -> tuple[list, dict]:
+    """The first child of ``el`` named each of ``tags`` (None where there is
+    none), from one walk over its children, and ``el``'s :func:`child_map`
+    when it holds any other child element (else an empty read-only map): an
+    element that holds only what its reader expects costs no map."""
+    found = [None] * len(tags)
+    for c in el:
+        tag = c.tag
+        if tag in tags:
+            i = tags.index(tag)
+            if found[i] is None:
+                found[i] = c
+        elif tag.__class__ is str:  # anything else: the general reading
+            kids = child_map(el)
+            return [kids.get(t) for t in tags], kids
+    return found, NO_CHILDREN
 
 
 def attr(el, name: str) -> str | None:

@@ -22,8 +22,8 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader, UsedNames
-from ..common.xml import (REFUSALS, attr, child_map, children, first_child, load_xml,
-                          qname)
+from ..common.xml import (REFUSALS, attr, child_map, children, expected_children, first_child,
+                          load_xml, qname)
 from .comma_numbers import UrdfXmlDiagnostic
 from ..common.suggest import did_you_mean
 
@@ -77,6 +77,8 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
 
 
 # The attributes of a joint's <limit>, in the order limits() returns them.
+# The children of an <inertial>, in the order spatial_inertia reads them.
+_INERTIAL_CHILDREN = ("origin", "mass", "inertia")
 LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
@@ -340,22 +342,7 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        origin_el = mass_el = inertia_el = None
-        for c in el:  # one walk; anything but the three children: the general reading
-            tag = c.tag
-            if tag == "inertia":
-                if inertia_el is None:
-                    inertia_el = c
-            elif tag == "mass":
-                if mass_el is None:
-                    mass_el = c
-            elif tag == "origin":
-                if origin_el is None:
-                    origin_el = c
-            elif tag.__class__ is str:
-                kids = child_map(el)
-                origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
-                break
+        (origin_el, mass_el, inertia_el), _ = expected_children(el, _INERTIAL_CHILDREN)
         X = IDENTITY if origin_el is None else diag.origin(origin_el)
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6

@@ -11,7 +11,8 @@ from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
 from ..common.uris import FileResolver
 from ...spatial import IDENTITY
 from ..common import drake
-from ..common.xml import REFUSALS, XmlDiagnostic, child_map, children, first_child, qname
+from ..common.xml import (NO_CHILDREN, REFUSALS, XmlDiagnostic, child_map, children,
+                          expected_children, first_child, qname)
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -39,7 +40,9 @@ _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
 # Every shape element, in the order a <geometry> holding several is read.
 _SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
 _SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
-_NO_KIDS: dict = MappingProxyType({})  # type: ignore[assignment]  # (read only)
+# The children a <visual> and a <collision> are read for, in that order.
+_VISUAL_CHILDREN = ("origin", "geometry", "material")
+_COLLISION_CHILDREN = ("origin", "geometry")
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
@@ -92,7 +95,7 @@ class GeometryReader:
         if not name and name_required:
             diag.error(el, "a <material> directly under <robot> needs a name",
                        code="urdf-attribute-missing")
-        kids = child_map(el) if len(el) else _NO_KIDS  # (a reference by name has no children)
+        kids = child_map(el) if len(el) else NO_CHILDREN  # (a reference by name has no children)
         if "drake:diffuse_map" in kids:
             diag.error(el, "<drake:diffuse_map> belongs to SDFormat; in URDF use <texture>",
                        code="urdf-value-invalid")
@@ -264,32 +267,9 @@ class GeometryReader:
         return name
 
     # ------------------------------------------------------------ visual
-    @staticmethod
-    def _children(el, plain: int) -> tuple:
-        """(origin, geometry, material, kids) of a <visual> or <collision>:
-        one walk over its children, and ``kids`` (its :func:`child_map`) only
-        when it has a child other than the first ``plain`` of origin,
-        geometry, material (else an empty dict)."""
-        origin = geometry = material = None
-        for c in el:
-            tag = c.tag
-            if tag == "geometry":
-                if geometry is None:
-                    geometry = c
-            elif tag == "origin":
-                if origin is None:
-                    origin = c
-            elif tag == "material" and plain == 3:
-                if material is None:
-                    material = c
-            elif tag.__class__ is str:  # anything else: the general reading
-                kids = child_map(el)
-                return kids.get("origin"), kids.get("geometry"), kids.get("material"), kids
-        return origin, geometry, material, _NO_KIDS
-
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        origin_el, geometry_el, material_el, kids = self._children(el, 3)
+        (origin_el, geometry_el, material_el), kids = expected_children(el, _VISUAL_CHILDREN)
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
@@ -345,7 +325,7 @@ class GeometryReader:
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        origin_el, geometry_el, _, kids = self._children(el, 2)
+        (origin_el, geometry_el), kids = expected_children(el, _COLLISION_CHILDREN)
         if "verbose" in kids:
             diag.warn_unsupported_element(el, "verbose", kids)
         if geometry_el is None:
