@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ...spatial import RigidTransform
 from ..common.suggest import did_you_mean
@@ -133,8 +134,7 @@ class FrameGraph:
     def body_of(self, vid: str) -> str:
         """The link (or world) a frame is ultimately fixed to."""
         known = self._body_of
-        seen: list[str] = []
-        on_path: set[str] = set()
+        walked: dict[str, None] = {}  # (in walking order)
         current = vid
         while True:
             body = known.get(current)
@@ -144,19 +144,18 @@ class FrameGraph:
             if v.kind in ("link", "world"):
                 body = current
                 break
-            if current in on_path:
+            if current in walked:
                 self.diag.error(self.vertices[vid].el, f"The attached_to references form a "
                                                        f"cycle through '{current}'.",
                                 code="sdf-frame-cycle")
-            seen.append(current)
-            on_path.add(current)
+            walked[current] = None
             target = self.attached_target(v)
             if target is None:
                 self.diag.error(v.el, f"Model '{current}' has no canonical link.",
                                 code="sdf-unknown-reference")
             current = target
-        for walked in seen:  # (a chain walked once: each frame on it is fixed to the same body)
-            known[walked] = body
+        for frame in walked:  # (a chain walked once: each frame on it is fixed to the same body)
+            known[frame] = body
         return body
 
     # ------------------------------------------------------------ relative-to
@@ -204,8 +203,7 @@ class FrameGraph:
                 if v.kind == "world":
                     continue
                 if needed in on_stack:
-                    self.diag.error(v.el, f"The relative_to references form a cycle through "
-                                          f"'{needed}'.", code="sdf-frame-cycle")
+                    self._relative_to_cycle(needed, v)
                 on_stack.add(needed)
                 stack.append((needed, self._pose_inputs(needed, v)))
                 break
@@ -214,6 +212,10 @@ class FrameGraph:
                 on_stack.discard(current)
                 if stack:  # (``vid`` itself is left to the caller)
                     self._pose_in_scope(current, self.vertices[current])
+
+    def _relative_to_cycle(self, vid: str, v: Vertex) -> NoReturn:
+        self.diag.error(v.el, f"The relative_to references form a cycle through '{vid}'.",
+                        code="sdf-frame-cycle")
 
     def _pose_inputs(self, vid: str, v: Vertex) -> Iterator[str]:
         """The vertices whose poses in their scopes :meth:`_pose_in_scope`
@@ -244,8 +246,7 @@ class FrameGraph:
         if cached is not None:
             return cached
         if vid in self._visiting:
-            self.diag.error(v.el, f"The relative_to references form a cycle through "
-                                  f"'{vid}'.", code="sdf-frame-cycle")
+            self._relative_to_cycle(vid, v)
         self._visiting.add(vid)
         try:
             scope = v.scope
