@@ -2,9 +2,8 @@
 access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import re
+from types import MappingProxyType
 from typing import Iterator, NoReturn
 
 from lxml import etree
@@ -405,8 +404,8 @@ def attr_names(el) -> list[str]:
     return out
 
 
-# At most this many texts (and poses) are remembered per file.
-_MEMO_LIMIT = 4096
+# At most this many texts (and poses, and URDF inertias) are remembered per file.
+MEMO_LIMIT = 4096
 
 
 class XmlDiagnostic:
@@ -485,7 +484,7 @@ class XmlDiagnostic:
             return known[0]
         value = fast_number(text)
         if value is not None:
-            if len(self._numbers) < _MEMO_LIMIT:
+            if len(self._numbers) < MEMO_LIMIT:
                 self._numbers[text] = (value,)
             return value
         vals = parse_float_prefixes(text)
@@ -536,7 +535,7 @@ class XmlDiagnostic:
             return known
         values = fast_numbers(text, n)
         if values is not None:
-            if len(self._numbers) < _MEMO_LIMIT:
+            if len(self._numbers) < MEMO_LIMIT:
                 self._numbers[text] = values
             return values
         vals = parse_float_prefixes(text)
@@ -586,7 +585,7 @@ class XmlDiagnostic:
             rpy = self.vector(el, "rpy", 3, ZERO3)
             pose = RigidTransform.from_rpy_xyz(rpy, xyz)
             numbers = self._numbers
-            if (len(self._poses) < _MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)
+            if (len(self._poses) < MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)
                     and (key[1] is None or len(numbers.get(key[1], ())) == 3)):
                 self._poses[key] = pose  # (only texts read without a word: a warning is per element)
         return pose

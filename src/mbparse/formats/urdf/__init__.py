@@ -22,8 +22,8 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader, UsedNames
-from ..common.xml import (REFUSALS, attr, child_map, children, expected_children, first_child,
-                          load_xml, qname)
+from ..common.xml import (MEMO_LIMIT, REFUSALS, attr, child_map, children, expected_children,
+                          first_child, load_xml, qname)
 from .comma_numbers import UrdfXmlDiagnostic
 from ..common.suggest import did_you_mean
 
@@ -33,8 +33,6 @@ WORLD = "world"
 RELEASE_EVERY_LINKS = 2048
 INF = math.inf
 INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
-# At most this many inertias are remembered per file.
-MEMO_LIMIT = 4096
 
 
 class LinkEnd(NamedTuple):
@@ -76,9 +74,9 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
                      code="urdf-unsupported")
 
 
-# The attributes of a joint's <limit>, in the order limits() returns them.
 # The children of an <inertial>, in the order spatial_inertia reads them.
 _INERTIAL_CHILDREN = ("origin", "mass", "inertia")
+# The attributes of a joint's <limit>, in the order limits() returns them.
 LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
