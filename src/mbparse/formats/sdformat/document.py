@@ -16,10 +16,12 @@ from typing import Callable
 
 from lxml import etree
 
+from ...diagnostics import ParseError
 from ...numbers import unreadable_code
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
-from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
+from ..common.xml import (DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, MEMO_LIMIT, parse_xml_bytes,
+                          warn_notes)
 from . import values
 from .diagnostic import SdfDiagnostic
 from ..common.suggest import did_you_mean
@@ -52,6 +54,15 @@ class Loader:
         self.include_another_file = include_another_file
         self.open_files: list[str] = []
         self.depth = 0
+        # Element texts and attribute values the check found readable, by
+        # value type, and the poses (text, rotation_format, degrees): a
+        # document repeats a few ("0 0 0 0 0 0", "1"), a generated one the
+        # same ones thousands of times. (Apart: an element's blank text is
+        # its default, an attribute's is read.) Kept for one load (the
+        # document and its includes), as the readers' memos are.
+        self._read_texts: dict[str, set[str]] = {}
+        self._read_attributes: dict[str, set[str]] = {}
+        self._read_poses: set[tuple] = set()
 
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
@@ -108,25 +119,35 @@ class Loader:
         # Included files are read inside the element that includes them, so
         # the depth counts across files: the tree they make stays readable.
         outer = self.depth
+        # Items: (element, its ElementSpec, depth) to visit, or (element,
+        # kind, data) for the rarer steps of :meth:`_step`.
         stack: list[tuple] = []
+        visit = self._visit
+        recovered = self.diag.policy.recovered
         try:
-            self._visit(el, node, outer + 1, stack)
+            visit(el, node, outer + 1, stack)
+            pop = stack.pop
             while stack:
-                with self.diag.policy.recovering():
-                    self._step(stack.pop(), stack)
+                item = pop()
+                try:
+                    if item[1].__class__ is ElementSpec:
+                        visit(item[0], item[1], item[2], stack)
+                    else:
+                        self._step(item, stack)
+                except ParseError as e:
+                    if not recovered(e):
+                        raise
         finally:
             self.depth = outer
 
     def _step(self, item: tuple, stack: list) -> None:
-        kind, el, data, depth = item
+        el, kind, data = item
         if kind == "deprecated":
             self.diag.warning(el, f"SDFormat element <{el.tag}> is deprecated.",
                               code="sdf-unsupported")
-            kind = "visit"
-        if kind == "visit":
-            self._visit(el, data, depth, stack)
+            self._visit(el, data[0], data[1], stack)
         elif kind == "include":
-            self.depth = depth - 1
+            self.depth = data - 1
             self.include(el.getparent(), el)
         elif kind == "required":
             self._check_required(el, data)
@@ -149,45 +170,80 @@ class Loader:
     def _visit(self, el, node: ElementSpec, depth: int, stack: list) -> None:
         """Checks one element's attributes and value and puts on the stack
         what follows: its children, then (for an ``<include>``) the
-        expansion, or (for a joint) the check of required children."""
-        diag = self.diag
+        expansion, or (for a joint) the check of required children.
+
+        Every element of the document passes here, so the common case is
+        kept short: attributes and texts already found readable (by type)
+        are not read again."""
         if depth > MAX_ELEMENT_DEPTH:
-            diag.error(el, f"elements (with those of included files) are nested more "
-                           f"than {MAX_ELEMENT_DEPTH} deep; mbparse reads at most "
-                           f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
-        self._check_attributes(el, node)
-        self.check_value(el, node)
+            self.diag.error(el, f"elements (with those of included files) are nested more "
+                                f"than {MAX_ELEMENT_DEPTH} deep; mbparse reads at most "
+                                f"{MAX_ELEMENT_DEPTH} levels", code="depth-limit")
+        items = el.items()
+        if items or node.required_attributes:
+            self._check_attributes(el, node, items)
+        value_type = node.checked_type
+        if value_type:
+            text = el.text
+            if text is not None:
+                if value_type == "pose":
+                    key = (text, el.get("rotation_format"), el.get("degrees"))
+                    if key not in self._read_poses:
+                        self.check_value(el, node)
+                        if len(self._read_poses) < MEMO_LIMIT:
+                            self._read_poses.add(key)
+                else:
+                    known = self._read_texts.get(value_type)
+                    if known is None:
+                        known = self._read_texts[value_type] = set()
+                    if text not in known:
+                        self.check_value(el, node)
+                        if len(known) < MEMO_LIMIT:
+                            known.add(text)
         children = node.children
-        if el.tag == "include" and el.getparent() is not None:
-            stack.append(("include", el, None, depth))
-        elif el.tag == "joint" and el.get("type") != "ball":
-            stack.append(("required", el, children, depth))
-        if node.copy_data and not children:
-            return
-        later = []
-        for child in el:
-            tag = child.tag
-            if not isinstance(tag, str):
-                continue
-            entry = children.get(tag)
+        tag = el.tag
+        if tag == "include":
+            if el.getparent() is not None:
+                stack.append((el, "include", depth))
+        elif tag == "joint" and el.get("type") != "ball":
+            stack.append((el, "required", children))
+        if not children:
+            if node.copy_data:
+                return
+            kids = el[:]
+            if not kids:
+                return
+        else:
+            kids = el[:]
+        depth += 1
+        push = stack.append
+        get = children.get
+        for child in reversed(kids):
+            ctag = child.tag
+            entry = get(ctag)
             if entry is not None:
-                spec, multiplicity = entry
-                kind = "deprecated" if multiplicity == "deprecated" else "visit"
-                later.append((kind, child, spec, depth + 1))
-            elif tag[0] == "{" or ":" in tag or node.copy_data:
+                if entry[1] == "deprecated":
+                    push((child, "deprecated", (entry[0], depth)))
+                else:
+                    push((child, entry[0], depth))
+            elif ctag.__class__ is not str or ctag[0] == "{" or ":" in ctag or node.copy_data:
                 continue  # custom (namespaced) elements are kept as written
             else:
-                later.append(("unknown", child, (el, children), depth + 1))
-        stack.extend(reversed(later))
+                push((child, "unknown", (el, children)))
 
-    def _check_attributes(self, el, node: ElementSpec) -> None:
+    def _check_attributes(self, el, node: ElementSpec, items: list) -> None:
         diag = self.diag
         attrs = node.attributes
-        for key, text in el.attrib.items():
-            with diag.policy.recovering():
+        known = self._read_attributes
+        for key, text in items:
+            spec = attrs.get(key)
+            if spec is not None:
+                kind = spec.type
+                if kind == "string" or text in known.get(kind, ()):
+                    continue
+            try:
                 if key[0] == "{" or ":" in key or key in (RESOLVED, VERSION_ATTR):
                     continue
-                spec = attrs.get(key)
                 if spec is None:
                     self._unknown(el, f"XML attribute '{key}' of element <{el.tag}> is not part "
                                       f"of SDFormat.{did_you_mean(key, attrs)}",
@@ -199,8 +255,16 @@ class Loader:
                     diag.error(el, f"Cannot read attribute '{key}' of <{el.tag}> as a "
                                    f"{spec.type}: '{text}'.",
                                code=unreadable_code(text, "sdf-value-invalid"))
-        for key, spec in attrs.items():
-            if spec.required and el.get(key) is None and node.name != "sdf":
+                texts = known.get(spec.type)
+                if texts is None:
+                    texts = known[spec.type] = set()
+                if len(texts) < MEMO_LIMIT:
+                    texts.add(text)
+            except ParseError as e:
+                if not diag.policy.recovered(e):
+                    raise
+        for key in node.required_attributes:
+            if el.get(key) is None:
                 diag.error(el, f"Required attribute '{key}' of element <{el.tag}> is "
                                "missing.", code="sdf-attribute-missing")
 
@@ -400,13 +464,17 @@ def _joint_axes(root):
                 yield axis
 
 
+# Elements whose name the scope delimiter may not be part of (1.8 on).
+_NAMED_TAGS = ("model", "link", "joint", "frame", "visual", "collision", "sensor", "light",
+               "world")
+
+
 def check_no_scope_delimiter(diag: SdfDiagnostic, root) -> None:
     """From SDFormat 1.8 on, names may not contain '::'."""
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el.tag[0] == "{" or ":" in el.tag:
-            continue
+    # (lxml picks these elements, in document order, and only those in no
+    # namespace, as the tags are plain names)
+    for el in root.iter(*_NAMED_TAGS):
         name = el.get("name")
-        if name and "::" in name and el.tag in ("model", "link", "joint", "frame", "visual",
-                                                "collision", "sensor", "light", "world"):
+        if name and "::" in name:
             diag.error(el, f"The name '{name}' contains the scope delimiter '::', which "
                            "SDFormat 1.8 and later do not allow.", code="sdf-value-invalid")

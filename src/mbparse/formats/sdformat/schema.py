@@ -32,10 +32,21 @@ class ElementSpec:
     # child name → (its description, one of optional, required, any,
     # "one or more", deprecated)
     children: dict[str, tuple["ElementSpec", str]] = field(default_factory=dict)
+    # Derived for the document check, which visits every element: the names
+    # of the required attributes, and the value type when its text needs a
+    # check ('' for none and for strings, which always read).
+    required_attributes: tuple[str, ...] = ()
+    checked_type: str = ""
 
     def __repr__(self) -> str:
         return f"ElementSpec(<{self.name}>, {len(self.attributes)} attributes, " \
                f"{len(self.children)} children)"
+
+
+# Value types whose text may fail to read (strings always read).
+CHECKED_TYPES = frozenset({"double", "float", "int", "unsigned int", "unsigned long", "uint64_t",
+                           "bool", "vector3", "vector2d", "vector2i", "color", "quaternion",
+                           "time", "pose"})
 
 
 @lru_cache(maxsize=1)
@@ -51,4 +62,8 @@ def root() -> ElementSpec:
     for spec, e in zip(specs, data["elements"]):
         spec.children = {k: (specs[c["element"]], c["multiplicity"])
                          for k, c in e["children"].items()}
+        # (<sdf version> is checked by the loader itself)
+        spec.required_attributes = () if spec.name == "sdf" else tuple(
+            k for k, a in spec.attributes.items() if a.required)
+        spec.checked_type = spec.type if spec.type in CHECKED_TYPES else ""
     return specs[data["root"]]
