@@ -335,8 +335,7 @@ def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, obje
     if pose is None:
         return RigidTransform(), None, None
     try:
-        X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
-                              values.parse_bool(pose.get("degrees", "false")))
+        X = diag.pose(pose)
     except ValueError:
         if diag.policy.collect_errors:
             # check: the document check has reported the value already;

@@ -15,7 +15,8 @@ from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
 from ..common.xml import children, first_child
-from .diagnostic import SdfDiagnostic, check_supported, local_name
+from .diagnostic import (SdfDiagnostic, check_supported, child_index, first_on_path,
+                         local_name)
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
@@ -32,8 +33,11 @@ PROXIMITY_TAGS = frozenset(drake.PROXIMITY_TAGS) | {"drake:soft_hydroelastic"}
 Resolve = Callable[..., "str | None"]  # (element, uri, missing=code, instead=...) -> path
 
 
-def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = None):
-    child = el.find(name)
+def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = None,
+                 kids: dict | None = None):
+    """The number child ``name`` of ``el`` holds (``kids``: the child index
+    of ``el``, when the caller has it)."""
+    child = el.find(name) if kids is None else kids.get(name)
     if child is None:
         if default is None:
             diag.error(el, f"Element <{name}> is required within element <{local_name(el)}>.",
@@ -46,8 +50,8 @@ def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = Non
                    code="sdf-value-invalid")
 
 
-def _child_vector(diag: SdfDiagnostic, el, name: str, default):
-    child = el.find(name)
+def _child_vector(diag: SdfDiagnostic, el, name: str, default, kids: dict | None = None):
+    child = el.find(name) if kids is None else kids.get(name)
     if child is None or not (child.text or "").strip():
         return default
     try:
@@ -67,25 +71,30 @@ class SdfGeometryReader:
         """The shape, or None for an empty or unsupported geometry."""
         diag = self.diag
         check_supported(diag, geometry_el, GEOMETRY_TAGS)
-        kinds = [c for c in geometry_el if isinstance(c.tag, str)
-                 and local_name(c) in GEOMETRY_TAGS]
-        if not kinds:
+        el = None
+        for c in geometry_el[:]:
+            if c.tag.__class__ is str and local_name(c) in GEOMETRY_TAGS:
+                el = c
+                break
+        if el is None:
             return None
-        el = kinds[0]
         tag = local_name(el)
         with diag.located(el):
             if tag == "box":
-                return Box(*_child_vector(diag, el, "size", (1.0, 1.0, 1.0)))
+                return Box(*_child_vector(diag, el, "size", (1.0, 1.0, 1.0), child_index(el)))
             if tag == "sphere":
-                return Sphere(_child_float(diag, el, "radius", 1.0))
+                return Sphere(_child_float(diag, el, "radius", 1.0, child_index(el)))
             if tag == "cylinder":
-                return Cylinder(_child_float(diag, el, "radius", 1.0),
-                                _child_float(diag, el, "length", 1.0))
+                kids = child_index(el)
+                return Cylinder(_child_float(diag, el, "radius", 1.0, kids),
+                                _child_float(diag, el, "length", 1.0, kids))
             if tag == "capsule":
-                return Capsule(_child_float(diag, el, "radius", 0.5),
-                               _child_float(diag, el, "length", 1.0))
+                kids = child_index(el)
+                return Capsule(_child_float(diag, el, "radius", 0.5, kids),
+                               _child_float(diag, el, "length", 1.0, kids))
             if tag == "ellipsoid":
-                return Ellipsoid(*_child_vector(diag, el, "radii", (1.0, 1.0, 1.0)))
+                return Ellipsoid(*_child_vector(diag, el, "radii", (1.0, 1.0, 1.0),
+                                                child_index(el)))
             if tag == "plane":
                 return HalfSpace()
             if tag == "drake:capsule":
@@ -101,19 +110,21 @@ class SdfGeometryReader:
 
     def mesh(self, el, for_collision: bool):
         diag = self.diag
-        uri_el = el.find("uri")
+        kids = child_index(el)
+        uri_el = kids.get("uri")
         uri = (uri_el.text or "").strip() if uri_el is not None else ""
         if not uri:
             diag.error(el, "The <mesh> tag is missing the required 'uri' attribute.",
                        code="sdf-attribute-missing")
         path = self.resolve(uri_el, uri, missing="mesh-missing", instead=drake.LEFT_OUT)
-        scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0))
+        scale = _child_vector(self.diag, el, "scale", (1.0, 1.0, 1.0), kids)
         return drake.mesh_shape(
-            path, scale, first_child(el, "drake:declare_convex") is not None, for_collision,
+            path, scale, kids.get("drake:declare_convex") is not None, for_collision,
             lambda m, instead: diag.drake_refuses(el, m, instead, code="mesh-collision-hull"))
 
-    def plane_pose(self, geometry_el, X_LG: RigidTransform) -> RigidTransform:
-        plane = geometry_el.find("plane")
+    def plane_pose(self, geometry_el, X_LG: RigidTransform,
+                   kids: dict | None = None) -> RigidTransform:
+        plane = geometry_el.find("plane") if kids is None else kids.get("plane")
         if plane is None:
             return X_LG
         normal = (0.0, 0.0, 1.0)
@@ -132,30 +143,36 @@ class SdfGeometryReader:
         return X_LG @ RigidTransform(half_space_rotation(normal))
 
     # ------------------------------------------------------------ visual
-    def visual(self, el, X_LG: RigidTransform) -> GeometryInstance | None:
+    def visual(self, el, X_LG: RigidTransform, kids: dict | None = None
+               ) -> GeometryInstance | None:
+        """The geometry of ``<visual>`` ``el`` (``kids``: its child index)."""
         diag = self.diag
-        check_material(diag, el.find("material"))
+        if kids is None:
+            kids = child_index(el)
+        check_material(diag, kids.get("material"))
         check_supported(diag, el, VISUAL_TAGS)
-        geometry_el = el.find("geometry")
+        geometry_el = kids.get("geometry")
         if geometry_el is None:
             return None
-        check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
+        geometry_kids = check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
         shape = self.shape(geometry_el, for_collision=False)
         if shape is None:
             return None
-        roles = self.visual_properties(el)
+        roles = self.visual_properties(el, kids)
         if roles is None:
             return None
-        X = self.plane_pose(geometry_el, X_LG)
+        X = self.plane_pose(geometry_el, X_LG, geometry_kids)
         return GeometryInstance(X, shape, el.get("name", ""), roles,
                                 (diag.where(el)[0], el.sourceline))
 
-    def visual_properties(self, el) -> dict | None:
+    def visual_properties(self, el, kids: dict | None = None) -> dict | None:
         diag = self.diag
+        if kids is None:
+            kids = child_index(el)
         enabled = {}
         for role, tag in ((PERCEPTION, "drake:perception_properties"),
                           (ILLUSTRATION, "drake:illustration_properties")):
-            node = first_child(el, tag)
+            node = kids.get(tag)
             enabled[role] = True
             if node is not None and node.get("enabled") is not None:
                 try:
@@ -171,17 +188,17 @@ class SdfGeometryReader:
                              code="sdf-unsupported")
             return None
         props = GeometryProperties()
-        material = el.find("material")
+        material = kids.get("material")
         if material is not None:
-            check_supported(diag, material, MATERIAL_TAGS)
-            diffuse_map = first_child(material, "drake:diffuse_map")
+            material_kids = check_supported(diag, material, MATERIAL_TAGS)
+            diffuse_map = material_kids.get("drake:diffuse_map")
             if diffuse_map is not None and (diffuse_map.text or "").strip():
                 path = self.resolve(diffuse_map, diffuse_map.text.strip(),
                                     instead="mbparse draws the material without it")
                 if path is not None:
                     props.add_property("phong", "diffuse_map", path)
             for key in ("diffuse", "ambient", "specular", "emissive"):
-                node = material.find(key)
+                node = material_kids.get(key)
                 if node is not None:
                     text = node.text or ""
                     rgba = values.parse_color(text) if text.strip() else (0.0, 0.0, 0.0, 1.0)
@@ -191,7 +208,8 @@ class SdfGeometryReader:
             roles[ILLUSTRATION] = props
         if enabled[PERCEPTION]:
             perception = props.copy()
-            accepting = list(children(el, "drake:accepting_renderer"))
+            accepting = (list(children(el, "drake:accepting_renderer"))
+                         if "drake:accepting_renderer" in kids else None)
             if accepting:
                 names = set()
                 for node in accepting:
@@ -202,34 +220,40 @@ class SdfGeometryReader:
                     names.add(name)
                 perception.add_property("renderer", "accepting", frozenset(names))
             roles[PERCEPTION] = perception
-        elif first_child(el, "drake:accepting_renderer") is not None:
+        elif kids.get("drake:accepting_renderer") is not None:
             diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
                              "disabled perception role.", code="sdf-unsupported")
         return roles
 
     # ------------------------------------------------------------ collision
-    def collision(self, el, X_LG: RigidTransform) -> GeometryInstance | None:
+    def collision(self, el, X_LG: RigidTransform, kids: dict | None = None
+                  ) -> GeometryInstance | None:
+        """The geometry of ``<collision>`` ``el`` (``kids``: its child index)."""
         diag = self.diag
-        geometry_el = el.find("geometry")
+        if kids is None:
+            kids = child_index(el)
+        geometry_el = kids.get("geometry")
         if geometry_el is None:
             return None
-        check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
+        geometry_kids = check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
         shape = self.shape(geometry_el, for_collision=True)
         if shape is None:
             return None
-        X = self.plane_pose(geometry_el, X_LG)
-        props = self.proximity(el)
+        X = self.plane_pose(geometry_el, X_LG, geometry_kids)
+        props = self.proximity(el, kids)
         return GeometryInstance(X, shape, el.get("name", ""), {PROXIMITY: props},
                                 (diag.where(el)[0], el.sourceline))
 
-    def proximity(self, el) -> GeometryProperties:
+    def proximity(self, el, kids: dict | None = None) -> GeometryProperties:
         diag = self.diag
+        if kids is None:
+            kids = child_index(el)
         check_supported(diag, el, COLLISION_TAGS)
-        retro = el.find("laser_retro")
+        retro = kids.get("laser_retro")
         if retro is not None and values.parse_double(retro.text or "0") != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
                                 f"{(retro.text or '').strip()}", code="sdf-unsupported")
-        drake_el = first_child(el, "drake:proximity_properties")
+        drake_el = kids.get("drake:proximity_properties")
         props = GeometryProperties()
         if drake_el is not None:
             check_supported(diag, drake_el, PROXIMITY_TAGS)
@@ -259,7 +283,7 @@ class SdfGeometryReader:
                                                                       code="proximity-ignored"),
                 lambda m: diag.error(drake_el, m, code="proximity-invalid"))
         if not props.has_property("material", "coulomb_friction"):
-            props.add_property("material", "coulomb_friction", self.ode_friction(el))
+            props.add_property("material", "coulomb_friction", self.ode_friction(el, kids))
         else:
             ode = el.find("surface/friction/ode")
             if ode is not None and (ode.find("mu") is not None or ode.find("mu2") is not None):
@@ -268,8 +292,10 @@ class SdfGeometryReader:
                                   "<ode><mu*> tags are ignored.", code="sdf-unsupported")
         return props
 
-    def ode_friction(self, el) -> CoulombFriction:
-        ode = el.find("surface/friction/ode")
+    def ode_friction(self, el, kids: dict | None = None) -> CoulombFriction:
+        if kids is not None and "surface" not in kids:
+            return DEFAULT_FRICTION
+        ode = first_on_path(el, "surface", "friction", "ode")
         if ode is None:
             return DEFAULT_FRICTION
         diag = self.diag

@@ -9,8 +9,9 @@ from ...spatial import RigidTransform, matvec
 from ..common import drake
 from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
+from ...diagnostics import ParseError
 from ..common.xml import children, first_child
-from .diagnostic import SdfDiagnostic, check_supported, check_value
+from .diagnostic import SdfDiagnostic, all_named, check_supported, check_value, child_index
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader, read_number
@@ -22,6 +23,8 @@ MODEL_TAGS = frozenset({"drake:joint", "drake:linear_bushing_rpy", "drake:linear
                         "drake:tendon_constraint", "drake:collision_filter_group", "frame",
                         "include", "joint", "link", "model", "pose", "static"})
 WORLD_TAGS = frozenset({"frame", "include", "joint", "model"})
+MOMENT_TAGS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+MISSING = object()  # (an argument not given)
 
 
 class ModelBuilder:
@@ -193,54 +196,66 @@ class ModelBuilder:
         diag = self.diag
         plant = self.plant
         el = vertex.el
-        check_supported(diag, el, LINK_TAGS)
-        check_value(diag, el, "kinematic", "false")
-        check_value(diag, el, "gravity", "true")
-        M = self.inertia(el)
+        kids = check_supported(diag, el, LINK_TAGS)
+        check_value(diag, el, "kinematic", "false", kids)
+        check_value(diag, el, "gravity", "true", kids)
+        M = self.inertia(el, kids.get("inertial"))
         with diag.located(el):
             body = plant.add_rigid_body(el.get("name"), instance, M)
         self.bodies[vertex.id] = body
         X_WL = self.X_W(vertex.id)
         plant.set_default_free_body_pose(body, X_WL)
         if plant.geometry_source_is_registered():
-            self.link_geometry(el, body)
-        sv = first_child(el, "drake:surface_velocity_axis")
+            self.link_geometry(el, body, kids)
+        sv = kids.get("drake:surface_velocity_axis")
         if sv is not None:
             diag.warning(sv, "<drake:surface_velocity_axis> is read but not kept by mbparse: "
                              "surface velocities are not part of its model.",
                          code="sdf-unsupported")
 
-    def link_geometry(self, el, body) -> None:
+    def link_geometry(self, el, body, kids: dict) -> None:
+        """The visuals and collisions of link ``el`` (``kids``: its child index)."""
         diag = self.diag
         plant = self.plant
-        visuals = list(el.findall("visual"))
-        for dv in children(el, "drake:visual"):
-            visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
+        recovered = diag.policy.recovered
+        visuals = all_named(el, "visual") if "visual" in kids else []
+        if "drake:visual" in kids:
+            for dv in children(el, "drake:visual"):
+                visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
         for visual in visuals:
-            with self.diag.policy.recovering():
+            try:
                 if visual is None:
                     continue
-                X_LG = self.X_element(visual, el)
-                instance = self.geometry.visual(visual, X_LG)
+                visual_kids = child_index(visual)
+                X_LG = self.X_element(visual, el, visual_kids.get("pose"))
+                instance = self.geometry.visual(visual, X_LG, visual_kids)
                 if instance is not None:
                     with diag.located(visual):
                         plant.register_visual_geometry(body, instance)
-        for collision in el.findall("collision"):
-            with self.diag.policy.recovering():
-                X_LG = self.X_element(collision, el)
-                instance = self.geometry.collision(collision, X_LG)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
+        for collision in (all_named(el, "collision") if "collision" in kids else ()):
+            try:
+                collision_kids = child_index(collision)
+                X_LG = self.X_element(collision, el, collision_kids.get("pose"))
+                instance = self.geometry.collision(collision, X_LG, collision_kids)
                 if instance is not None:
                     with diag.located(collision):
                         plant.register_collision_geometry(body, instance)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
 
-    def X_element(self, el, link_el) -> RigidTransform:
+    def X_element(self, el, link_el, pose=MISSING) -> RigidTransform:
         """Pose of a visual or collision in its link (relative_to may name
-        another frame of the model)."""
-        pose = el.find("pose")
+        another frame of the model); ``pose``: its ``<pose>`` child, when
+        the caller has it."""
+        if pose is MISSING:
+            pose = el.find("pose")
         if pose is None:
             return RigidTransform()
-        X = values.parse_pose(pose.text or "", pose.get("rotation_format", "euler_rpy"),
-                              values.parse_bool(pose.get("degrees", "false")))
+        X = self.diag.pose(pose)
         relative_to = pose.get("relative_to")
         if not relative_to:
             return X
@@ -257,9 +272,9 @@ class ModelBuilder:
                 return vid
         raise KeyError(link_el.get("name"))
 
-    def inertia(self, el):
+    def inertia(self, el, inertial):
+        """The spatial inertia of link ``el`` from its ``<inertial>``."""
         diag = self.diag
-        inertial = el.find("inertial")
         mass = 1.0
         moments = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
         X = RigidTransform()
@@ -270,25 +285,24 @@ class ModelBuilder:
                     self.resolve_uri_for)
                 return drake.spatial_inertia(X, mass, moments,
                                                  lambda m, code: diag.warning(el, m, code=code))
-            mass_el = inertial.find("mass")
+            kids = child_index(inertial)
+            mass_el = kids.get("mass")
             if mass_el is not None and (mass_el.text or "").strip():
                 mass = read_number(diag, mass_el, 0.0)
-            node = inertial.find("inertia")
+            node = kids.get("inertia")
             if node is not None:
-                for i, key in enumerate(("ixx", "iyy", "izz", "ixy", "ixz", "iyz")):
-                    child = node.find(key)
+                moment_els = child_index(node)
+                for i, key in enumerate(MOMENT_TAGS):
+                    child = moment_els.get(key)
                     if child is not None and (child.text or "").strip():
                         moments[i] = read_number(diag, child, 0.0)
-            pose = inertial.find("pose")
+            pose = kids.get("pose")
             if pose is not None:
                 try:
-                    X = values.parse_pose(pose.text or "",
-                                          pose.get("rotation_format", "euler_rpy"),
-                                          values.parse_bool(pose.get("degrees", "false")))
+                    X = diag.pose(pose)
                 except ValueError as e:
                     diag.error(pose, f"Cannot read <pose>: {e}.", code="sdf-value-invalid")
-        return drake.spatial_inertia(X, mass, moments,
-                                     lambda m, code: diag.warning(el, m, code=code))
+        return drake.spatial_inertia(X, mass, moments, lambda m, code: diag.warning(el, m, code=code))
 
     # ------------------------------------------------------------ frames
     def frame(self, vertex, scope: Scope, instance: int) -> None:

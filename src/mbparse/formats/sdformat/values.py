@@ -8,7 +8,7 @@ import re
 import struct
 
 from ...numbers import non_finite_problem, quote
-from ...spatial import RigidTransform, quaternion_to_matrix, rpy_to_matrix
+from ...spatial import RigidTransform, fast_numbers, quaternion_to_matrix, rpy_to_matrix
 
 _BOOLS = {"true": True, "1": True, "false": False, "0": False}
 
@@ -23,6 +23,16 @@ _NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-
 def _float(token: str) -> float:
     """A number read as a C++ stream reads it: a numeric prefix is enough
     (``2.5"`` reads 2.5); ``inf`` and ``nan`` are accepted."""
+    try:  # the common case: a finite number Python reads whole
+        v = float(token)
+        if v - v == 0.0:
+            return v
+    except ValueError:
+        pass
+    return _careful_float(token)
+
+
+def _careful_float(token: str) -> float:
     t = token.strip()
     low = t.lower()
     if low in ("inf", "+inf", "infinity"):
@@ -59,6 +69,9 @@ def parse_bool(text: str) -> bool:
 
 
 def parse_numbers(text: str, n: int) -> tuple[float, ...]:
+    values = fast_numbers(text, n)
+    if values is not None:
+        return values
     tokens = text.split()
     if len(tokens) != n:
         raise ValueError_(f"expected {n} numbers, got '{text}'")
@@ -87,6 +100,12 @@ def parse_pose_with_norm(text: str, rotation_format: str = "euler_rpy",
                          degrees: bool = False) -> tuple[RigidTransform, float]:
     """The pose and the squared norm of its quaternion as written (1 for
     Euler angles): libsdformat keeps a ``quat_xyzw`` quaternion unnormalised."""
+    if rotation_format == "euler_rpy" and not degrees:
+        v = fast_numbers(text, 6)  # (the common case, read at once)
+        if v is not None:
+            if v[3] == 0.0 and v[4] == 0.0 and v[5] == 0.0:
+                return RigidTransform(p=v[:3]), 1.0
+            return RigidTransform(rpy_to_matrix(v[3:6]), v[:3]), 1.0
     tokens = text.split()
     if not tokens:
         return RigidTransform(), 1.0
