@@ -23,7 +23,7 @@ from ...workspace import MAX_FILE_NESTING, DataSource
 from ..common.xml import (DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, MEMO_LIMIT, parse_xml_bytes,
                           warn_notes)
 from . import values
-from .diagnostic import SdfDiagnostic
+from .diagnostic import SdfDiagnostic, child_index
 from ..common.suggest import did_you_mean
 from .schema import ElementSpec, root as schema_root
 from .unflatten import unflatten_document
@@ -269,8 +269,9 @@ class Loader:
                                "missing.", code="sdf-attribute-missing")
 
     def _check_required(self, el, children) -> None:
+        present = child_index(el)
         for name, (_, required) in children.items():
-            if required in ("required", "one or more") and el.find(name) is None:
+            if required in ("required", "one or more") and present.get(name) is None:
                 self.diag.error(el, f"Required element <{name}> of joint "
                                     f"'{el.get('name')}' is missing.", code="sdf-element-missing")
 

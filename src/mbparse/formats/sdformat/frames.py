@@ -329,9 +329,11 @@ def pose_quaternion_norm2(pose_el) -> float:
         return 1.0
 
 
-def read_pose(diag: SdfDiagnostic, el) -> tuple[RigidTransform, str | None, object]:
-    """The ``<pose>`` child of ``el``: (X, relative_to or None, the element)."""
-    pose = el.find("pose")
+def read_pose(diag: SdfDiagnostic, el, kids: dict | None = None
+              ) -> tuple[RigidTransform, str | None, object]:
+    """The ``<pose>`` child of ``el``: (X, relative_to or None, the element);
+    ``kids``: the child index of ``el``, when the caller has it."""
+    pose = el.find("pose") if kids is None else kids.get("pose")
     if pose is None:
         return RigidTransform(), None, None
     try:

@@ -12,7 +12,7 @@ from ...plant.topology import JointConnectivity
 from ...spatial import RigidTransform, cross, dot, matvec, norm
 from . import loops, values
 from ..common.xml import first_child
-from .diagnostic import SdfDiagnostic, check_supported, local_name
+from .diagnostic import SdfDiagnostic, check_supported, child_index, local_name
 
 INF = math.inf
 JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:gear_ratio",
@@ -57,7 +57,8 @@ class Axis:
 
     def __init__(self, diag: SdfDiagnostic, el):
         self.el = el
-        xyz_el = el.find("xyz")
+        kids = child_index(el)
+        xyz_el = kids.get("xyz")
         self.xyz = (0.0, 0.0, 1.0)
         self.expressed_in = None
         if xyz_el is not None:
@@ -71,22 +72,25 @@ class Axis:
         if norm(self.xyz) == 0:
             diag.error(xyz_el if xyz_el is not None else el,
                        "The norm of the xyz vector cannot be zero.", code="axis-zero")
-        dyn = el.find("dynamics")
-        self.damping = read_number(diag, dyn.find("damping") if dyn is not None else None, 0.0)
-        self.spring_reference = read_number(
-            diag, dyn.find("spring_reference") if dyn is not None else None, 0.0)
-        self.spring_stiffness = read_number(
-            diag, dyn.find("spring_stiffness") if dyn is not None else None, 0.0)
-        limit = el.find("limit")
+        dyn = kids.get("dynamics")
+        if dyn is None:
+            self.damping = self.spring_reference = self.spring_stiffness = 0.0
+        else:
+            found = child_index(dyn)
+            self.damping = read_number(diag, found.get("damping"), 0.0)
+            self.spring_reference = read_number(diag, found.get("spring_reference"), 0.0)
+            self.spring_stiffness = read_number(diag, found.get("spring_stiffness"), 0.0)
+        limit = kids.get("limit")
         self.limit_el = limit
-        get = (lambda tag, d: read_number(diag, limit.find(tag), d, infinite=True)) if (
-            limit is not None) else (
-            lambda tag, d: d)
-        self.lower = get("lower", -INF)
-        self.upper = get("upper", INF)
-        effort = get("effort", INF)
+        if limit is None:
+            self.lower, self.upper, effort, velocity = -INF, INF, INF, INF
+        else:
+            found = child_index(limit)
+            self.lower = read_number(diag, found.get("lower"), -INF, infinite=True)
+            self.upper = read_number(diag, found.get("upper"), INF, infinite=True)
+            effort = read_number(diag, found.get("effort"), INF, infinite=True)
+            velocity = read_number(diag, found.get("velocity"), INF, infinite=True)
         self.effort = INF if effort < 0 else effort
-        velocity = get("velocity", INF)
         self.velocity = INF if velocity < 0 else velocity
 
 
@@ -109,9 +113,10 @@ class JointReader:
         jtype = el.get("type")
         like_drake = diag.policy.like_drake
         gearbox_read = jtype == "gearbox" and not like_drake
-        check_supported(diag, el, JOINT_TAGS | loops.GEARBOX_TAGS if gearbox_read else JOINT_TAGS)
-        parent_body, parent_vid = self.ctx.joint_end_body(vertex, "parent")
-        child_body, child_vid = self.ctx.joint_end_body(vertex, "child")
+        kids = check_supported(diag, el, JOINT_TAGS | loops.GEARBOX_TAGS if gearbox_read
+                               else JOINT_TAGS)
+        parent_body, parent_vid = self.ctx.joint_end_body(vertex, "parent", kids)
+        child_body, child_vid = self.ctx.joint_end_body(vertex, "child", kids)
         if parent_body is child_body:
             diag.error(el, f"Joint '{name}' has parent and child frames that both resolve to "
                            f"the body '{child_body.name}'.", code="joint-same-body")
@@ -121,8 +126,9 @@ class JointReader:
         else:
             X_PJ = self.ctx.joint_pose_in_body(vertex, parent_vid)
         X_PF = None if X_PJ.is_exactly_identity() else X_PJ
-        axes = [Axis(diag, a) if a is not None else None
-                for a in (el.find("axis"), el.find("axis2"))]
+        axis_el, axis2_el = kids.get("axis"), kids.get("axis2")
+        axes = [Axis(diag, axis_el) if axis_el is not None else None,
+                Axis(diag, axis2_el) if axis2_el is not None else None]
         plant = self.plant
         if (jtype in loops.LOOP_CLOSING_TYPES and not like_drake
                 and self.connectivity.joined(parent_body, child_body)):
@@ -158,7 +164,7 @@ class JointReader:
                                             child_body, X_CJ, xyz, -INF, INF, damping)
                 joint.set_velocity_limits([-axis.velocity], [axis.velocity])
                 joint.set_acceleration_limits([-accel], [accel])
-                self.actuator(el, joint, axes)
+                self.actuator(el, joint, axes, kids)
                 self.spring(el, jtype, joint, axis)
             elif jtype == "universal":
                 damping = self.damping(el, axes)
@@ -235,8 +241,7 @@ class JointReader:
         limit = axis.limit_el
         if limit is None:
             return INF
-        check_supported(self.diag, limit, LIMIT_TAGS)
-        node = first_child(limit, "drake:acceleration")
+        node = check_supported(self.diag, limit, LIMIT_TAGS).get("drake:acceleration")
         if node is None:
             return INF
         value = read_number(self.diag, node, INF, infinite=True)
@@ -256,8 +261,12 @@ class JointReader:
             return -2 * math.pi / value if value != 0 else 1.0
         return 1.0
 
-    def actuator(self, el, joint, axes) -> None:
+    def actuator(self, el, joint, axes, kids: dict | None = None) -> None:
+        """The actuator of a joint with a non-zero effort limit (``kids``:
+        the child index of ``el``, when the caller has it)."""
         diag = self.diag
+        if kids is None:
+            kids = child_index(el)
         name = el.get("name")
         jtype = el.get("type")
         if jtype == "ball":
@@ -286,10 +295,10 @@ class JointReader:
                 actuator = self.plant.add_joint_actuator(name, joint, effort)
             for tag, attr in (("drake:rotor_inertia", "rotor_inertia"),
                               ("drake:gear_ratio", "gear_ratio")):
-                node = first_child(el, tag)
+                node = kids.get(tag)
                 if node is not None:
                     setattr(actuator, attr, read_number(diag, node, 0.0))
-            gains = first_child(el, "drake:controller_gains")
+            gains = kids.get("drake:controller_gains")
             if gains is not None:
                 p, d = gains.get("p"), gains.get("d")
                 if p is None:
@@ -344,7 +353,7 @@ class JointReader:
     def mimic(self, el, instance: int) -> None:
         """``<drake:mimic>`` (read after every joint exists)."""
         diag = self.diag
-        node = first_child(el, "drake:mimic")
+        node = child_index(el).get("drake:mimic")
         if node is None or el in self.kept_as_constraints:
             return  # a loop constraint's warning says its mimic is not kept
         name = el.get("name")

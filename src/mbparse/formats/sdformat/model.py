@@ -64,8 +64,14 @@ class ModelBuilder:
             return self.plant.world_body()
         return self.bodies[vid]
 
-    def joint_end_body(self, vertex, end: str):
-        name = (vertex.el.findtext(end) or "").strip()
+    def joint_end_body(self, vertex, end: str, kids: dict | None = None):
+        """The body (and its vertex) a joint's <parent> or <child> names
+        (``kids``: the child index of the joint, when the caller has it)."""
+        if kids is None:
+            name = (vertex.el.findtext(end) or "").strip()
+        else:
+            node = kids.get(end)
+            name = (node.text or "").strip() if node is not None else ""
         scope = vertex.scope
         if end == "parent" and name == WORLD:
             return self.plant.world_body(), WORLD

@@ -8,7 +8,7 @@ from typing import Callable
 
 from lxml import etree
 
-from .diagnostic import SdfDiagnostic
+from .diagnostic import SdfDiagnostic, all_named, child_index
 from .document import VERSION_ATTR, parse_version
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope, Vertex, read_pose
 from . import values
@@ -18,6 +18,11 @@ NAMED_WORLD_CHILDREN = ("model", "frame", "joint", "light", "actor", "population
                         "road")
 # Reader of a URDF/MJCF <include>: (scope of the parent, include element) -> Scope.
 CustomReader = Callable[[Scope, object], "Scope | None"]
+
+
+def _text(el) -> str:
+    """The stripped text of ``el`` ('' when there is none or no element)."""
+    return (el.text or "").strip() if el is not None else ""
 
 
 def is_reserved(name: str) -> bool:
@@ -204,9 +209,11 @@ class ScopeBuilder:
         name = el.get("name", "")
         if is_reserved(name):
             self.diag.error(el, f"The link name '{name}' is reserved.", code="sdf-name-reserved")
+        kids = child_index(el)
         for tag in ("visual", "collision"):
-            self.unique_geometry_names(el, name, tag)
-        X, relative_to, pose_el = read_pose(self.diag, el)
+            if tag in kids:  # (with none there is nothing to compare)
+                self.unique_geometry_names(el, name, tag)
+        X, relative_to, pose_el = read_pose(self.diag, el, kids)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
                    pose_el=pose_el)
         self.graph.add(v)
@@ -217,7 +224,7 @@ class ScopeBuilder:
         name in a link; the default mode renames each later one (pybullet's
         kiva_shelf names its 20 collision boxes alike)."""
         self.rename_later_duplicates(
-            el, el.findall(tag), tag,
+            el, all_named(el, tag), tag,
             lambda n: f"{tag} name '{n}' is used more than once in link '{link_name}'.")
 
     def rename_later_duplicates(self, el, elements, what: str, message) -> None:
@@ -262,8 +269,9 @@ class ScopeBuilder:
         name = el.get("name", "")
         if is_reserved(name):
             diag.error(el, f"The joint name '{name}' is reserved.", code="sdf-name-reserved")
-        parent = (el.findtext("parent") or "").strip()
-        child = (el.findtext("child") or "").strip()
+        kids = child_index(el)
+        parent = _text(kids.get("parent"))
+        child = _text(kids.get("child"))
         if child == WORLD:
             diag.error(el, f"Joint '{name}' names the world as its child.", code="joint-same-body")
         if parent == child:
@@ -271,7 +279,7 @@ class ScopeBuilder:
                            "child.", code="joint-same-body")
         if parent == name:
             diag.error(el, f"Joint '{name}' names itself as its parent.", code="joint-same-body")
-        X, relative_to, pose_el = read_pose(diag, el)
+        X, relative_to, pose_el = read_pose(diag, el, kids)
         v = Vertex(scope.vertex_id(name), "joint", scope, el, attached_to=child,
                    relative_to=relative_to, X=X, pose_el=pose_el)
         self.graph.add(v)
