@@ -16,7 +16,6 @@ arithmetic bit for bit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from ...spatial import RigidTransform, Vec3, add, matvec, scale, transpose
@@ -30,24 +29,39 @@ def rotate_unnormalised(R: tuple, s: float, v: Sequence[float]) -> Vec3:
     return add(scale(1.0 - s, v), scale(s, matvec(R, v)))
 
 
-@dataclass(frozen=True)
 class GzPose:
-    """A pose with the squared norm ``s`` of its (unnormalised) quaternion."""
+    """A pose with the squared norm ``s`` of its (unnormalised) quaternion.
+    Never changed once made (a plain class with slots: a frame graph makes
+    several per frame); its inverse is kept once asked for."""
 
-    X: RigidTransform
-    s: float = 1.0
+    __slots__ = ("X", "s", "_inverse")
+
+    def __init__(self, X: RigidTransform, s: float = 1.0):
+        self.X = X
+        self.s = s
+        self._inverse: GzPose | None = None
 
     def __matmul__(self, other: "GzPose") -> "GzPose":
         return GzPose(self.X @ other.X, self.s * other.s)
 
     def inverse(self) -> "GzPose":
+        inverse = self._inverse
+        if inverse is not None:
+            return inverse
         if self.s == 1.0:
-            return GzPose(self.X.inverse(), 1.0)
-        s_inv = 1.0 / self.s
-        R_inv = transpose(self.X.R)
-        minus_p = scale(-1.0, self.X.p)
-        return GzPose(RigidTransform(R_inv, rotate_unnormalised(R_inv, s_inv, minus_p)), s_inv)
+            inverse = GzPose(self.X.inverse(), 1.0)
+        else:
+            s_inv = 1.0 / self.s
+            R_inv = transpose(self.X.R)
+            minus_p = scale(-1.0, self.X.p)
+            inverse = GzPose(RigidTransform(R_inv, rotate_unnormalised(R_inv, s_inv, minus_p)),
+                             s_inv)
+        self._inverse = inverse
+        return inverse
 
     def rotate(self, v: Sequence[float]) -> Vec3:
         """``v`` rotated as libsdformat rotates a joint axis by this pose."""
         return rotate_unnormalised(self.X.R, self.s, v)
+
+    def __repr__(self) -> str:
+        return f"GzPose({self.X!r}, s={self.s})"
