@@ -36,6 +36,7 @@ RESOLVED = "mbparse-resolved"
 VERSION_ATTR = "mbparse-version"
 CUSTOM_SUFFIXES = (".urdf", ".xml")
 RESERVED_REFERENCE = "__root__"
+NOTHING: frozenset = frozenset()
 
 
 def parse_version(text: str) -> tuple[int, int]:
@@ -218,14 +219,31 @@ class Loader:
         depth += 1
         push = stack.append
         get = children.get
+        texts = self._read_texts
         for child in reversed(kids):
             ctag = child.tag
             entry = get(ctag)
             if entry is not None:
+                spec = entry[0]
                 if entry[1] == "deprecated":
-                    push((child, "deprecated", (entry[0], depth)))
-                else:
-                    push((child, entry[0], depth))
+                    push((child, "deprecated", (spec, depth)))
+                    continue
+                if spec.plain_leaf and not len(child) and not child.keys() and (
+                        depth <= MAX_ELEMENT_DEPTH):
+                    # Its visit would find nothing to say when its text needs
+                    # no check or was found readable before: none is made.
+                    value_type = spec.checked_type
+                    if not value_type:
+                        continue
+                    text = child.text
+                    if text is None:
+                        continue
+                    if value_type == "pose":
+                        if (text, None, None) in self._read_poses:
+                            continue
+                    elif text in texts.get(value_type, NOTHING):
+                        continue
+                push((child, spec, depth))
             elif ctag.__class__ is not str or ctag[0] == "{" or ":" in ctag or node.copy_data:
                 continue  # custom (namespaced) elements are kept as written
             else:

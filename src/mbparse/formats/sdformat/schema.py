@@ -37,6 +37,10 @@ class ElementSpec:
     # check ('' for none and for strings, which always read).
     required_attributes: tuple[str, ...] = ()
     checked_type: str = ""
+    # No children, no required attribute, and nothing more to do after its
+    # own check (not an <include> or <joint>): such an element with no
+    # attribute, no child and a text already found readable needs no visit.
+    plain_leaf: bool = False
 
     def __repr__(self) -> str:
         return f"ElementSpec(<{self.name}>, {len(self.attributes)} attributes, " \
@@ -66,4 +70,6 @@ def root() -> ElementSpec:
         spec.required_attributes = () if spec.name == "sdf" else tuple(
             k for k, a in spec.attributes.items() if a.required)
         spec.checked_type = spec.type if spec.type in CHECKED_TYPES else ""
+        spec.plain_leaf = (not spec.children and not spec.required_attributes
+                           and spec.name not in ("include", "joint"))
     return specs[data["root"]]
