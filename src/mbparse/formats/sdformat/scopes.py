@@ -40,6 +40,9 @@ class ScopeBuilder:
         self.diag = diag
         self.graph = graph
         self.custom_reader = custom_reader
+        # The SDFormat version each element visited by _version_of is read
+        # in: a model nested hundreds deep asks once, not once per level.
+        self._versions: dict = {}
 
     def world(self, el) -> Scope:
         scope = Scope("", el.get("name", ""), el, None, kind="world")
@@ -89,7 +92,7 @@ class ScopeBuilder:
         if is_reserved(name):
             diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
         scope = Scope(parent.vertex_id(name), name, el, parent)
-        scope.version = parse_version(_version_of(el))
+        scope.version = parse_version(_version_of(el, self._versions))
         static_el = el.find("static")
         # An empty <static> is its default, false (the schema check reads only
         # values that are written).
@@ -372,11 +375,23 @@ class ScopeBuilder:
         parent.remove(model)
 
 
-def _version_of(el) -> str:
+def _version_of(el, known: dict) -> str:
+    """The version of the file ``el`` was read from (the ``VERSION_ATTR``
+    of it or of its nearest ancestor having one); ``known`` keeps the
+    answers for ``el`` and the ancestors walked (elements are moved only
+    below models not yet visited, so an answer kept stays true)."""
+    walked = []
     node = el
+    version = "1.12"
     while node is not None:
-        v = node.get(VERSION_ATTR)
-        if v:
-            return v
+        found = known.get(node)
+        if found is None:
+            found = node.get(VERSION_ATTR) or None
+        if found is not None:
+            version = found
+            break
+        walked.append(node)
         node = node.getparent()
-    return "1.12"
+    for node in walked:
+        known[node] = version
+    return version
