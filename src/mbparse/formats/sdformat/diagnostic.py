@@ -84,6 +84,25 @@ def child_index(el) -> dict:
     return index
 
 
+def prefixed_children(el) -> dict[str, list]:
+    """The child elements written with a prefix (``drake:joint``), by that
+    name, each list in document order: from one walk, for a reader that
+    looks for several such names among many children (a model's)."""
+    out: dict[str, list] = {}
+    for child in el[:]:
+        tag = child.tag
+        if tag.__class__ is not str or (tag[0] != "{" and ":" not in tag):
+            continue
+        name = local_name(child)
+        if ":" in name:
+            found = out.get(name)
+            if found is None:
+                out[name] = [child]
+            else:
+                found.append(child)
+    return out
+
+
 def all_named(el, tag: str) -> list:
     """Every child named ``tag`` (a plain name), as ``el.findall(tag)``."""
     return [c for c in el[:] if c.tag == tag]

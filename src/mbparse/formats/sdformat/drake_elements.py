@@ -13,7 +13,7 @@ from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
 from ..common import drake
 from ..common.xml import children, first_child
-from .diagnostic import SdfDiagnostic, check_supported, local_name
+from .diagnostic import SdfDiagnostic, check_supported, local_name, prefixed_children
 
 DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
                               "drake:initial_tangent", "drake:plane_normal", "drake:is_periodic",
@@ -91,15 +91,15 @@ def named_body(builder, el, instance: int, tag: str):
 
 
 def add_all(builder, scope, instance: int) -> None:
-    el = scope.el
-    for node in children(el, "drake:joint"):
+    found = prefixed_children(scope.el)
+    for node in found.get("drake:joint", ()):
         drake_joint(builder, node, instance)
     parts = SdfDrakeParts(builder, instance)
     for tag, read in TWO_BODY_ELEMENTS.items():
-        for node in children(el, tag):
+        for node in found.get(tag, ()):
             check_supported(builder.diag, node, TWO_BODY_CHILDREN[tag])
             read(parts, node)
-    for node in children(el, "drake:tendon_constraint"):
+    for node in found.get("drake:tendon_constraint", ()):
         builder.diag.error(node, "<drake:tendon_constraint> is not supported by mbparse yet.",
                            code="sdf-not-supported")
 
@@ -251,7 +251,7 @@ def collision_filter_groups(builder, scope, instance: int) -> None:
     """``<drake:collision_filter_group>``: members are (scoped) link names."""
     diag = builder.diag
     resolver = builder.ws.collision_resolver
-    for el in children(scope.el, "drake:collision_filter_group"):
+    for el in prefixed_children(scope.el).get("drake:collision_filter_group", ()):
         ignore = el.get("ignore")
         if ignore is not None:
             try:

@@ -10,7 +10,7 @@ from ..common import drake
 from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
-from ..common.xml import children, first_child
+from ..common.xml import children
 from .diagnostic import SdfDiagnostic, all_named, check_supported, check_value, child_index
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -137,7 +137,7 @@ class ModelBuilder:
         X_WM = self.X_W(scope.path)
         for link in scope.links:
             with self.diag.policy.recovering():
-                if first_child(link.el, "drake:deformable_properties") is not None:
+                if child_index(link.el).get("drake:deformable_properties") is not None:
                     deformable.add_deformable_link(self, link, instance)
                 else:
                     self.link(link, instance)
