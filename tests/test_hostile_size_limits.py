@@ -91,5 +91,42 @@ def test_a_urdf_of_as_many_bodies_as_the_limit_loads(write):
 
 def test_the_size_limit_rule_names_the_limits_in_force():
     from mbparse.lint.rules import RULES
+    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
     summary = RULES["size-limit"].summary
     assert f"{MAX_ELEMENTS:,} elements" in summary and f"{MAX_BODIES:,} bodies" in summary
+    assert f"{MAX_YAML_SCALARS:,} values" in summary
+
+
+def directives_with_a_list_of(n: int, tail: str = "") -> str:
+    """A directives file whose translation (on line 6) holds ``n`` numbers."""
+    return ("directives:\n- add_frame:\n    name: a\n    X_PF:\n      base_frame: world\n"
+            "      translation: [" + ", ".join(["0"] * n) + "]\n" + tail)
+
+
+def test_a_directives_file_past_the_scalar_limit_is_a_located_size_limit_error(write):
+    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS))
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    d = info.value.diagnostic
+    # add_frame, name, a, X_PF, base_frame, world and translation come first.
+    assert d.code == "size-limit" and d.line == 6 and d.file == str(path)
+    assert f"{MAX_YAML_SCALARS:,}" in d.message
+
+
+def test_a_directives_file_at_the_scalar_limit_is_read_past_it():
+    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS, DmdSyntaxError, load_document
+    # Seven scalars before the list: exactly the limit reaches the schema,
+    # which refuses a translation of that many numbers for what it is.
+    with pytest.raises(DmdSyntaxError) as info:
+        load_document(directives_with_a_list_of(MAX_YAML_SCALARS - 8))
+    assert info.value.code != "size-limit"
+
+
+def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(write):
+    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS, "# \x07\n"))
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    d = info.value.diagnostic
+    assert d.code == "dmd-syntax" and d.line == 7 and "special characters" in d.message
