@@ -38,11 +38,16 @@ class SdfDiagnostic(XmlDiagnostic):
         return (base or self.default_file), getattr(el, "sourceline", None)
 
 
-def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str]) -> dict:
+def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str],
+                    index: dict | None = None) -> dict:
     """Drake's rule for children it does not read: a ``drake:`` element is an
     error, any other a warning (the element is ignored). Returns the
-    :func:`child_index` of ``el``, made in the same walk."""
-    index: dict = {}
+    :func:`child_index` of ``el``, made in the same walk (or ``index``, when
+    the caller has it: then when ``el``'s children are all elements of
+    different names, all supported, there is nothing to walk)."""
+    if index is not None and len(el) == len(index) and supported.issuperset(index):
+        return index
+    index = {}
     for child in el[:]:
         tag = child.tag
         if tag.__class__ is not str:

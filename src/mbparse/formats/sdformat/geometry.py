@@ -67,10 +67,11 @@ class SdfGeometryReader:
         self.resolve = resolve
 
     # ------------------------------------------------------------ shapes
-    def shape(self, geometry_el, for_collision: bool):
-        """The shape, or None for an empty or unsupported geometry."""
+    def shape(self, geometry_el, for_collision: bool, kids: dict | None = None):
+        """The shape, or None for an empty or unsupported geometry (``kids``:
+        the child index of ``geometry_el``, when the caller has it)."""
         diag = self.diag
-        check_supported(diag, geometry_el, GEOMETRY_TAGS)
+        check_supported(diag, geometry_el, GEOMETRY_TAGS, kids)
         el = None
         for c in geometry_el[:]:
             if c.tag.__class__ is str and local_name(c) in GEOMETRY_TAGS:
@@ -150,12 +151,12 @@ class SdfGeometryReader:
         if kids is None:
             kids = child_index(el)
         check_material(diag, kids.get("material"))
-        check_supported(diag, el, VISUAL_TAGS)
+        check_supported(diag, el, VISUAL_TAGS, kids)
         geometry_el = kids.get("geometry")
         if geometry_el is None:
             return None
         geometry_kids = check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
-        shape = self.shape(geometry_el, for_collision=False)
+        shape = self.shape(geometry_el, for_collision=False, kids=geometry_kids)
         if shape is None:
             return None
         roles = self.visual_properties(el, kids)
@@ -236,7 +237,7 @@ class SdfGeometryReader:
         if geometry_el is None:
             return None
         geometry_kids = check_supported(diag, geometry_el, LINK_GEOMETRY_TAGS)
-        shape = self.shape(geometry_el, for_collision=True)
+        shape = self.shape(geometry_el, for_collision=True, kids=geometry_kids)
         if shape is None:
             return None
         X = self.plane_pose(geometry_el, X_LG, geometry_kids)
@@ -248,7 +249,7 @@ class SdfGeometryReader:
         diag = self.diag
         if kids is None:
             kids = child_index(el)
-        check_supported(diag, el, COLLISION_TAGS)
+        check_supported(diag, el, COLLISION_TAGS, kids)
         retro = kids.get("laser_retro")
         if retro is not None and values.parse_double(retro.text or "0") != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "

@@ -82,10 +82,11 @@ class Axis:
             self.spring_stiffness = read_number(diag, found.get("spring_stiffness"), 0.0)
         limit = kids.get("limit")
         self.limit_el = limit
+        self.limit_kids: dict | None = None
         if limit is None:
             self.lower, self.upper, effort, velocity = -INF, INF, INF, INF
         else:
-            found = child_index(limit)
+            found = self.limit_kids = child_index(limit)
             self.lower = read_number(diag, found.get("lower"), -INF, infinite=True)
             self.upper = read_number(diag, found.get("upper"), INF, infinite=True)
             effort = read_number(diag, found.get("effort"), INF, infinite=True)
@@ -241,7 +242,8 @@ class JointReader:
         limit = axis.limit_el
         if limit is None:
             return INF
-        node = check_supported(self.diag, limit, LIMIT_TAGS).get("drake:acceleration")
+        node = check_supported(self.diag, limit, LIMIT_TAGS,
+                               axis.limit_kids).get("drake:acceleration")
         if node is None:
             return INF
         value = read_number(self.diag, node, INF, infinite=True)

@@ -137,10 +137,11 @@ class ModelBuilder:
         X_WM = self.X_W(scope.path)
         for link in scope.links:
             with self.diag.policy.recovering():
-                if child_index(link.el).get("drake:deformable_properties") is not None:
+                kids = child_index(link.el)
+                if kids.get("drake:deformable_properties") is not None:
                     deformable.add_deformable_link(self, link, instance)
                 else:
-                    self.link(link, instance)
+                    self.link(link, instance, kids)
         # The model frame, fixed to the canonical link (unless deformable).
         if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
@@ -198,11 +199,13 @@ class ModelBuilder:
                             code="sdf-structure")
 
     # ------------------------------------------------------------ links
-    def link(self, vertex, instance: int) -> None:
+    def link(self, vertex, instance: int, kids: dict | None = None) -> None:
+        """Adds the body of link ``vertex`` (``kids``: the child index of its
+        element, when the caller has it)."""
         diag = self.diag
         plant = self.plant
         el = vertex.el
-        kids = check_supported(diag, el, LINK_TAGS)
+        kids = check_supported(diag, el, LINK_TAGS, kids)
         check_value(diag, el, "kinematic", "false", kids)
         check_value(diag, el, "gravity", "true", kids)
         M = self.inertia(el, kids.get("inertial"))
