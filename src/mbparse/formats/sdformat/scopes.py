@@ -226,9 +226,11 @@ class ScopeBuilder:
         """libsdformat (and Drake) refuse two visuals or two collisions of one
         name in a link; the default mode renames each later one (pybullet's
         kiva_shelf names its 20 collision boxes alike)."""
-        self.rename_later_duplicates(
-            el, all_named(el, tag), tag,
-            lambda n: f"{tag} name '{n}' is used more than once in link '{link_name}'.")
+        elements = all_named(el, tag)
+        if len(elements) > 1:  # (one alone has no name to share)
+            self.rename_later_duplicates(
+                el, elements, tag,
+                lambda n: f"{tag} name '{n}' is used more than once in link '{link_name}'.")
 
     def rename_later_duplicates(self, el, elements, what: str, message) -> None:
         """Drake's mode: an error at ``el`` for a name two of ``elements``
