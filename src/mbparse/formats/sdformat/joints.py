@@ -38,10 +38,13 @@ def read_number(diag: SdfDiagnostic, el, default: float, infinite: bool = False)
     a located error when it holds none, or (unless ``infinite`` allows it, as
     for a limit) when it is infinite: a damping, stiffness, mass or ratio of
     ``inf`` means nothing."""
-    if el is None or not (el.text or "").strip():
+    if el is None:
+        return default
+    text = el.text
+    if not text or not text.strip():
         return default
     try:
-        value = values.parse_double(el.text)
+        value = values.parse_double(text)
     except ValueError:
         diag.error(el, f"Cannot read <{local_name(el)}> as a number: '{el.text}'.",
                    code="sdf-value-invalid")
