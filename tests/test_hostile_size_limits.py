@@ -130,3 +130,65 @@ def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(wr
         load(str(path))
     d = info.value.diagnostic
     assert d.code == "dmd-syntax" and d.line == 7 and "special characters" in d.message
+
+
+# ---------------------------------------------------------------- one parse
+# Files read through includes count towards one budget per parse: a file that
+# includes a large file many times would otherwise multiply. The limit is
+# made small here so that small files reach it.
+@pytest.fixture
+def small_parse_budget(monkeypatch):
+    import mbparse.workspace as workspace
+    monkeypatch.setattr(workspace, "MAX_PARSE_ELEMENTS", 60)
+    return 60
+
+
+def model_sdf(links: int) -> str:
+    return ('<sdf version="1.9"><model name="m">'
+            + "".join(f'<link name="l{i}"/>' for i in range(links)) + "</model></sdf>")
+
+
+def test_an_sdf_file_read_again_and_again_through_includes_passes_the_parse_budget(
+        write, small_parse_budget):
+    model = write("m.sdf", model_sdf(20))  # 22 elements
+    world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
+        f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(3))
+        + "</world></sdf>")
+    with pytest.raises(ParseError) as info:
+        load(str(world))
+    d = info.value.diagnostic
+    assert d.code == "size-limit" and f"{small_parse_budget:,}" in d.message
+    assert d.file.endswith("m.sdf")
+
+
+def test_an_sdf_file_included_within_the_parse_budget_loads_and_the_next_parse_starts_afresh(
+        write, small_parse_budget):
+    model = write("m.sdf", model_sdf(20))
+    world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
+        f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(2))
+        + "</world></sdf>")
+    for _ in range(3):
+        assert load(str(world)).plant.num_bodies() == 41
+
+
+def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
+        write, small_parse_budget):
+    write("parts.xml", "<mujoco>" + '<geom size="0.1"/>' * 20 + "</mujoco>")
+    main = write("main.xml", '<mujoco model="m"><worldbody>\n<body name="a">'
+                 '<include file="parts.xml"/></body>\n<body name="b"><include file="parts.xml"/>'
+                 '</body>\n<body name="c">\n<include file="parts.xml"/></body></worldbody></mujoco>')
+    with pytest.raises(ParseError) as info:
+        load(str(main))
+    d = info.value.diagnostic
+    assert d.code == "size-limit" and d.line == 5 and d.file == str(main)
+    assert f"{small_parse_budget:,}" in d.message
+
+
+def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, small_parse_budget):
+    write("m.sdf", model_sdf(20))
+    directives = write("d.dmd.yaml", "directives:\n" + "".join(
+        f"- add_model:\n    name: m{i}\n    file: file://{{here}}/m.sdf\n" for i in range(3)))
+    directives.write_text(directives.read_text().replace("{here}", str(directives.parent)))
+    with pytest.raises(ParseError) as info:
+        load(str(directives))
+    assert info.value.diagnostic.code == "size-limit"

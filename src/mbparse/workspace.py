@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
@@ -27,6 +28,47 @@ MAX_FILE_NESTING = 100
 # once multiply (an "include bomb" of 30 levels would read a billion files).
 # At a few milliseconds a file, the limit keeps such a bomb to seconds.
 MAX_INCLUDED_FILES = 2048
+
+# The elements the XML files read in one parse may hold together (twice what
+# one file may hold, formats.common.xml.MAX_ELEMENTS), a file counting again
+# each time an include reads it or splices it in: without it, a file that
+# includes a large file many times multiplies.
+MAX_PARSE_ELEMENTS = 500_000
+PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
+_ELEMENTS_READ: ContextVar[list[int] | None] = ContextVar("mbparse_elements_read",
+                                                           default=None)
+
+
+class element_budget:
+    """``with element_budget():`` -- inside the block, the elements of every
+    XML file parsed (and every splice :func:`charge_elements` is told of)
+    count towards :data:`MAX_PARSE_ELEMENTS`; a nested block shares the
+    outer count. (A class, not a generator: contextlib stays unimported.)"""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = None if _ELEMENTS_READ.get() is not None else _ELEMENTS_READ.set([0])
+
+    def __exit__(self, *exc) -> None:
+        if self._token is not None:
+            _ELEMENTS_READ.reset(self._token)
+
+
+def charge_elements(count: int) -> str | None:
+    """Counts ``count`` more elements read in this parse; the problem when
+    that makes more than :data:`MAX_PARSE_ELEMENTS` (None outside
+    :func:`element_budget`)."""
+    read = _ELEMENTS_READ.get()
+    if read is None:
+        return None
+    read[0] += count
+    if read[0] <= MAX_PARSE_ELEMENTS:
+        return None
+    return (f"{PARSE_SIZE_PROBLEM} {MAX_PARSE_ELEMENTS:,} elements together (a file counts "
+            "again each time an include reads it or splices it in): mbparse reads at most "
+            f"{MAX_PARSE_ELEMENTS:,} in one parse, a limit that keeps any load within seconds; "
+            "include fewer or smaller files")
 
 
 class DataSource(FrozenRecord):

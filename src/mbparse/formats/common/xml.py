@@ -17,7 +17,7 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import DataSource
+from ...workspace import PARSE_SIZE_PROBLEM, DataSource, charge_elements
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -64,7 +64,11 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
-    if _elements_at_most(data) <= MAX_ELEMENTS:
+    at_most = _elements_at_most(data)
+    over = charge_elements(at_most)
+    if over is not None:
+        return None, over, None
+    if at_most <= MAX_ELEMENTS:
         return _parse_lenient(data, notes)
     past = _element_past_limit(data)
     if past is not None:
@@ -202,7 +206,8 @@ def problem_code(problem: str) -> str:
     """The diagnostic code of a problem :func:`parse_xml_bytes` gave."""
     if problem.startswith(DEPTH_PROBLEM):
         return "depth-limit"
-    return "size-limit" if problem.startswith(SIZE_PROBLEM) else "xml-syntax"
+    return ("size-limit" if problem.startswith((SIZE_PROBLEM, PARSE_SIZE_PROBLEM))
+            else "xml-syntax")
 
 
 def _check_depth(root) -> tuple:

@@ -267,7 +267,7 @@ class _PastLimit:
     def __init__(self, line: int, code: str):
         self.line, self.code = line, code
 
-    def error(self) -> "DmdSyntaxError":
+    def as_exception(self) -> "DmdSyntaxError":
         if self.code == "depth-limit":
             return DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} "
                                   f"deep; mbparse reads at most {MAX_YAML_DEPTH} levels of YAML",
@@ -350,7 +350,7 @@ def _compose(text: str) -> Node | None:
         except yaml.YAMLError:
             past = None  # composing reports it, with its line
     if past is not None:
-        raise past.error()
+        raise past.as_exception()
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
@@ -362,7 +362,8 @@ def _compose(text: str) -> Node | None:
             line = text.count("\n", 0, e.position) + 1
         else:
             line = None
-        raise DmdSyntaxError(f"the text is not valid YAML: {problem}", line) from None
+        raise DmdSyntaxError(f"the text is not valid YAML: {problem}", line,
+                             code="dmd-syntax") from None
 
 
 def load_document(text: str) -> Document:
