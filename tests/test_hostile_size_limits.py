@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from mbparse.diagnostics import ParseError
-from mbparse.formats.common.xml import MAX_ELEMENTS, parse_xml_bytes
+from mbparse.formats.common.xml import parse_xml_bytes
 from mbparse.loading import LoadOptions, load
 from mbparse.plant import ModelError, MultibodyPlant
 from mbparse.plant.plant import MAX_BODIES
+from mbparse.workspace import MAX_ELEMENTS, MAX_YAML_VALUES
 
 
 def flood(n: int, tag: str = "foo") -> str:
@@ -91,10 +92,9 @@ def test_a_urdf_of_as_many_bodies_as_the_limit_loads(write):
 
 def test_the_size_limit_rule_names_the_limits_in_force():
     from mbparse.lint.rules import RULES
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
     summary = RULES["size-limit"].summary
     assert f"{MAX_ELEMENTS:,} elements" in summary and f"{MAX_BODIES:,} bodies" in summary
-    assert f"{MAX_YAML_SCALARS:,} values" in summary
+    assert f"{MAX_YAML_VALUES:,} values" in summary
 
 
 def directives_with_a_list_of(n: int, tail: str = "") -> str:
@@ -104,28 +104,26 @@ def directives_with_a_list_of(n: int, tail: str = "") -> str:
 
 
 def test_a_directives_file_past_the_scalar_limit_is_a_located_size_limit_error(write):
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
-    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS))
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES))
     with pytest.raises(ParseError) as info:
         load(str(path))
     d = info.value.diagnostic
     # add_frame, name, a, X_PF, base_frame, world and translation come first.
     assert d.code == "size-limit" and d.line == 6 and d.file == str(path)
-    assert f"{MAX_YAML_SCALARS:,}" in d.message
+    assert f"{MAX_YAML_VALUES:,}" in d.message
 
 
 def test_a_directives_file_at_the_scalar_limit_is_read_past_it():
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS, DmdSyntaxError, load_document
+    from mbparse.formats.dmd.schema import DmdSyntaxError, load_document
     # Seven scalars before the list: exactly the limit reaches the schema,
     # which refuses a translation of that many numbers for what it is.
     with pytest.raises(DmdSyntaxError) as info:
-        load_document(directives_with_a_list_of(MAX_YAML_SCALARS - 8))
+        load_document(directives_with_a_list_of(MAX_YAML_VALUES - 8))
     assert info.value.code != "size-limit"
 
 
 def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(write):
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
-    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS, "# \x07\n"))
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES, "# \x07\n"))
     with pytest.raises(ParseError) as info:
         load(str(path))
     d = info.value.diagnostic
@@ -138,9 +136,12 @@ def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(wr
 # made small here so that small files reach it.
 @pytest.fixture
 def small_parse_budget(monkeypatch):
+    """Two files' worth is 60 XML elements or 40 YAML values (the per-file
+    limits themselves are read where the files are parsed, at import)."""
     import mbparse.workspace as workspace
-    monkeypatch.setattr(workspace, "MAX_PARSE_ELEMENTS", 60)
-    return 60
+    monkeypatch.setattr(workspace, "MAX_ELEMENTS", 30)
+    monkeypatch.setattr(workspace, "MAX_YAML_VALUES", 20)
+    return 2
 
 
 def model_sdf(links: int) -> str:
@@ -157,7 +158,7 @@ def test_an_sdf_file_read_again_and_again_through_includes_passes_the_parse_budg
     with pytest.raises(ParseError) as info:
         load(str(world))
     d = info.value.diagnostic
-    assert d.code == "size-limit" and f"{small_parse_budget:,}" in d.message
+    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
     assert d.file.endswith("m.sdf")
 
 
@@ -181,7 +182,7 @@ def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
         load(str(main))
     d = info.value.diagnostic
     assert d.code == "size-limit" and d.line == 5 and d.file == str(main)
-    assert f"{small_parse_budget:,}" in d.message
+    assert "2 files at mbparse's size limits (30 XML elements" in d.message
 
 
 def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, small_parse_budget):
@@ -192,3 +193,16 @@ def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, smal
     with pytest.raises(ParseError) as info:
         load(str(directives))
     assert info.value.diagnostic.code == "size-limit"
+
+
+def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget(
+        write, small_parse_budget):
+    leaf = write("leaf.dmd.yaml", "directives:\n" + "".join(
+        f"- add_frame:\n    name: f{i}\n    X_PF:\n      base_frame: world\n" for i in range(4)))
+    main = write("main.dmd.yaml", "directives:\n" + "".join(
+        f"- add_model_instance:\n    name: n{i}\n- add_directives:\n    file: file://{leaf}\n"
+        f"    model_namespace: n{i}\n" for i in range(4)))
+    with pytest.raises(ParseError) as info:
+        load(str(main))
+    d = info.value.diagnostic
+    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message

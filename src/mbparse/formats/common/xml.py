@@ -17,7 +17,7 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import PARSE_SIZE_PROBLEM, DataSource, charge_elements
+from ...workspace import MAX_ELEMENTS, PARSE_SIZE_PROBLEM, DataSource, charge_elements
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -140,11 +140,7 @@ def _shallow_parser():
 
 _SHALLOW_PARSER = _shallow_parser()
 
-# A file with more elements than this is refused: every element costs the
-# readers some microseconds and the model some memory, so without a bound a
-# large enough file would take minutes and gigabytes (the largest real robot
-# models have a few thousand elements).
-MAX_ELEMENTS = 250_000
+# (MAX_ELEMENTS, in workspace: a file with more elements is refused.)
 SIZE_PROBLEM = "the file has more than"
 _ELEMENT_COUNT = etree.XPath("count(//*)")
 _FIRST_ELEMENT_PAST_LIMIT = etree.XPath(f"(//*)[{MAX_ELEMENTS + 1}]")
