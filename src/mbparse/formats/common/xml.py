@@ -64,27 +64,31 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
-    at_most = _elements_at_most(data)
+    tags = data.count(b"<")
+    # Every element has a start tag: a bound on the elements (comments,
+    # declarations and CDATA sections make it larger, never smaller).
+    at_most = tags - data.count(b"</")
     over = charge_elements(at_most)
     if over is not None:
         return None, over, None
-    if at_most <= MAX_ELEMENTS:
-        return _parse_lenient(data, notes)
+    if at_most <= MAX_ELEMENTS or _elements_at_most(data) <= MAX_ELEMENTS:
+        return _parse_lenient(data, notes, tags)
     past = _element_past_limit(data)
     if past is not None:
         return None, _size_problem(*past), past[1]
-    root, problem, line = _parse_lenient(data, notes)
+    root, problem, line = _parse_lenient(data, notes, tags)
     return (root, problem, line) if root is None else _check_size(root)
 
 
-def _parse_lenient(data: bytes, notes: list[Note]) -> tuple:
-    """:func:`parse_xml_bytes` after the prolog, before the size check."""
+def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
+    """:func:`parse_xml_bytes` after the prolog and the element count
+    (``tags``: the text's ``<``), before the size check."""
     declared: list[str] = []
     repaired: set[str] = set()
     while True:
         try:
             # (elements cannot nest deeper than there are tags)
-            if data.count(b"<") <= MAX_ELEMENT_DEPTH:
+            if tags <= MAX_ELEMENT_DEPTH:
                 return etree.fromstring(data, _PARSER), "", None
             if _SHALLOW_PARSER is not None:
                 try:  # a tree this parser builds is too shallow to need the depth check
@@ -147,9 +151,9 @@ _FIRST_ELEMENT_PAST_LIMIT = etree.XPath(f"(//*)[{MAX_ELEMENTS + 1}]")
 
 
 def _elements_at_most(data: bytes) -> int:
-    """At least the number of elements in the XML text (every element has a
-    start tag, and every ``<`` not closing a tag, comment, declaration or CDATA
-    section starts one)."""
+    """A closer bound on the number of elements in the XML text (every
+    ``<`` not closing a tag, comment, declaration or CDATA section starts
+    one)."""
     return data.count(b"<") - data.count(b"</") - data.count(b"<!") - data.count(b"<?")
 
 
