@@ -26,6 +26,14 @@ def test_the_element_past_the_limit_is_found_and_located():
     assert line == MAX_ELEMENTS + 1  # the root on line 1, element k on line k
 
 
+def test_one_file_past_the_limit_is_refused_as_one_file_even_past_the_parse_budget(write):
+    path = write("flood.urdf", flood(3 * MAX_ELEMENTS))
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    d = info.value.diagnostic
+    assert d.line == MAX_ELEMENTS + 1 and "the file has more than" in d.message
+
+
 def test_a_file_of_exactly_the_limit_parses():
     root, problem, _ = parse_xml_bytes(flood(MAX_ELEMENTS).encode())
     assert problem == "" and len(root) == MAX_ELEMENTS - 1

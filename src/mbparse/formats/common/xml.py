@@ -68,16 +68,18 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     # Every element has a start tag: a bound on the elements (comments,
     # declarations and CDATA sections make it larger, never smaller).
     at_most = tags - data.count(b"</")
-    over = charge_elements(at_most)
+    near_limit = at_most > MAX_ELEMENTS
+    if near_limit:
+        at_most = _elements_at_most(data)
+        near_limit = at_most > MAX_ELEMENTS
+        past = _element_past_limit(data) if near_limit else None
+        if past is not None:
+            return None, _size_problem(*past), past[1]
+    over = charge_elements(min(at_most, MAX_ELEMENTS))
     if over is not None:
         return None, over, None
-    if at_most <= MAX_ELEMENTS or _elements_at_most(data) <= MAX_ELEMENTS:
-        return _parse_lenient(data, notes, tags)
-    past = _element_past_limit(data)
-    if past is not None:
-        return None, _size_problem(*past), past[1]
     root, problem, line = _parse_lenient(data, notes, tags)
-    return (root, problem, line) if root is None else _check_size(root)
+    return _check_size(root) if near_limit and root is not None else (root, problem, line)
 
 
 def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
