@@ -14,6 +14,13 @@ from mbparse.plant.plant import MAX_BODIES
 from mbparse.workspace import MAX_ELEMENTS, MAX_YAML_VALUES
 
 
+def refusal(path, like: str = "default"):
+    """The diagnostic of the ParseError that loading ``path`` raises."""
+    with pytest.raises(ParseError) as info:
+        load(str(path), LoadOptions(like=like))
+    return info.value.diagnostic
+
+
 def flood(n: int, tag: str = "foo") -> str:
     """``n`` elements in all: a root and ``n - 1`` empty children, one a line."""
     return "<robot name='r'>\n" + f"<{tag}/>\n" * (n - 1) + "</robot>\n"
@@ -28,9 +35,7 @@ def test_the_element_past_the_limit_is_found_and_located():
 
 def test_one_file_past_the_limit_is_refused_as_one_file_even_past_the_parse_budget(write):
     path = write("flood.urdf", flood(3 * MAX_ELEMENTS))
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     assert d.line == MAX_ELEMENTS + 1 and "the file has more than" in d.message
 
 
@@ -62,9 +67,7 @@ def test_a_file_only_the_lenient_reader_reads_is_counted_after_its_repairs():
 ], ids=["urdf", "sdf", "mjcf"])
 def test_a_file_past_the_element_limit_is_a_located_size_limit_error(write, name, text, like):
     path = write(name, text)
-    with pytest.raises(ParseError) as info:
-        load(str(path), LoadOptions(like=like))
-    d = info.value.diagnostic
+    d = refusal(path, like)
     assert d.code == "size-limit" and d.line == MAX_ELEMENTS + 1
     assert f"{MAX_ELEMENTS:,}" in d.message and d.file == str(path)
 
@@ -83,9 +86,7 @@ def test_a_urdf_of_more_bodies_than_the_limit_is_refused_at_the_first_link_past_
     text = "".join(line.replace("name='l'", f"name='l{i}'") for i, line in
                    enumerate(text.splitlines(keepends=True)))
     path = write("links.urdf", text)
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     # The world is body 0, so link MAX_BODIES - 1 (file line MAX_BODIES + 1) is one too many.
     assert d.code == "size-limit" and d.line == MAX_BODIES + 1
     assert f"l{MAX_BODIES}'" in d.message or f"'l{MAX_BODIES}" in d.message
@@ -113,9 +114,7 @@ def directives_with_a_list_of(n: int, tail: str = "") -> str:
 
 def test_a_directives_file_past_the_scalar_limit_is_a_located_size_limit_error(write):
     path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES))
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     # add_frame, name, a, X_PF, base_frame, world and translation come first.
     assert d.code == "size-limit" and d.line == 6 and d.file == str(path)
     assert f"{MAX_YAML_VALUES:,}" in d.message
@@ -132,9 +131,7 @@ def test_a_directives_file_at_the_scalar_limit_is_read_past_it():
 
 def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(write):
     path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES, "# \x07\n"))
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     assert d.code == "dmd-syntax" and d.line == 7 and "special characters" in d.message
 
 
@@ -163,9 +160,7 @@ def test_an_sdf_file_read_again_and_again_through_includes_passes_the_parse_budg
     world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
         f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(3))
         + "</world></sdf>")
-    with pytest.raises(ParseError) as info:
-        load(str(world))
-    d = info.value.diagnostic
+    d = refusal(world)
     assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
     assert d.file.endswith("m.sdf")
 
@@ -186,9 +181,7 @@ def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
     main = write("main.xml", '<mujoco model="m"><worldbody>\n<body name="a">'
                  '<include file="parts.xml"/></body>\n<body name="b"><include file="parts.xml"/>'
                  '</body>\n<body name="c">\n<include file="parts.xml"/></body></worldbody></mujoco>')
-    with pytest.raises(ParseError) as info:
-        load(str(main))
-    d = info.value.diagnostic
+    d = refusal(main)
     assert d.code == "size-limit" and d.line == 5 and d.file == str(main)
     assert "2 files at mbparse's size limits (30 XML elements" in d.message
 
@@ -198,9 +191,7 @@ def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, smal
     directives = write("d.dmd.yaml", "directives:\n" + "".join(
         f"- add_model:\n    name: m{i}\n    file: file://{{here}}/m.sdf\n" for i in range(3)))
     directives.write_text(directives.read_text().replace("{here}", str(directives.parent)))
-    with pytest.raises(ParseError) as info:
-        load(str(directives))
-    assert info.value.diagnostic.code == "size-limit"
+    assert refusal(directives).code == "size-limit"
 
 
 def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget(
@@ -210,7 +201,5 @@ def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget
     main = write("main.dmd.yaml", "directives:\n" + "".join(
         f"- add_model_instance:\n    name: n{i}\n- add_directives:\n    file: file://{leaf}\n"
         f"    model_namespace: n{i}\n" for i in range(4)))
-    with pytest.raises(ParseError) as info:
-        load(str(main))
-    d = info.value.diagnostic
+    d = refusal(main)
     assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
