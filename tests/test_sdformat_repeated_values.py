@@ -33,20 +33,15 @@ def test_a_bad_number_written_twice_is_reported_at_both_places(tmp_path):
     assert lines == {line_of(text, '<link name="a">'), line_of(text, '<link name="b">')}
 
 
-def test_a_familiar_text_with_an_unknown_attribute_still_warns():
+@pytest.mark.parametrize("second, expected", [
+    ('<mass colour="red">2</mass>', "'colour'"),  # an attribute
+    ("<mass>2<grams/></mass>", "<grams>"),  # a child
+])
+def test_a_familiar_text_with_something_unknown_on_it_still_warns(second, expected):
     text = sdf('<model name="m">'
                + _link("a", "<inertial><mass>2</mass></inertial>") + "\n"
-               + _link("b", '<inertial><mass colour="red">2</mass></inertial>') + "</model>")
-    parsed = parse_sdf(text)
-    assert any("'colour'" in w for w in parsed.warnings)
-
-
-def test_a_familiar_text_with_an_unknown_child_still_warns():
-    text = sdf('<model name="m">'
-               + _link("a", "<inertial><mass>2</mass></inertial>") + "\n"
-               + _link("b", "<inertial><mass>2<grams/></mass></inertial>") + "</model>")
-    parsed = parse_sdf(text)
-    assert any("<grams>" in w for w in parsed.warnings)
+               + _link("b", f"<inertial>{second}</inertial>") + "</model>")
+    assert any(expected in w for w in parse_sdf(text).warnings)
 
 
 def test_a_pose_text_read_as_euler_angles_is_read_again_as_a_quaternion():
