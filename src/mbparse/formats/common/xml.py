@@ -64,6 +64,9 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
+    over = charge_elements(0)  # (a parse past its budget reads no more)
+    if over is not None:
+        return None, over, None
     tags = data.count(b"<")
     # Every element has a start tag: a bound on the elements (comments,
     # declarations and CDATA sections make it larger, never smaller).
@@ -73,7 +76,8 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
         at_most = _elements_at_most(data)
         near_limit = at_most > MAX_ELEMENTS
         past = _element_past_limit(data) if near_limit else None
-        if past is not None:
+        if past is not None:  # (the parse's budget pays for the elements counted)
+            charge_elements(MAX_ELEMENTS)
             return None, _size_problem(*past), past[1]
     over = charge_elements(min(at_most, MAX_ELEMENTS))
     if over is not None:

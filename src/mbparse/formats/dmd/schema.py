@@ -287,6 +287,9 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
     document within the limits count towards the parse's element budget (a
     file that add_directives reads many times multiplies): past it, the
     _PastLimit is at the document's last value."""
+    problem = charge_elements(0, yaml=True)  # (a parse past its budget reads no more)
+    if problem is not None:
+        return _PastLimit(None, "size-limit", problem)
     depth = scalars = 0
     token = None
     for token in yaml.scan(text, Loader=loader):
@@ -298,7 +301,8 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
             depth -= 1
         elif isinstance(token, yaml.ScalarToken):
             scalars += 1
-            if scalars > MAX_YAML_VALUES:
+            if scalars > MAX_YAML_VALUES:  # (the parse's budget pays for the values counted)
+                charge_elements(MAX_YAML_VALUES, yaml=True)
                 return _PastLimit(token.start_mark.line + 1, "size-limit")
     problem = charge_elements(scalars, yaml=True)
     if problem is None:
