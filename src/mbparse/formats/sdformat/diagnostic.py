@@ -42,7 +42,7 @@ def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str
                     index: dict | None = None) -> dict:
     """Drake's rule for children it does not read: a ``drake:`` element is an
     error, any other a warning (the element is ignored). Returns the
-    :func:`child_index` of ``el``, made in the same walk (or ``index``, when
+    :func:`.lookup.child_index` of ``el``, made in the same walk (or ``index``, when
     the caller has it: then when ``el``'s children are all elements of
     different names, all supported, there is nothing to walk)."""
     if index is not None and len(el) == len(index) and supported.issuperset(index):
@@ -71,63 +71,11 @@ def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str
     return index
 
 
-def child_index(el) -> dict:
-    """The first child element of each name, from one walk: a plain name
-    maps to what ``el.find(name)`` finds, a prefixed one (``drake:x``) to
-    what :func:`~mbparse.formats.common.xml.first_child` finds (a lookup in
-    lxml costs microseconds; readers look up several children each)."""
-    index: dict = {}
-    for child in el[:]:
-        tag = child.tag
-        if tag.__class__ is not str:
-            continue
-        if tag[0] == "{":
-            if child.prefix:
-                index.setdefault(local_name(child), child)
-        elif tag not in index:
-            index[tag] = child
-    return index
-
-
-def prefixed_children(el) -> dict[str, list]:
-    """The child elements written with a prefix (``drake:joint``), by that
-    name, each list in document order: from one walk, for a reader that
-    looks for several such names among many children (a model's)."""
-    out: dict[str, list] = {}
-    for child in el[:]:
-        tag = child.tag
-        if tag.__class__ is not str or (tag[0] != "{" and ":" not in tag):
-            continue
-        name = local_name(child)
-        if ":" in name:
-            found = out.get(name)
-            if found is None:
-                out[name] = [child]
-            else:
-                found.append(child)
-    return out
-
-
-def all_named(el, tag: str) -> list:
-    """Every child named ``tag`` (a plain name), as ``el.findall(tag)``."""
-    return [c for c in el[:] if c.tag == tag]
-
-
-def first_on_path(el, *tags: str):
-    """The first element down the path of plain names ``tags``, as
-    ``el.find("a/b/c")`` finds it (depth first, in document order)."""
-    found = [el]
-    for tag in tags:
-        found = [c for parent in found for c in parent.iterchildren(tag)]
-        if not found:
-            return None
-    return found[0]
-
-
 def check_value(diag: SdfDiagnostic, el, child_name: str, expected: str,
                 index: dict | None = None) -> None:
     """Warns when ``child_name`` is set to something other than ``expected``
-    (``index``: the :func:`child_index` of ``el``, when the caller has it)."""
+    (``index``: the :func:`.lookup.child_index` of ``el``, when the caller
+    has it)."""
     child = el.find(child_name) if index is None else index.get(child_name)
     if child is None:
         return

@@ -23,7 +23,8 @@ from ...workspace import MAX_FILE_NESTING, DataSource
 from ..common.xml import (MAX_ELEMENT_DEPTH, MEMO_LIMIT, parse_xml_bytes, problem_code,
                           warn_notes)
 from . import values
-from .diagnostic import SdfDiagnostic, child_index
+from .lookup import child_index
+from .diagnostic import SdfDiagnostic
 from ..common.suggest import did_you_mean
 from .schema import ElementSpec, root as schema_root
 from .unflatten import unflatten_document

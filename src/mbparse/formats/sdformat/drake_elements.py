@@ -13,7 +13,8 @@ from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
 from ..common import drake
 from ..common.xml import children, first_child
-from .diagnostic import SdfDiagnostic, check_supported, local_name, prefixed_children
+from .lookup import prefixed_children
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 DRAKE_JOINT_TAGS = frozenset({"drake:parent", "drake:child", "drake:damping",
                               "drake:initial_tangent", "drake:plane_normal", "drake:is_periodic",

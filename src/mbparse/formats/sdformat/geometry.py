@@ -15,8 +15,8 @@ from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
 from ..common.xml import children, first_child
-from .diagnostic import (SdfDiagnostic, check_supported, child_index, first_on_path,
-                         local_name)
+from .lookup import child_index, first_on_path
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",

@@ -12,7 +12,8 @@ from ...plant.topology import JointConnectivity
 from ...spatial import RigidTransform, cross, dot, matvec, norm
 from . import loops, values
 from ..common.xml import first_child
-from .diagnostic import SdfDiagnostic, check_supported, child_index, local_name
+from .lookup import child_index
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 INF = math.inf
 JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:gear_ratio",

@@ -11,7 +11,8 @@ from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
 from ..common.xml import children
-from .diagnostic import SdfDiagnostic, all_named, check_supported, check_value, child_index
+from .lookup import all_named, child_index
+from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader, read_number
@@ -311,7 +312,8 @@ class ModelBuilder:
                     X = diag.pose(pose)
                 except ValueError as e:
                     diag.error(pose, f"Cannot read <pose>: {e}.", code="sdf-value-invalid")
-        return drake.spatial_inertia(X, mass, moments, lambda m, code: diag.warning(el, m, code=code))
+        return drake.spatial_inertia(X, mass, moments,
+                                     lambda m, code: diag.warning(el, m, code=code))
 
     # ------------------------------------------------------------ frames
     def frame(self, vertex, scope: Scope, instance: int) -> None:

@@ -8,7 +8,8 @@ from typing import Callable
 
 from lxml import etree
 
-from .diagnostic import SdfDiagnostic, all_named, child_index
+from .lookup import all_named, child_index
+from .diagnostic import SdfDiagnostic
 from .document import VERSION_ATTR, parse_version
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope, Vertex, read_pose
 from . import values
