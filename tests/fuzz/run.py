@@ -125,13 +125,25 @@ def non_finite_in_plant(plant) -> list[str]:
 
 
 def classify_load(path: str) -> Outcome:
-    """Loads ``path`` as every command does and classifies what happened."""
+    """Loads ``path`` as every command does and classifies what happened. An
+    input refused with an error is loaded again as ``mbparse check`` loads
+    it (every error collected, reading going on after each): the readers
+    then meet what the first error stopped them before."""
     from mbparse.diagnostics import ParseError
-    from mbparse.loading import load
+    from mbparse.loading import LoadOptions, load
+    collecting = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            loaded = load(path)
+            try:
+                loaded = load(path)
+            except ParseError as first:
+                collecting = True
+                try:
+                    load(path, LoadOptions(collect_errors=True))
+                except ParseError:
+                    pass
+                raise first
             bad = non_finite_in_plant(loaded.plant)
     except Timeout:
         return Outcome("hang", "hang")
@@ -149,8 +161,9 @@ def classify_load(path: str) -> Outcome:
         return Outcome("crash", f"RecursionError @ {_innermost_mbparse_frame(e.__traceback__)}",
                        traceback.format_exc()[-3000:])
     except Exception as e:  # noqa: BLE001 -- classifying is the point
-        return Outcome("crash", f"{type(e).__name__} @ {_innermost_mbparse_frame(e.__traceback__)}",
-                       traceback.format_exc()[-3000:])
+        mode = " (collecting errors, as check)" if collecting else ""
+        return Outcome("crash", f"{type(e).__name__} @ {_innermost_mbparse_frame(e.__traceback__)}"
+                                f"{mode}", traceback.format_exc()[-3000:])
     if bad:
         return Outcome("nonsense", "non-finite " + bad[0].split("[")[0].rsplit("/", 1)[-1],
                        ", ".join(bad[:5]))

@@ -2,9 +2,15 @@
 from (included files keep their own name) and its line."""
 from __future__ import annotations
 
+from typing import Callable, NoReturn, TypeVar
+
+from ...numbers import unreadable_code
 from ...spatial import RigidTransform
 from ..common.xml import MEMO_LIMIT, XmlDiagnostic, qname as local_name
 from . import values
+
+
+T = TypeVar("T")
 
 
 class SdfDiagnostic(XmlDiagnostic):
@@ -30,6 +36,27 @@ class SdfDiagnostic(XmlDiagnostic):
             if len(self._sdf_poses) < MEMO_LIMIT:
                 self._sdf_poses[key] = X
         return X
+
+    def unreadable(self, el, value_type: str, problem: Exception) -> NoReturn:
+        """The located error for the text of ``el`` that does not read as a
+        ``value_type`` (the document check's)."""
+        text = el.text or ""
+        self.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
+                       f"'{text.strip()}' ({problem}).",
+                   code=unreadable_code(text, "sdf-value-invalid"))
+
+    def checked(self, el, value_type: str, read: Callable[[], T], default: T) -> T:
+        """``read()`` of a value of ``el`` the document check has read before.
+        It fails only in ``check``'s mode, where reading goes on after the
+        check's error: the element then takes ``default`` (the check has
+        reported the value), as :func:`.frames.read_pose` places an element
+        whose pose does not read. Elsewhere a failure is the check's error."""
+        try:
+            return read()
+        except values.ValueError_ as e:
+            if self.policy.collect_errors:
+                return default
+            self.unreadable(el, value_type, e)
 
     def where(self, el) -> tuple[str, int | None]:
         if el is None:

@@ -307,9 +307,7 @@ class Loader:
             else:
                 values.check(value_type, text)
         except (ValueError, OverflowError) as e:
-            self.diag.error(el, f"Cannot read the value of <{el.tag}> as a {value_type}: "
-                                f"'{text.strip()}' ({e}).",
-                            code=unreadable_code(text, "sdf-value-invalid"))
+            self.diag.unreadable(el, value_type, e)
 
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:

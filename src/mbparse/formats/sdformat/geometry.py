@@ -131,7 +131,8 @@ class SdfGeometryReader:
         normal = (0.0, 0.0, 1.0)
         node = plane.find("normal")
         if node is not None and (node.text or "").strip():
-            normal = values.parse_numbers(node.text, 3)
+            normal = self.diag.checked(node, "vector3",
+                                       lambda: values.parse_numbers(node.text, 3), normal)
             problem = non_finite_problem(node.text, normal)
             if problem is not None:
                 self.diag.error(node, f"The plane's <normal> must be finite: {problem}.",
@@ -202,7 +203,9 @@ class SdfGeometryReader:
                 node = material_kids.get(key)
                 if node is not None:
                     text = node.text or ""
-                    rgba = values.parse_color(text) if text.strip() else (0.0, 0.0, 0.0, 1.0)
+                    rgba = (self.diag.checked(node, "color", lambda: values.parse_color(text),
+                                              (0.0, 0.0, 0.0, 1.0))
+                            if text.strip() else (0.0, 0.0, 0.0, 1.0))
                     props.add_property("phong", key, Rgba(*rgba))
         roles = {}
         if enabled[ILLUSTRATION]:

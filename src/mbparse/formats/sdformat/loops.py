@@ -120,7 +120,7 @@ def couple_gearbox(reader: "JointReader", vertex, ratio: float, axes_W) -> None:
     graph = ctx.graph
     ref_vid = graph.body_of(graph.resolve(vertex.scope, ref_name, ref_el,
                                           "gearbox reference body"))
-    reference = ctx.body_of_vertex(ref_vid)
+    reference = ctx.body_of_vertex(ref_vid, ref_el)
     turns = []
     for end, tag, g_W in (("parent", "axis", axes_W[0]), ("child", "axis2", axes_W[1])):
         body, _ = ctx.joint_end_body(vertex, end)

@@ -60,10 +60,18 @@ class ModelBuilder:
             return graph.pose_relative(scope, vid, base)
         return self.X_W(base).inverse() @ self.X_W(vid)
 
-    def body_of_vertex(self, vid: str):
+    def body_of_vertex(self, vid: str, el=None):
+        """The body of the link ``vid`` (or the world); ``el``, the element
+        that refers to it, is where a link that was not read is reported
+        (only in ``check``'s mode, where reading goes on after the error
+        that stopped the link)."""
         if vid == WORLD:
             return self.plant.world_body()
-        return self.bodies[vid]
+        body = self.bodies.get(vid)
+        if body is None:
+            self.diag.error(el, f"This refers to link '{vid}', which was not read because of "
+                                "an error reported at it.", code="sdf-unknown-reference")
+        return body
 
     def joint_end_body(self, vertex, end: str, kids: dict | None = None):
         """The body (and its vertex) a joint's <parent> or <child> names
@@ -79,7 +87,7 @@ class ModelBuilder:
         what = "parent frame" if end == "parent" else "child frame"
         vid = self.graph.resolve(scope, name, vertex.el, what)
         body = self.graph.body_of(vid)
-        return self.body_of_vertex(body), body
+        return self.body_of_vertex(body, vertex.el), body
 
     def joint_pose_in_body(self, vertex, body_vid: str) -> RigidTransform:
         if body_vid == WORLD:
@@ -265,7 +273,7 @@ class ModelBuilder:
             pose = el.find("pose")
         if pose is None:
             return RigidTransform()
-        X = self.diag.pose(pose)
+        X = self.diag.checked(pose, "pose", lambda: self.diag.pose(pose), RigidTransform())
         relative_to = pose.get("relative_to")
         if not relative_to:
             return X
@@ -289,7 +297,8 @@ class ModelBuilder:
         moments = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
         X = RigidTransform()
         if inertial is not None:
-            if values.parse_bool(inertial.get("auto", "false")):
+            auto = inertial.get("auto", "false")
+            if diag.checked(inertial, "bool", lambda: values.parse_bool(auto), False):
                 X, mass, moments = auto_inertial(
                     diag, el, inertial, lambda c: self.X_element(c, el),
                     self.resolve_uri_for)

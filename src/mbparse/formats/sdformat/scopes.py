@@ -97,8 +97,9 @@ class ScopeBuilder:
         static_el = el.find("static")
         # An empty <static> is its default, false (the schema check reads only
         # values that are written).
-        scope.static = static_el is not None and values.parse_bool(
-            (static_el.text or "").strip() or "false")
+        scope.static = static_el is not None and diag.checked(
+            static_el, "bool", lambda: values.parse_bool((static_el.text or "").strip() or "false"),
+            False)
         X, relative_to, pose_el = read_pose(diag, el)
         vertex = Vertex(scope.path, "model", parent, el, relative_to=relative_to, X=X,
                         pose_el=pose_el, inner_scope=scope,
