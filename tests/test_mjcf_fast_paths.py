@@ -36,6 +36,39 @@ def test_geoms_of_one_size_share_one_shape_and_keep_their_own_names():
     assert shape_of(p, "c").size() == (2.0, 4.0, 8.0)
 
 
+def role(p: Parsed, name: str, role_name: str):
+    """The ``role_name`` properties of geom ``name``."""
+    (props,) = [g.properties(role_name) for g in p.geometries()
+                if g.name.endswith(name) and g.has_role(role_name)]
+    return props
+
+
+def test_geoms_of_one_color_read_one_set_of_values_and_a_change_to_one_stays_its_own():
+    p = parse(mjcf('<body name="b"><geom name="a" rgba="1 0 0 1"/><geom name="b" rgba="1 0 0 1"/>'
+                   '<geom name="c" rgba="0 1 0 1"/></body>'))
+    red = [role(p, n, r) for n in "ab" for r in ("illustration", "perception")]
+    assert all(dict(x.items()) == dict(red[0].items()) for x in red)
+    assert red[0].get_property("phong", "diffuse").to_list() == [1.0, 0.0, 0.0, 1.0]
+    green = role(p, "c", "perception").get_property("phong", "diffuse")
+    assert green.to_list() == [0.0, 1.0, 0.0, 1.0]
+    red[0].add_property("phong", "diffuse", "changed")
+    assert red[0].get_property("phong", "diffuse") == "changed"
+    for other in red[1:]:
+        assert other.get_property("phong", "diffuse").to_list() == [1.0, 0.0, 0.0, 1.0]
+
+
+def test_a_geom_of_the_default_friction_has_it_and_a_change_to_its_set_stays_its_own():
+    p = parse(mjcf('<body name="b"><geom name="a"/><geom name="b"/><geom name="c" '
+                   'friction="0.5"/></body>'))
+    a, b, c = (role(p, n, "proximity") for n in "abc")
+    assert a.get_property("material", "coulomb_friction").static_friction == 1.0
+    assert c.get_property("material", "coulomb_friction").static_friction == 0.5
+    a.add_property("material", "coulomb_friction", "changed")
+    assert b.get_property("material", "coulomb_friction").static_friction == 1.0
+    again = role(parse(mjcf('<body name="b"><geom name="a"/></body>')), "a", "proximity")
+    assert again.get_property("material", "coulomb_friction").static_friction == 1.0
+
+
 def test_a_zero_and_a_negative_zero_radius_stay_two_different_spheres():
     p = parse(mjcf('<geom name="a" size="0"/><geom name="b" size="-0"/>'))
     assert signs([shape_of(p, "a").radius, shape_of(p, "b").radius]) == [1.0, -1.0]

@@ -4,7 +4,6 @@ MuJoCo gives it (solid or shell primitives, meshes, ``mass`` or
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
@@ -24,27 +23,34 @@ DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
 UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
 # The attributes that decide a geom's roles (see GeomReader._roles).
 _ROLES = frozenset(("contype", "conaffinity", "condim", "group"))
+_ZERO3 = (0.0, 0.0, 0.0)
+_NO_INERTIA = (0.0,) * 6
 # How many numbers of 'size' a primitive needs (a sphere: its radius, or none).
 SIZES_NEEDED = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 
 
-@dataclass
 class Geom:
-    """A geom read from the file, ready to register on its body."""
+    """A geom read from the file, ready to register on its body (one per
+    geom of the model: slots, no ``__dict__``)."""
 
-    el: object
-    name: str
-    X_BG: RigidTransform
-    shape: Shape | None  # None: a mesh without a file (mass only)
-    rgba: tuple
-    friction: CoulombFriction
-    visual: bool = True
-    collision: bool = True
-    group: int = 0
-    # Mass properties in the body frame: mass, center of mass, inertia about it.
-    mass: float = 0.0
-    com: tuple = (0.0, 0.0, 0.0)
-    inertia: tuple = (0.0,) * 6
+    __slots__ = ("el", "name", "X_BG", "shape", "rgba", "friction", "visual", "collision",
+                 "group", "mass", "com", "inertia")
+
+    def __init__(self, el, name: str, X_BG: RigidTransform, shape: Shape | None, rgba: tuple,
+                 friction: CoulombFriction) -> None:
+        self.el = el
+        self.name = name
+        self.X_BG = X_BG
+        self.shape = shape  # None: a mesh without a file (mass only)
+        self.rgba = rgba
+        self.friction = friction
+        self.visual = True
+        self.collision = True
+        self.group = 0
+        # Mass properties in the body frame: mass, center of mass, inertia about it.
+        self.mass = 0.0
+        self.com: tuple = _ZERO3
+        self.inertia: tuple = _NO_INERTIA
 
 
 class GeomReader:

@@ -6,7 +6,8 @@ import math
 
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                    default_proximity_properties)
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
@@ -15,6 +16,7 @@ from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
 from .document import Document
 
+sharing = GeometryProperties.sharing
 JOINT_TYPES = ("hinge", "slide", "ball", "free")
 PHONG_DIFFUSE = ("phong", "diffuse")
 COULOMB_FRICTION = ("material", "coulomb_friction")
@@ -41,7 +43,10 @@ class PlantBuilder:
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
         self._body_names: set[str] = set()
-        self._rgba: dict[tuple, Rgba] = {}  # a geom's color → its (immutable) Rgba
+        # A geom's color → the phong values of its visual roles, one dict per
+        # color that every geom of that color reads (GeometryProperties.sharing:
+        # a set copies it before its first change), not two sets of values per geom.
+        self._phong: dict[tuple, dict] = {}
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -116,17 +121,18 @@ class PlantBuilder:
             el = g.el
             source = (doc.diag(el).file, el.sourceline)
             if g.visual:
-                rgba = self._rgba.get(g.rgba)
-                if rgba is None:
-                    rgba = self._rgba[g.rgba] = Rgba(*g.rgba)
+                phong = self._phong.get(g.rgba)
+                if phong is None:
+                    phong = self._phong[g.rgba] = {PHONG_DIFFUSE: Rgba(*g.rgba)}
                 plant.register_visual_geometry(body.plant_body, GeometryInstance(
                     g.X_BG, g.shape, g.name,
-                    {ILLUSTRATION: GeometryProperties({PHONG_DIFFUSE: rgba}),
-                     PERCEPTION: GeometryProperties({PHONG_DIFFUSE: rgba})}, source))
+                    {ILLUSTRATION: sharing(phong), PERCEPTION: sharing(phong)}, source))
             if g.collision:
+                friction = g.friction
+                proximity = default_proximity_properties() if friction is DEFAULT_FRICTION \
+                    else GeometryProperties({COULOMB_FRICTION: friction})
                 plant.register_collision_geometry(body.plant_body, GeometryInstance(
-                    g.X_BG, g.shape, g.name,
-                    {PROXIMITY: GeometryProperties({COULOMB_FRICTION: g.friction})}, source))
+                    g.X_BG, g.shape, g.name, {PROXIMITY: proximity}, source))
 
     def _sites(self, body: Body) -> None:
         plant = self.plant
