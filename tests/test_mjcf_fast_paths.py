@@ -15,7 +15,7 @@ from mbparse.formats.mjcf.geoms import Geom
 from mbparse.formats.mjcf.compiler import z_to_vector
 from mbparse.formats.mjcf.inertia import combine
 from mbparse.spatial import IDENTITY3, quaternion_to_matrix
-from test_mjcf_model import mjcf, parse
+from test_mjcf_model import body, mjcf, parse
 
 
 def signs(values) -> list[float]:
@@ -67,6 +67,50 @@ def test_a_geom_of_the_default_friction_has_it_and_a_change_to_its_set_stays_its
     assert b.get_property("material", "coulomb_friction").static_friction == 1.0
     again = role(parse(mjcf('<body name="b"><geom name="a"/></body>')), "a", "proximity")
     assert again.get_property("material", "coulomb_friction").static_friction == 1.0
+
+
+def test_a_geom_like_one_read_before_gets_its_values_with_its_own_name_and_line():
+    p = parse(mjcf('<body name="b"><joint/>\n<geom name="a" type="box" size="1 2 3" '
+                   'pos="1 0 0" euler="0 0 90" rgba="1 0 0 1" mass="2"/>\n<geom name="z" '
+                   'type="box" size="1 2 3" pos="1 0 0" euler="0 0 90" rgba="1 0 0 1" '
+                   'mass="2"/>\n<geom type="box" size="1 2 3" pos="1 0 0" euler="0 0 90" '
+                   'rgba="1 0 0 1" mass="2"/></body>'))
+    visuals = [g for g in p.geometries() if g.has_role("illustration")]
+    assert [g.name for g in visuals] == ["m::a", "m::z", "m::geom2"]
+    assert [g.instance.source[1] for g in visuals] == [5, 6, 7]
+    assert len({(g.X_BG.p, g.X_BG.R, g.shape) for g in visuals}) == 1
+    assert body(p, "b").default_spatial_inertia.mass == 6.0
+
+
+def test_a_geom_like_one_that_was_warned_about_is_warned_about_too():
+    p = parse(mjcf('<body name="b"><geom name="a" size="1" fitscale="2"/>'
+                   '<geom name="c" size="1" fitscale="2"/></body>'))
+    told = [w for w in p.warnings if "fitscale" in w]
+    assert len(told) == 2
+
+
+def test_a_geom_like_one_read_before_but_elsewhere_is_read_for_its_own_place():
+    # The same attributes in the world (no mass) and in a body (mass), and
+    # under another childclass: each place is read on its own.
+    p = parse(mjcf('<geom name="w" type="box" size="1 1 1"/><body name="b"><geom name="g" '
+                   'type="box" size="1 1 1"/></body><body name="c" childclass="big"><geom '
+                   'name="h" type="box" size="1 1 1"/></body>',
+                   head='<default><default class="big"><geom density="2000"/></default>'
+                        '</default>'))
+    assert body(p, "b").default_spatial_inertia.mass == 8000.0
+    assert body(p, "c").default_spatial_inertia.mass == 16000.0
+
+
+def test_bodies_with_one_inertial_written_alike_each_get_it_and_each_their_warning():
+    inertial = '<inertial pos="0 0 1" mass="{m}" diaginertia="1 2 3" euler="0 0 90"/>'
+    p = parse(mjcf(f'<body name="a">{inertial.format(m=2)}</body>'
+                   f'<body name="b">{inertial.format(m=2)}</body>'
+                   f'<body name="c">{inertial.format(m=0)}</body>'
+                   f'<body name="d">{inertial.format(m=0)}</body>'))
+    a, b = (body(p, n).default_spatial_inertia for n in "ab")
+    assert (a.mass, a.com, a.I_cm) == (b.mass, b.com, b.I_cm)
+    assert a.mass == 2.0 and a.com == (0.0, 0.0, 1.0)
+    assert len([w for w in p.warnings if "has mass 0" in w]) == 2
 
 
 def test_a_zero_and_a_negative_zero_radius_stay_two_different_spheres():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...diagnostics import ParseError
 from ...spatial import IDENTITY, RigidTransform
+from ..common.xml import MEMO_LIMIT
 from .attrs import Attrs
 from .compiler import Compiler, frame
 from .defaults import ORIENTATION_SET, DefaultClasses
@@ -76,6 +77,8 @@ class BodyTreeReader:
         self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
         self.world = Body(None, "world", None, RigidTransform(), False)
         self.bodies: list[Body] = []
+        # <inertial> attributes → what they give (see _inertial)
+        self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
 
     def release(self) -> None:
         """Unlinks the body records from each other once the model is built,
@@ -286,6 +289,19 @@ class BodyTreeReader:
         body.mass, body.com, body.inertia = combine(parts)
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
+        """(mass, center of mass, inertia about it) of an ``<inertial>``:
+        a function of its attributes alone (it takes no defaults), so an
+        ``<inertial>`` written as one read before gets that one's values
+        (a generated model repeats a few thousands of times)."""
+        items = tuple(el.items())
+        known = self._inertials.get(items)
+        if known is None:
+            known = self._read_inertial(el)
+            if len(self._inertials) < MEMO_LIMIT:
+                self._inertials[items] = known
+        return known
+
+    def _read_inertial(self, el) -> tuple[float, tuple, tuple]:
         a = Attrs(el, self.doc, {k: (v, el) for k, v in el.items()})
         if not a.has("pos"):
             self.doc.error(el, "<inertial> needs a 'pos' attribute", code="mjcf-attribute-missing")
