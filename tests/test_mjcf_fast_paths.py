@@ -197,6 +197,34 @@ def test_a_hinge_placed_without_a_frame_gets_the_frames_the_general_products_giv
     assert j.default_positions == [0.0] and signs(j.default_positions) == [1.0]
 
 
+def test_joints_written_alike_each_get_the_same_motion_and_their_own_name_and_place():
+    hinge = '<joint name="{n}" pos="0 0 0.5" axis="0 1 1" range="-30 60" ref="10"/>'
+    p = parse(mjcf(f'<body name="a" pos="1 0 0">{hinge.format(n="ja")}<geom size="0.1"/></body>'
+                   f'<body name="b" pos="0 2 0">{hinge.format(n="jb")}<geom size="0.1"/></body>'
+                   '<body name="c" pos="0 0 3"><joint pos="0 0 0.5" axis="0 1 1" '
+                   'range="-30 60" ref="10"/><geom size="0.1"/></body>',
+                   head='<compiler angle="degree"/>'))
+    ja, jb, jc = (p.plant.get_joint_by_name(n, p.instance) for n in ("ja", "jb", "world-c"))
+    for j in (ja, jb, jc):
+        assert j.pos_lower == [math.radians(-30)] and j.pos_upper == [math.radians(60)]
+        assert j.default_positions == [math.radians(10)]
+        assert j.axis == ja.axis and j.frame_on_child.X_BF.R == ja.frame_on_child.X_BF.R
+    assert [j.frame_on_parent.X_BF.p for j in (ja, jb, jc)] == [
+        (1.0, 0.0, 0.5), (0.0, 2.0, 0.5), (0.0, 0.0, 3.5)]
+
+
+def test_joints_written_alike_are_each_warned_about_and_a_frame_turns_only_its_own():
+    p = parse(mjcf('<body name="a"><joint name="ja" axis="1 0 0" damping="1 2"/><geom '
+                   'size="0.1"/></body><body name="b"><joint name="jb" axis="1 0 0" '
+                   'damping="1 2"/><geom size="0.1"/></body><body name="c"><frame '
+                   'euler="0 0 90"><joint name="jc" axis="1 0 0"/></frame><geom size="0.1"/>'
+                   '</body><body name="d"><joint name="jd" axis="1 0 0"/><geom size="0.1"/>'
+                   '</body>'))
+    assert len([w for w in p.warnings if "linear damping" in w]) == 2
+    jc, jd = (p.plant.get_joint_by_name(n, p.instance) for n in ("jc", "jd"))
+    assert [round(v, 12) for v in jc.axis] == [0.0, 1.0, 0.0] and jd.axis == (1.0, 0.0, 0.0)
+
+
 def test_a_hinge_with_a_negative_zero_ref_keeps_it():
     p = parse(mjcf('<body name="b"><joint name="j" ref="-0"/><geom size="0.1"/></body>'))
     j = p.plant.get_joint_by_name("j", p.instance)
