@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import repeat
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
@@ -54,6 +55,13 @@ def _read_finite(text: str) -> tuple[float, ...] | None:
     if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
         return values
     return None
+
+
+def own_values(el) -> dict[str, tuple[str, object]]:
+    """An element's own attributes as :class:`Attrs` holds them: name →
+    (text, the element). (Built in C from lxml's lists: one such dict is
+    made for nearly every element of a model.)"""
+    return dict(zip(el.keys(), zip(el.values(), repeat(el))))
 
 
 class Attrs:

@@ -105,6 +105,9 @@ class PlantBuilder:
             self._joints(body)
         except ParseError as e:
             doc.recover(e)
+        # Nothing reads a joint's record once it is built: its attributes
+        # (most of what the records hold) go now, not with the whole tree.
+        body.joints = []
         for child in body.children:
             try:
                 self.add_body(child)
