@@ -23,7 +23,7 @@ how far the command's own part raised the resident memory. The viewer
 (``mbparse view``) has no non-interactive output and is not measured.
 
 Usage:
-  python benchmarks/bench_commands.py [--sizes-mb 50] [--formats urdf,sdf,mjcf,dmd]
+  python benchmarks/bench_commands.py [--sizes-mb 8] [--formats urdf,sdf,mjcf,dmd]
       [--shapes chain,tree,flat,deep,frames] [--stages inspect,json,tree,check,convert]
       [--folder DIR] [--keep]
 CPU times are the process's own (``time.process_time``), which the load of
@@ -154,7 +154,7 @@ def run_child(path: str, stages: list[str], which: str) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes-mb", default="50")
+    ap.add_argument("--sizes-mb", default="8")
     ap.add_argument("--formats", default="urdf,sdf,mjcf,dmd")
     ap.add_argument("--shapes", default="chain,tree,flat,deep,frames",
                     help="shapes to write, where the format has them")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Peak memory and time of loading large synthetic URDF files.
 
-Writes URDF files of about the sizes asked (``--sizes-mb``, default 5 and
-50), each link with an inertial, a box visual with an origin and a sphere
+Writes URDF files of about the sizes asked (``--sizes-mb``, default 1 and
+7: larger files pass the 250,000-element limit and are refused), each link with an inertial, a box visual with an origin and a sphere
 collision, each joint revolute with an origin, axis and limits; shaped as a
 chain or as a binary tree, written compact (one line) or indented (every
 element on its line, as editors and xacro write them). For each file it runs,
@@ -19,7 +19,7 @@ size) and time linear in the size. Nothing here is a test; the machine's
 load moves the times.
 
 Usage:
-  python benchmarks/bench_memory.py [--sizes-mb 5,50] [--shapes chain,tree]
+  python benchmarks/bench_memory.py [--sizes-mb 1,7] [--shapes chain,tree]
       [--layouts compact,indented] [--modes library,inspect]
 """
 from __future__ import annotations
@@ -87,7 +87,7 @@ def peak_kb(command: list[str]) -> tuple[int, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes-mb", default="5,50")
+    ap.add_argument("--sizes-mb", default="1,7")
     ap.add_argument("--shapes", default="chain,tree")
     ap.add_argument("--layouts", default="compact,indented")
     ap.add_argument("--modes", default="library,inspect")

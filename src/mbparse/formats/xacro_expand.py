@@ -49,12 +49,13 @@ class _Expansion:
         """The XML text with every non-xacro element marked with its origin."""
         from lxml import etree
 
-        from .common.xml import parse_xml_bytes
+        from .common.xml import parse_xml_bytes, problem_code
         notes: list = []
         root, problem, line = parse_xml_bytes(data, notes)
         if root is None:
-            raise _Failed(f"the xacro file is not well-formed XML: {problem}", name, line,
-                          "xml-syntax")
+            code = problem_code(problem)
+            what = "not well-formed XML" if code == "xml-syntax" else "refused"
+            raise _Failed(f"the xacro file is {what}: {problem}", name, line, code)
         for note_line, message, *code in notes:
             self.diagnostics.append(["warning", message, name, note_line,
                                      code[0] if code else "xml-leniency"])
@@ -70,9 +71,12 @@ class _Expansion:
         line that starts an element."""
         from lxml import etree
 
-        from .common.xml import parse_xml_bytes
+        from .common.xml import parse_xml_bytes, problem_code
         root, problem, _ = parse_xml_bytes(expanded.encode("utf-8"))
         if root is None:
+            if problem_code(problem) == "size-limit":
+                raise _Failed(f"xacro produced a model mbparse refuses: {problem}", self.name,
+                              None, "size-limit")
             raise _Failed(f"xacro produced text that is not well-formed XML: {problem}",
                           self.name, None, "xacro-error")
         for el in root.iter():

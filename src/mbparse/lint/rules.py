@@ -185,9 +185,11 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("include-cycle", "error", "files include each other in a cycle", "break the cycle"),
     Rule("depth-limit", "error", "elements, YAML collections or included files are nested deeper "
          "than mbparse reads (the message names the limit)", "flatten the nesting"),
-    Rule("size-limit", "error", "the model would have more elements than mbparse builds (MJCF "
+    Rule("size-limit", "error", "the model would have more elements than mbparse builds (an XML "
+         "file of more than 250,000 elements, a directives file of more than 250,000 values, "
+         "a model of more than 50,000 bodies, MJCF "
          "<replicate> copies, files included again and again; the message names the limit)",
-         "make fewer copies, or include each file fewer times"),
+         "split the model into files, make fewer copies, or include each file fewer times"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
          "name a regular file"),
     Rule("path-escapes-package", "error", "a package:// or model:// path climbs out of its "

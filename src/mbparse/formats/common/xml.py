@@ -64,6 +64,17 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
+    if _elements_at_most(data) <= MAX_ELEMENTS:
+        return _parse_lenient(data, notes)
+    past = _element_past_limit(data)
+    if past is not None:
+        return None, _size_problem(*past), past[1]
+    root, problem, line = _parse_lenient(data, notes)
+    return (root, problem, line) if root is None else _check_size(root)
+
+
+def _parse_lenient(data: bytes, notes: list[Note]) -> tuple:
+    """:func:`parse_xml_bytes` after the prolog, before the size check."""
     declared: list[str] = []
     repaired: set[str] = set()
     while True:
@@ -124,6 +135,74 @@ def _shallow_parser():
 
 
 _SHALLOW_PARSER = _shallow_parser()
+
+# A file with more elements than this is refused: every element costs the
+# readers some microseconds and the model some memory, so without a bound a
+# large enough file would take minutes and gigabytes (the largest real robot
+# models have a few thousand elements).
+MAX_ELEMENTS = 250_000
+SIZE_PROBLEM = "the file has more than"
+_ELEMENT_COUNT = etree.XPath("count(//*)")
+_FIRST_ELEMENT_PAST_LIMIT = etree.XPath(f"(//*)[{MAX_ELEMENTS + 1}]")
+
+
+def _elements_at_most(data: bytes) -> int:
+    """At least the number of elements in the XML text (every element has a
+    start tag, and every ``<`` not closing a tag, comment, declaration or CDATA
+    section starts one)."""
+    return data.count(b"<") - data.count(b"</") - data.count(b"<!") - data.count(b"<?")
+
+
+class _PastLimit(Exception):
+    pass
+
+
+def _element_past_limit(data: bytes) -> tuple[str, int] | None:
+    """(tag, line) of the element after the first :data:`MAX_ELEMENTS`,
+    found by a parser that builds no tree and stops there; None when there is
+    no such element or the text has a fault (the full parse reports those)."""
+    from xml.parsers import expat
+    parser = expat.ParserCreate()
+    seen = 0
+
+    def start(name, attributes):
+        nonlocal seen
+        seen += 1
+        if seen > MAX_ELEMENTS:
+            raise _PastLimit(name)
+
+    parser.StartElementHandler = start
+    try:
+        parser.Parse(data, True)
+    except _PastLimit as past:
+        return past.args[0], parser.CurrentLineNumber
+    except expat.ExpatError:
+        pass
+    return None
+
+
+def _check_size(root) -> tuple:
+    """(root, "", None), or (None, problem, line) when the tree holds more
+    than :data:`MAX_ELEMENTS` elements (counted without a Python object per
+    element)."""
+    if _ELEMENT_COUNT(root) <= MAX_ELEMENTS:
+        return root, "", None
+    past = _FIRST_ELEMENT_PAST_LIMIT(root)[0]
+    return None, _size_problem(qname(past), past.sourceline), past.sourceline
+
+
+def _size_problem(tag: str, line: int) -> str:
+    return (f"{SIZE_PROBLEM} {MAX_ELEMENTS:,} elements (element {MAX_ELEMENTS + 1:,} is this "
+            f"<{tag}>): mbparse reads at most {MAX_ELEMENTS:,} from one XML file, a limit that "
+            "keeps any file's load within seconds (real robot models have a few thousand); "
+            "split the model into files that include each other")
+
+
+def problem_code(problem: str) -> str:
+    """The diagnostic code of a problem :func:`parse_xml_bytes` gave."""
+    if problem.startswith(DEPTH_PROBLEM):
+        return "depth-limit"
+    return "size-limit" if problem.startswith(SIZE_PROBLEM) else "xml-syntax"
 
 
 def _check_depth(root) -> tuple:
@@ -270,11 +349,12 @@ def load_xml(source: DataSource, diag: "XmlDiagnostic", kind: str = "file") -> e
     notes: list[Note] = []
     root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
     if root is None:
-        if problem.startswith(DEPTH_PROBLEM):
-            diag.policy.error(f"the {kind} is too deep: {problem}", diag.file, line,
-                              code="depth-limit")
+        code = problem_code(problem)
+        if code != "xml-syntax":
+            diag.policy.error(f"the {kind} is too {'deep' if code == 'depth-limit' else 'large'}: "
+                              f"{problem}", diag.file, line, code=code)
         diag.policy.error(f"the {kind} is not well-formed XML: {problem}", diag.file, line,
-                          code="xml-syntax")
+                          code=code)
     warn_notes(diag.policy, diag.file, notes)
     return root
 

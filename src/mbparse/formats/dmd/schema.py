@@ -251,22 +251,50 @@ KINDS = {
 # Collections nested deeper than this are refused before YAML composes them
 # (PyYAML composes recursively); a directives file nests five levels or so.
 MAX_YAML_DEPTH = 100
+# A document of more scalars than this is refused before YAML composes it:
+# composing and reading cost microseconds per scalar (a 50 MB file took
+# minutes and gigabytes); a directives file has a few hundred.
+MAX_YAML_SCALARS = 250_000
 _OPENS = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
           yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
 _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
 
 
-def _too_deep_at(text: str, loader) -> int | None:
-    """The line where collections first nest deeper than MAX_YAML_DEPTH, or
-    None (the scanner that finds them is iterative, in either loader)."""
-    depth = 0
+class _PastLimit:
+    """Collections nested past MAX_YAML_DEPTH, or scalars past
+    MAX_YAML_SCALARS, first at ``line``."""
+
+    def __init__(self, line: int, code: str):
+        self.line, self.code = line, code
+
+    def error(self) -> "DmdSyntaxError":
+        if self.code == "depth-limit":
+            return DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} "
+                                  f"deep; mbparse reads at most {MAX_YAML_DEPTH} levels of YAML",
+                                  self.line, code="depth-limit")
+        return DmdSyntaxError(f"the document has more than {MAX_YAML_SCALARS:,} values; mbparse "
+                              f"reads at most {MAX_YAML_SCALARS:,} from one YAML file, a limit "
+                              "that keeps any file's load within seconds (a directives file has "
+                              "a few hundred); split it into files that add_directives each "
+                              "other", self.line, code="size-limit")
+
+
+def _past_limit(text: str, loader) -> _PastLimit | None:
+    """Where collections first nest deeper than MAX_YAML_DEPTH or the
+    scalars first pass MAX_YAML_SCALARS, or None (the scanner that finds
+    them is iterative, in either loader, and stops there)."""
+    depth = scalars = 0
     for token in yaml.scan(text, Loader=loader):
         if isinstance(token, _OPENS):
             depth += 1
             if depth > MAX_YAML_DEPTH:
-                return token.start_mark.line + 1
+                return _PastLimit(token.start_mark.line + 1, "depth-limit")
         elif isinstance(token, _CLOSES):
             depth -= 1
+        elif isinstance(token, yaml.ScalarToken):
+            scalars += 1
+            if scalars > MAX_YAML_SCALARS:
+                return _PastLimit(token.start_mark.line + 1, "size-limit")
     return None
 
 
@@ -283,28 +311,26 @@ _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 _UNREAD = object()
 
 
-class _TooDeep:
-    """Collections nested past MAX_YAML_DEPTH, first at ``line``."""
-
-    def __init__(self, line: int):
-        self.line = line
-
-
 def _compose_quickly(text: str):
     """The document's root node as the C loader composes it (None for an
-    empty document), _TooDeep when its scanner finds collections nested too
-    deep, or _UNREAD when the pure-Python loader must decide.
+    empty document), a _PastLimit when its scanner finds collections nested
+    too deep or too many scalars, or _UNREAD when the pure-Python loader
+    must decide.
 
-    The C scanner's verdict on depth stands: the pure-Python scanner finds
-    the same tokens, but it looks up to 1024 characters ahead of every
-    opening bracket (each could start a key) at a cost that grows with the
-    nesting, a quarter of a second for a line of 1,500 brackets."""
-    if _C_LOADER is None or _NON_PRINTABLE.search(text):
+    The C scanner's verdict on the limits stands, even for text the C loader
+    does not compose (a character the pure-Python reader refuses): the
+    pure-Python scanner finds the same tokens, but it looks up to 1024
+    characters ahead of every opening bracket (each could start a key) at a
+    cost that grows with the nesting, a quarter of a second for a line of
+    1,500 brackets, and scans some fifty times slower."""
+    if _C_LOADER is None:
         return _UNREAD
     try:
-        line = _too_deep_at(text, _C_LOADER)
-        if line is not None:
-            return _TooDeep(line)
+        past = _past_limit(text, _C_LOADER)
+        if past is not None:
+            return past
+        if _NON_PRINTABLE.search(text):
+            return _UNREAD
         return yaml.compose(text, Loader=_C_LOADER)
     except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
         return _UNREAD
@@ -312,28 +338,31 @@ def _compose_quickly(text: str):
 
 def _compose(text: str) -> Node | None:
     """The document's root node; raises DmdSyntaxError (with a line) for
-    YAML nested too deep or malformed."""
+    YAML nested too deep, too large or malformed."""
     root = _compose_quickly(text)
-    if isinstance(root, _TooDeep):
-        line: int | None = root.line
+    if isinstance(root, _PastLimit):
+        past: _PastLimit | None = root
     elif root is not _UNREAD:
         return root
     else:
         try:
-            line = _too_deep_at(text, yaml.SafeLoader)
+            past = _past_limit(text, yaml.SafeLoader)
         except yaml.YAMLError:
-            line = None  # composing reports it, with its line
-    if line is not None:
-        raise DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} deep; "
-                             f"mbparse reads at most {MAX_YAML_DEPTH} levels of YAML", line,
-                             code="depth-limit")
+            past = None  # composing reports it, with its line
+    if past is not None:
+        raise past.error()
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         problem = getattr(e, "problem", None) or str(e)
-        raise DmdSyntaxError(f"the text is not valid YAML: {problem}",
-                             mark.line + 1 if mark else None) from None
+        if mark is not None:
+            line: int | None = mark.line + 1
+        elif isinstance(e, yaml.reader.ReaderError):  # (a character, at an index)
+            line = text.count("\n", 0, e.position) + 1
+        else:
+            line = None
+        raise DmdSyntaxError(f"the text is not valid YAML: {problem}", line) from None
 
 
 def load_document(text: str) -> Document:

@@ -19,7 +19,7 @@ from lxml import etree
 from ...numbers import unreadable_code
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
-from ..common.xml import DEPTH_PROBLEM, MAX_ELEMENT_DEPTH, parse_xml_bytes, warn_notes
+from ..common.xml import MAX_ELEMENT_DEPTH, parse_xml_bytes, problem_code, warn_notes
 from . import values
 from .diagnostic import SdfDiagnostic
 from ..common.suggest import did_you_mean
@@ -60,8 +60,7 @@ class Loader:
         root, problem, line = parse_xml_bytes(source.read_bytes(), notes)
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
-                                   code="depth-limit" if problem.startswith(DEPTH_PROBLEM)
-                                   else "xml-syntax")
+                                   code=problem_code(problem))
         warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
         return root
