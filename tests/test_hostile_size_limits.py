@@ -7,10 +7,18 @@ from __future__ import annotations
 import pytest
 
 from mbparse.diagnostics import ParseError
-from mbparse.formats.common.xml import MAX_ELEMENTS, parse_xml_bytes
+from mbparse.formats.common.xml import parse_xml_bytes
 from mbparse.loading import LoadOptions, load
 from mbparse.plant import ModelError, MultibodyPlant
 from mbparse.plant.plant import MAX_BODIES
+from mbparse.workspace import MAX_ELEMENTS, MAX_YAML_VALUES
+
+
+def refusal(path, like: str = "default"):
+    """The diagnostic of the ParseError that loading ``path`` raises."""
+    with pytest.raises(ParseError) as info:
+        load(str(path), LoadOptions(like=like))
+    return info.value.diagnostic
 
 
 def flood(n: int, tag: str = "foo") -> str:
@@ -23,6 +31,12 @@ def test_the_element_past_the_limit_is_found_and_located():
     assert root is None
     assert f"{MAX_ELEMENTS:,}" in problem and "<foo>" in problem
     assert line == MAX_ELEMENTS + 1  # the root on line 1, element k on line k
+
+
+def test_one_file_past_the_limit_is_refused_as_one_file_even_past_the_parse_budget(write):
+    path = write("flood.urdf", flood(3 * MAX_ELEMENTS))
+    d = refusal(path)
+    assert d.line == MAX_ELEMENTS + 1 and "the file has more than" in d.message
 
 
 def test_a_file_of_exactly_the_limit_parses():
@@ -53,9 +67,7 @@ def test_a_file_only_the_lenient_reader_reads_is_counted_after_its_repairs():
 ], ids=["urdf", "sdf", "mjcf"])
 def test_a_file_past_the_element_limit_is_a_located_size_limit_error(write, name, text, like):
     path = write(name, text)
-    with pytest.raises(ParseError) as info:
-        load(str(path), LoadOptions(like=like))
-    d = info.value.diagnostic
+    d = refusal(path, like)
     assert d.code == "size-limit" and d.line == MAX_ELEMENTS + 1
     assert f"{MAX_ELEMENTS:,}" in d.message and d.file == str(path)
 
@@ -74,9 +86,7 @@ def test_a_urdf_of_more_bodies_than_the_limit_is_refused_at_the_first_link_past_
     text = "".join(line.replace("name='l'", f"name='l{i}'") for i, line in
                    enumerate(text.splitlines(keepends=True)))
     path = write("links.urdf", text)
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     # The world is body 0, so link MAX_BODIES - 1 (file line MAX_BODIES + 1) is one too many.
     assert d.code == "size-limit" and d.line == MAX_BODIES + 1
     assert f"l{MAX_BODIES}'" in d.message or f"'l{MAX_BODIES}" in d.message
@@ -91,10 +101,9 @@ def test_a_urdf_of_as_many_bodies_as_the_limit_loads(write):
 
 def test_the_size_limit_rule_names_the_limits_in_force():
     from mbparse.lint.rules import RULES
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
     summary = RULES["size-limit"].summary
     assert f"{MAX_ELEMENTS:,} elements" in summary and f"{MAX_BODIES:,} bodies" in summary
-    assert f"{MAX_YAML_SCALARS:,} values" in summary
+    assert f"{MAX_YAML_VALUES:,} values" in summary
 
 
 def directives_with_a_list_of(n: int, tail: str = "") -> str:
@@ -104,29 +113,93 @@ def directives_with_a_list_of(n: int, tail: str = "") -> str:
 
 
 def test_a_directives_file_past_the_scalar_limit_is_a_located_size_limit_error(write):
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
-    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS))
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES))
+    d = refusal(path)
     # add_frame, name, a, X_PF, base_frame, world and translation come first.
     assert d.code == "size-limit" and d.line == 6 and d.file == str(path)
-    assert f"{MAX_YAML_SCALARS:,}" in d.message
+    assert f"{MAX_YAML_VALUES:,}" in d.message
 
 
 def test_a_directives_file_at_the_scalar_limit_is_read_past_it():
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS, DmdSyntaxError, load_document
+    from mbparse.formats.dmd.schema import DmdSyntaxError, load_document
     # Seven scalars before the list: exactly the limit reaches the schema,
     # which refuses a translation of that many numbers for what it is.
     with pytest.raises(DmdSyntaxError) as info:
-        load_document(directives_with_a_list_of(MAX_YAML_SCALARS - 8))
+        load_document(directives_with_a_list_of(MAX_YAML_VALUES - 8))
     assert info.value.code != "size-limit"
 
 
 def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(write):
-    from mbparse.formats.dmd.schema import MAX_YAML_SCALARS
-    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_SCALARS, "# \x07\n"))
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    path = write("many.dmd.yaml", directives_with_a_list_of(MAX_YAML_VALUES, "# \x07\n"))
+    d = refusal(path)
     assert d.code == "dmd-syntax" and d.line == 7 and "special characters" in d.message
+
+
+# ---------------------------------------------------------------- one parse
+# Files read through includes count towards one budget per parse: a file that
+# includes a large file many times would otherwise multiply. The limit is
+# made small here so that small files reach it.
+@pytest.fixture
+def small_parse_budget(monkeypatch):
+    """Two files' worth is 60 XML elements or 40 YAML values (the per-file
+    limits themselves are read where the files are parsed, at import)."""
+    import mbparse.workspace as workspace
+    monkeypatch.setattr(workspace, "MAX_ELEMENTS", 30)
+    monkeypatch.setattr(workspace, "MAX_YAML_VALUES", 20)
+    return 2
+
+
+def model_sdf(links: int) -> str:
+    return ('<sdf version="1.9"><model name="m">'
+            + "".join(f'<link name="l{i}"/>' for i in range(links)) + "</model></sdf>")
+
+
+def test_an_sdf_file_read_again_and_again_through_includes_passes_the_parse_budget(
+        write, small_parse_budget):
+    model = write("m.sdf", model_sdf(20))  # 22 elements
+    world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
+        f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(3))
+        + "</world></sdf>")
+    d = refusal(world)
+    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
+    assert d.file.endswith("m.sdf")
+
+
+def test_an_sdf_file_included_within_the_parse_budget_loads_and_the_next_parse_starts_afresh(
+        write, small_parse_budget):
+    model = write("m.sdf", model_sdf(20))
+    world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
+        f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(2))
+        + "</world></sdf>")
+    for _ in range(3):
+        assert load(str(world)).plant.num_bodies() == 41
+
+
+def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
+        write, small_parse_budget):
+    write("parts.xml", "<mujoco>" + '<geom size="0.1"/>' * 20 + "</mujoco>")
+    main = write("main.xml", '<mujoco model="m"><worldbody>\n<body name="a">'
+                 '<include file="parts.xml"/></body>\n<body name="b"><include file="parts.xml"/>'
+                 '</body>\n<body name="c">\n<include file="parts.xml"/></body></worldbody></mujoco>')
+    d = refusal(main)
+    assert d.code == "size-limit" and d.line == 5 and d.file == str(main)
+    assert "2 files at mbparse's size limits (30 XML elements" in d.message
+
+
+def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, small_parse_budget):
+    write("m.sdf", model_sdf(20))
+    directives = write("d.dmd.yaml", "directives:\n" + "".join(
+        f"- add_model:\n    name: m{i}\n    file: file://{{here}}/m.sdf\n" for i in range(3)))
+    directives.write_text(directives.read_text().replace("{here}", str(directives.parent)))
+    assert refusal(directives).code == "size-limit"
+
+
+def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget(
+        write, small_parse_budget):
+    leaf = write("leaf.dmd.yaml", "directives:\n" + "".join(
+        f"- add_frame:\n    name: f{i}\n    X_PF:\n      base_frame: world\n" for i in range(4)))
+    main = write("main.dmd.yaml", "directives:\n" + "".join(
+        f"- add_model_instance:\n    name: n{i}\n- add_directives:\n    file: file://{leaf}\n"
+        f"    model_namespace: n{i}\n" for i in range(4)))
+    d = refusal(main)
+    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message

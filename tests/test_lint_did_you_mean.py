@@ -89,3 +89,23 @@ def test_a_mistake_repeated_many_times_is_measured_once(monkeypatch):
     warned = [w for w in parser.diagnostic_policy().warnings_seen if "visaul" in w.message]
     assert len(warned) == 2000 and "Did you mean <visual>?" in warned[0].message
     assert len(calls) < 50
+
+
+def test_a_suggestion_looks_among_at_most_a_thousand_names():
+    from mbparse.formats.common.suggest import MAX_CANDIDATES
+    names = [f"link{i}" for i in range(MAX_CANDIDATES)]
+    assert closest("lnk7", names) == "link7"
+    assert closest("lnk7", names + ["other"]) is None  # past the limit: no search
+    assert closest("lnk7", (n for n in names[:10])) == "link7"  # any iterable
+
+
+@pytest.mark.parametrize("links, suggested", [(10, True), (1200, False)])
+def test_a_urdf_link_typo_is_suggested_unless_the_model_has_more_than_a_thousand_links(
+        write, links, suggested):
+    from mbparse.loading import load
+    text = ("<robot name='r'>" + "".join(f"<link name='link{i}'/>" for i in range(links))
+            + "<joint name='j' type='fixed'><parent link='link0'/><child link='lnik1'/>"
+            "</joint></robot>")
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.urdf", text)))
+    assert ("Did you mean 'link1'?" in str(info.value)) is suggested

@@ -10,7 +10,7 @@ from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .geometry import SceneGraph, ShapeError
 from .package_map import PackageMap, PackageMapError, resolve_uri
 from .plant import ModelError, MultibodyPlant
-from .workspace import DataSource, ParsingOptions, Workspace
+from .workspace import DataSource, ParsingOptions, Workspace, element_budget
 
 TYPE_CHECKING = False  # typing is left unimported at run time (start-up time)
 if TYPE_CHECKING:
@@ -166,7 +166,8 @@ class Parser:
     def _parse(self, fmt: str, source: DataSource) -> list[int]:
         started = time.perf_counter()
         try:
-            with memory.collector_paused():  # (see there: the collector finds nothing mid-parse)
+            # (see memory: the collector finds nothing mid-parse)
+            with memory.collector_paused(), element_budget():
                 return self._parse_with(fmt, source)
         finally:
             # The parse's XML tree is gone now; a large one's pages go back

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextvars import ContextVar
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
@@ -27,6 +28,56 @@ MAX_FILE_NESTING = 100
 # once multiply (an "include bomb" of 30 levels would read a billion files).
 # At a few milliseconds a file, the limit keeps such a bomb to seconds.
 MAX_INCLUDED_FILES = 2048
+
+# The most elements one XML file (URDF, SDFormat, MJCF, xacro), and the most
+# values one YAML file (model directives), may hold: every element or value
+# costs a reader microseconds and the model memory, so without a bound a
+# large enough file would take minutes and gigabytes (the largest real
+# robot models have a few thousand elements, directives a few hundred
+# values). A YAML value costs the directives reader about what two or three
+# XML elements cost the XML readers.
+MAX_ELEMENTS = 250_000
+MAX_YAML_VALUES = 100_000
+# The files read in one parse may hold together at most this many times what
+# one file may hold, a file counting again each time an include reads it or
+# splices it in: without it, a file that includes a large file many times
+# multiplies.
+MAX_PARSE_FILES_WORTH = 2
+PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
+_READ: ContextVar[list[float] | None] = ContextVar("mbparse_files_worth_read", default=None)
+
+
+class element_budget:
+    """``with element_budget():`` -- inside the block, the elements of every
+    XML file parsed (and every splice :func:`charge_elements` is told of)
+    count towards :data:`MAX_PARSE_FILES_WORTH`; a nested block shares the
+    outer count. (A class, not a generator: contextlib stays unimported.)"""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = None if _READ.get() is not None else _READ.set([0.0])
+
+    def __exit__(self, *exc) -> None:
+        if self._token is not None:
+            _READ.reset(self._token)
+
+
+def charge_elements(count: int, yaml: bool = False) -> str | None:
+    """Counts ``count`` more XML elements (YAML values with ``yaml``) read in
+    this parse; the problem when that makes more than
+    :data:`MAX_PARSE_FILES_WORTH` files at the limits (None outside
+    :func:`element_budget`)."""
+    read = _READ.get()
+    if read is None:
+        return None
+    read[0] += count / (MAX_YAML_VALUES if yaml else MAX_ELEMENTS)
+    if read[0] <= MAX_PARSE_FILES_WORTH:
+        return None
+    return (f"{PARSE_SIZE_PROBLEM} {MAX_PARSE_FILES_WORTH} files at mbparse's size limits "
+            f"({MAX_ELEMENTS:,} XML elements or {MAX_YAML_VALUES:,} YAML values each), a file "
+            "counting again each time an include reads it or splices it in: a limit that keeps "
+            "any load within seconds; include fewer or smaller files")
 
 
 class DataSource(FrozenRecord):

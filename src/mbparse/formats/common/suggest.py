@@ -8,6 +8,16 @@ from functools import lru_cache
 
 # Names longer than this get no suggestion.
 MAX_SUGGESTED_LENGTH = 100
+# Names are looked for among at most this many: past it, a search per mistake
+# would cost a model of many names (and many mistakes, which `check` reports
+# all of) time in proportion to their product. Callers whose candidates are
+# costly to list ask :func:`too_many` first.
+MAX_CANDIDATES = 1000
+
+
+def too_many(count: int) -> bool:
+    """Whether ``count`` candidates are more than a suggestion looks among."""
+    return count > MAX_CANDIDATES
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -25,7 +35,12 @@ def edit_distance(a: str, b: str) -> int:
 
 
 def closest(name: str, known: Iterable[str]) -> str | None:
-    """The name in ``known`` that ``name`` is plausibly a typo of (1 edit; 2 for long names), else None."""
+    """The name in ``known`` that ``name`` is plausibly a typo of (1 edit; 2 for long names), else
+    None (also when ``known`` holds more than :data:`MAX_CANDIDATES` names)."""
+    if not hasattr(known, "__len__"):
+        known = list(known)
+    if too_many(len(known)):  # type: ignore[arg-type]
+        return None
     return _closest(name, tuple(sorted(set(known))))
 
 

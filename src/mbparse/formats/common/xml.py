@@ -17,7 +17,7 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import DataSource
+from ...workspace import MAX_ELEMENTS, PARSE_SIZE_PROBLEM, DataSource, charge_elements
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -64,23 +64,37 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
-    if _elements_at_most(data) <= MAX_ELEMENTS:
-        return _parse_lenient(data, notes)
-    past = _element_past_limit(data)
-    if past is not None:
-        return None, _size_problem(*past), past[1]
-    root, problem, line = _parse_lenient(data, notes)
-    return (root, problem, line) if root is None else _check_size(root)
+    over = charge_elements(0)  # (a parse past its budget reads no more)
+    if over is not None:
+        return None, over, None
+    tags = data.count(b"<")
+    # Every element has a start tag: a bound on the elements (comments,
+    # declarations and CDATA sections make it larger, never smaller).
+    at_most = tags - data.count(b"</")
+    near_limit = at_most > MAX_ELEMENTS
+    if near_limit:
+        at_most = _elements_at_most(data)
+        near_limit = at_most > MAX_ELEMENTS
+        past = _element_past_limit(data) if near_limit else None
+        if past is not None:  # (the parse's budget pays for the elements counted)
+            charge_elements(MAX_ELEMENTS)
+            return None, _size_problem(*past), past[1]
+    over = charge_elements(min(at_most, MAX_ELEMENTS))
+    if over is not None:
+        return None, over, None
+    root, problem, line = _parse_lenient(data, notes, tags)
+    return _check_size(root) if near_limit and root is not None else (root, problem, line)
 
 
-def _parse_lenient(data: bytes, notes: list[Note]) -> tuple:
-    """:func:`parse_xml_bytes` after the prolog, before the size check."""
+def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
+    """:func:`parse_xml_bytes` after the prolog and the element count
+    (``tags``: the text's ``<``), before the size check."""
     declared: list[str] = []
     repaired: set[str] = set()
     while True:
         try:
             # (elements cannot nest deeper than there are tags)
-            if data.count(b"<") <= MAX_ELEMENT_DEPTH:
+            if tags <= MAX_ELEMENT_DEPTH:
                 return etree.fromstring(data, _PARSER), "", None
             if _SHALLOW_PARSER is not None:
                 try:  # a tree this parser builds is too shallow to need the depth check
@@ -136,20 +150,16 @@ def _shallow_parser():
 
 _SHALLOW_PARSER = _shallow_parser()
 
-# A file with more elements than this is refused: every element costs the
-# readers some microseconds and the model some memory, so without a bound a
-# large enough file would take minutes and gigabytes (the largest real robot
-# models have a few thousand elements).
-MAX_ELEMENTS = 250_000
+# (MAX_ELEMENTS, in workspace: a file with more elements is refused.)
 SIZE_PROBLEM = "the file has more than"
 _ELEMENT_COUNT = etree.XPath("count(//*)")
 _FIRST_ELEMENT_PAST_LIMIT = etree.XPath(f"(//*)[{MAX_ELEMENTS + 1}]")
 
 
 def _elements_at_most(data: bytes) -> int:
-    """At least the number of elements in the XML text (every element has a
-    start tag, and every ``<`` not closing a tag, comment, declaration or CDATA
-    section starts one)."""
+    """A closer bound on the number of elements in the XML text (every
+    ``<`` not closing a tag, comment, declaration or CDATA section starts
+    one)."""
     return data.count(b"<") - data.count(b"</") - data.count(b"<!") - data.count(b"<?")
 
 
@@ -202,7 +212,8 @@ def problem_code(problem: str) -> str:
     """The diagnostic code of a problem :func:`parse_xml_bytes` gave."""
     if problem.startswith(DEPTH_PROBLEM):
         return "depth-limit"
-    return "size-limit" if problem.startswith(SIZE_PROBLEM) else "xml-syntax"
+    return ("size-limit" if problem.startswith((SIZE_PROBLEM, PARSE_SIZE_PROBLEM))
+            else "xml-syntax")
 
 
 def _check_depth(root) -> tuple:

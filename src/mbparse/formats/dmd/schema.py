@@ -18,6 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...numbers import non_finite_code, non_finite_problem, quote
 from ...spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
+from ...workspace import MAX_YAML_VALUES, charge_elements
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
 # The tags YAML gives plain data (implicitly or as !!str, !!int, ...).
@@ -251,10 +252,8 @@ KINDS = {
 # Collections nested deeper than this are refused before YAML composes them
 # (PyYAML composes recursively); a directives file nests five levels or so.
 MAX_YAML_DEPTH = 100
-# A document of more scalars than this is refused before YAML composes it:
-# composing and reading cost microseconds per scalar (a 50 MB file took
-# minutes and gigabytes); a directives file has a few hundred.
-MAX_YAML_SCALARS = 250_000
+# A document of more scalars than workspace.MAX_YAML_VALUES is refused before
+# YAML composes it (a 50 MB file took minutes and gigabytes).
 _OPENS = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
           yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
 _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndToken)
@@ -262,18 +261,20 @@ _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndTok
 
 class _PastLimit:
     """Collections nested past MAX_YAML_DEPTH, or scalars past
-    MAX_YAML_SCALARS, first at ``line``."""
+    MAX_YAML_VALUES, first at ``line``."""
 
-    def __init__(self, line: int, code: str):
-        self.line, self.code = line, code
+    def __init__(self, line: int | None, code: str, message: str = ""):
+        self.line, self.code, self.message = line, code, message
 
-    def error(self) -> "DmdSyntaxError":
+    def as_exception(self) -> "DmdSyntaxError":
         if self.code == "depth-limit":
             return DmdSyntaxError(f"lists and mappings are nested more than {MAX_YAML_DEPTH} "
                                   f"deep; mbparse reads at most {MAX_YAML_DEPTH} levels of YAML",
                                   self.line, code="depth-limit")
-        return DmdSyntaxError(f"the document has more than {MAX_YAML_SCALARS:,} values; mbparse "
-                              f"reads at most {MAX_YAML_SCALARS:,} from one YAML file, a limit "
+        if self.message:
+            return DmdSyntaxError(self.message, self.line, code="size-limit")
+        return DmdSyntaxError(f"the document has more than {MAX_YAML_VALUES:,} values; mbparse "
+                              f"reads at most {MAX_YAML_VALUES:,} from one YAML file, a limit "
                               "that keeps any file's load within seconds (a directives file has "
                               "a few hundred); split it into files that add_directives each "
                               "other", self.line, code="size-limit")
@@ -281,9 +282,16 @@ class _PastLimit:
 
 def _past_limit(text: str, loader) -> _PastLimit | None:
     """Where collections first nest deeper than MAX_YAML_DEPTH or the
-    scalars first pass MAX_YAML_SCALARS, or None (the scanner that finds
-    them is iterative, in either loader, and stops there)."""
+    scalars first pass MAX_YAML_VALUES, or None (the scanner that finds
+    them is iterative, in either loader, and stops there). The scalars of a
+    document within the limits count towards the parse's element budget (a
+    file that add_directives reads many times multiplies): past it, the
+    _PastLimit is at the document's last value."""
+    problem = charge_elements(0, yaml=True)  # (a parse past its budget reads no more)
+    if problem is not None:
+        return _PastLimit(None, "size-limit", problem)
     depth = scalars = 0
+    token = None
     for token in yaml.scan(text, Loader=loader):
         if isinstance(token, _OPENS):
             depth += 1
@@ -293,9 +301,14 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
             depth -= 1
         elif isinstance(token, yaml.ScalarToken):
             scalars += 1
-            if scalars > MAX_YAML_SCALARS:
+            if scalars > MAX_YAML_VALUES:  # (the parse's budget pays for the values counted)
+                charge_elements(MAX_YAML_VALUES, yaml=True)
                 return _PastLimit(token.start_mark.line + 1, "size-limit")
-    return None
+    problem = charge_elements(scalars, yaml=True)
+    if problem is None:
+        return None
+    return _PastLimit(token.start_mark.line + 1 if token is not None else None, "size-limit",
+                      problem)
 
 
 # PyYAML's C loader (libyaml), when PyYAML was built with it, composes a
@@ -350,7 +363,7 @@ def _compose(text: str) -> Node | None:
         except yaml.YAMLError:
             past = None  # composing reports it, with its line
     if past is not None:
-        raise past.error()
+        raise past.as_exception()
     try:
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
@@ -362,7 +375,8 @@ def _compose(text: str) -> Node | None:
             line = text.count("\n", 0, e.position) + 1
         else:
             line = None
-        raise DmdSyntaxError(f"the text is not valid YAML: {problem}", line) from None
+        raise DmdSyntaxError(f"the text is not valid YAML: {problem}", line,
+                             code="dmd-syntax") from None
 
 
 def load_document(text: str) -> Document:

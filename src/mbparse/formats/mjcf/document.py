@@ -9,7 +9,7 @@ from typing import NoReturn
 from lxml import etree
 
 from ...diagnostics import DiagnosticPolicy, ParseError
-from ...workspace import DataSource
+from ...workspace import DataSource, charge_elements
 from ..common.xml import XmlDiagnostic, load_xml
 
 # The root elements an included file usually has (MuJoCo accepts any).
@@ -58,6 +58,10 @@ class Document:
         self._include_stack: list[str] = [os.path.abspath(source.filename)] \
             if source.is_file() else []
         self._expansions = 0  # includes spliced in so far
+        # Included roots' element counts, and the places they were spliced in
+        # (see _count_splice).
+        self._splice_sizes: dict[object, int] = {}
+        self._splices_counted: set[tuple] = set()
         # element -> (include stack, splices, children) of a silent whole
         # expansion of its children (see _kids_expanding)
         self._spliced: dict[object, tuple] = {}
@@ -202,12 +206,30 @@ class Document:
                                    "more than once multiply; MuJoCo refuses a file included "
                                    "twice); include each file once", code="size-limit")
         root = self._load_include(include_el)
+        self._count_splice(include_el, root)
         path = self._diags[root].file
         self._include_stack.append(path)
         try:
             yield from self.kids(root)
         finally:
             self._include_stack.pop()
+
+    def _count_splice(self, include_el, root) -> None:
+        """Counts the included file's elements against the parse's element
+        budget each time an <include> splices it in at a new place, but the
+        first (reading the file counted those)."""
+        where = (include_el, tuple(self._include_stack))
+        if where in self._splices_counted:
+            return  # (the readers walk the model more than once)
+        size = self._splice_sizes.get(root)
+        if size is None:
+            self._splice_sizes[root] = int(root.xpath("count(//*)"))
+        else:
+            problem = charge_elements(size)
+            if problem is not None:  # (raised again at every walk: the schema check's is lost)
+                self.error(include_el, f"<include> of '{include_el.get('file')}': {problem}",
+                           code="size-limit")
+        self._splices_counted.add(where)
 
     def _load_include(self, include_el):
         file = include_el.get("file")

@@ -11,7 +11,7 @@ from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
-from ..common.suggest import did_you_mean
+from ..common.suggest import did_you_mean, too_many
 from ..common.xml import MEMO_LIMIT
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
@@ -55,6 +55,8 @@ class PlantBuilder:
         """" Did you mean 'x'?" for a joint of this model one edit or two
         from ``name`` (the empty string when none is that close). The joints
         the file declares count even when one could not be added."""
+        if too_many(self.plant.num_joints()):
+            return ""
         declared = {el.get("name") for el in self.doc.root.iter("joint") if el.get("name")}
         added = {j.name for j in self.plant.joints()
                  if j.model_instance == self.instance and not j.is_ephemeral}

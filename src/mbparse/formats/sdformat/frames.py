@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ...spatial import RigidTransform
-from ..common.suggest import did_you_mean
+from ..common.suggest import did_you_mean, too_many
 from . import values
 from .diagnostic import SdfDiagnostic
 from .gzpose import GzPose
@@ -104,9 +104,15 @@ class FrameGraph:
             kinds = ("a model or frame" if scope.kind == "world"
                      else "a nested model, link, joint, or frame")
             self.diag.error(el, f"{what} '{name}' does not name {kinds} in "
-                                f"{scope.describe()}.{did_you_mean(name, self.local_names(scope))}",
+                                f"{scope.describe()}.{self._suggestion(name, scope)}",
                             code="sdf-unknown-reference")
         return vid
+
+    def _suggestion(self, name: str, scope: Scope) -> str:
+        """" Did you mean 'x'?" for a frame declared in ``scope``."""
+        if too_many(len(self.vertices)):
+            return ""
+        return did_you_mean(name, self.local_names(scope))
 
     def local_names(self, scope: Scope) -> list[str]:
         """The names of the frames declared directly in ``scope``."""

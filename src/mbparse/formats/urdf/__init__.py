@@ -25,7 +25,7 @@ from .geometry import GeometryReader, UsedNames
 from ..common.xml import (MEMO_LIMIT, REFUSALS, attr, child_map, children, expected_children,
                           first_child, load_xml, qname)
 from .comma_numbers import UrdfXmlDiagnostic
-from ..common.suggest import did_you_mean
+from ..common.suggest import did_you_mean, too_many
 
 WORLD = "world"
 # In a large file, the C heap's free pages are handed back after every so many
@@ -364,6 +364,8 @@ class UrdfReader:
 
     def _link_hint(self, name: str) -> str:
         """" Did you mean 'x'?" when ``name`` is a typo of a link of this model."""
+        if too_many(self.plant.num_bodies()):
+            return ""
         names = [b.name for b in self.plant.get_bodies_in_model_instance(self.instance)]
         return did_you_mean(name, names)
 
