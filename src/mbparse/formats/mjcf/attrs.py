@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import repeat
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
@@ -59,9 +58,8 @@ def _read_finite(text: str) -> tuple[float, ...] | None:
 
 def own_values(el) -> dict[str, tuple[str, object]]:
     """An element's own attributes as :class:`Attrs` holds them: name →
-    (text, the element). (Built in C from lxml's lists: one such dict is
-    made for nearly every element of a model.)"""
-    return dict(zip(el.keys(), zip(el.values(), repeat(el))))
+    (text, the element)."""
+    return {k: (v, el) for k, v in el.items()}
 
 
 class Attrs:

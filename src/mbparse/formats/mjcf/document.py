@@ -133,10 +133,11 @@ class Document:
         without a word (then that is kept too)."""
         found = self._kids.get(el)
         if found is None:
-            # (both in lxml: whether an <include> is among them, then the
-            # elements only; no Python loop reading every child's tag)
-            found = False if next(el.iterchildren("include"), None) is not None \
-                else tuple(el.iterchildren(etree.Element))
+            found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
+            for c in found:
+                if c.tag == "include":
+                    found = False
+                    break
             self._kids[el] = found
         if found is False:
             kept = self._spliced.get(el)
