@@ -13,6 +13,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from lxml import etree
 
+from ..formats.common.xml import MEMO_LIMIT
+
 
 class Node:
     """An element: name, attributes (in order), text and child elements."""
@@ -152,12 +154,23 @@ def _finite(v: float) -> None:
                            "hold it, so nothing was written")
 
 
+# Texts fmt wrote (a model repeats a few numbers many times), at most
+# MEMO_LIMIT of them.
+_TEXTS: dict[float, str] = {}
+
+
 def fmt(v: float) -> str:
     """A double as the converter writes it: 16 significant digits, zero as "0"."""
+    text = _TEXTS.get(v)
+    if text is not None:
+        return text
     if v == 0.0:
         return "0"
     _finite(v)
-    return format(v, ".16g")
+    text = format(v, ".16g")
+    if len(_TEXTS) < MEMO_LIMIT:
+        _TEXTS[v] = text
+    return text
 
 
 def fmt_short(v: float) -> str:

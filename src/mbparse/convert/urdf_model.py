@@ -16,6 +16,7 @@ import struct
 from dataclasses import dataclass, field
 
 from ..diagnostics import DiagnosticPolicy
+from ..formats.common.xml import MEMO_LIMIT
 from ..numbers import quote
 from .quat import Pose, Quat
 
@@ -26,14 +27,24 @@ class _Bad(Exception):
     """A value urdfdom would refuse; carries the message."""
 
 
+# Texts read cleanly by str_to_double (a model repeats a few numbers many
+# times), at most MEMO_LIMIT of them.
+_DOUBLES: dict[str, float] = {}
+
+
 def str_to_double(text: str) -> float:
     """A number as a C++ stream reads it when the whole text must be used."""
+    value = _DOUBLES.get(text)
+    if value is not None:
+        return value
     m = _NUMBER.match(text)
     if not m or m.end() != len(text):
         raise _Bad(f"'{quote(text)}' is not a number")
     value = float(text)
     if not math.isfinite(value):  # 1e400: a C++ stream fails on it too
         raise _Bad(f"'{quote(text)}' is not a finite number")
+    if len(_DOUBLES) < MEMO_LIMIT:
+        _DOUBLES[text] = value
     return value
 
 
