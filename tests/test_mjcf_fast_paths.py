@@ -15,7 +15,7 @@ from mbparse.formats.mjcf.geoms import Geom
 from mbparse.formats.mjcf.compiler import z_to_vector
 from mbparse.formats.mjcf.inertia import combine
 from mbparse.spatial import IDENTITY3, quaternion_to_matrix
-from test_mjcf_model import mjcf, parse
+from test_mjcf_model import body, mjcf, parse
 
 
 def signs(values) -> list[float]:
@@ -34,6 +34,83 @@ def test_geoms_of_one_size_share_one_shape_and_keep_their_own_names():
                    '<geom name="c" type="box" size="1 2 4"/>'))
     assert shape_of(p, "a") is shape_of(p, "b")
     assert shape_of(p, "c").size() == (2.0, 4.0, 8.0)
+
+
+def role(p: Parsed, name: str, role_name: str):
+    """The ``role_name`` properties of geom ``name``."""
+    (props,) = [g.properties(role_name) for g in p.geometries()
+                if g.name.endswith(name) and g.has_role(role_name)]
+    return props
+
+
+def test_geoms_of_one_color_read_one_set_of_values_and_a_change_to_one_stays_its_own():
+    p = parse(mjcf('<body name="b"><geom name="a" rgba="1 0 0 1"/><geom name="b" rgba="1 0 0 1"/>'
+                   '<geom name="c" rgba="0 1 0 1"/></body>'))
+    red = [role(p, n, r) for n in "ab" for r in ("illustration", "perception")]
+    assert all(dict(x.items()) == dict(red[0].items()) for x in red)
+    assert red[0].get_property("phong", "diffuse").to_list() == [1.0, 0.0, 0.0, 1.0]
+    green = role(p, "c", "perception").get_property("phong", "diffuse")
+    assert green.to_list() == [0.0, 1.0, 0.0, 1.0]
+    red[0].add_property("phong", "diffuse", "changed")
+    assert red[0].get_property("phong", "diffuse") == "changed"
+    for other in red[1:]:
+        assert other.get_property("phong", "diffuse").to_list() == [1.0, 0.0, 0.0, 1.0]
+
+
+def test_a_geom_of_the_default_friction_has_it_and_a_change_to_its_set_stays_its_own():
+    p = parse(mjcf('<body name="b"><geom name="a"/><geom name="b"/><geom name="c" '
+                   'friction="0.5"/></body>'))
+    a, b, c = (role(p, n, "proximity") for n in "abc")
+    assert a.get_property("material", "coulomb_friction").static_friction == 1.0
+    assert c.get_property("material", "coulomb_friction").static_friction == 0.5
+    a.add_property("material", "coulomb_friction", "changed")
+    assert b.get_property("material", "coulomb_friction").static_friction == 1.0
+    again = role(parse(mjcf('<body name="b"><geom name="a"/></body>')), "a", "proximity")
+    assert again.get_property("material", "coulomb_friction").static_friction == 1.0
+
+
+def test_a_geom_like_one_read_before_gets_its_values_with_its_own_name_and_line():
+    p = parse(mjcf('<body name="b"><joint/>\n<geom name="a" type="box" size="1 2 3" '
+                   'pos="1 0 0" euler="0 0 90" rgba="1 0 0 1" mass="2"/>\n<geom name="z" '
+                   'type="box" size="1 2 3" pos="1 0 0" euler="0 0 90" rgba="1 0 0 1" '
+                   'mass="2"/>\n<geom type="box" size="1 2 3" pos="1 0 0" euler="0 0 90" '
+                   'rgba="1 0 0 1" mass="2"/></body>'))
+    visuals = [g for g in p.geometries() if g.has_role("illustration")]
+    assert [g.name for g in visuals] == ["m::a", "m::z", "m::geom2"]
+    assert [g.instance.source[1] for g in visuals] == [5, 6, 7]
+    assert len({(g.X_BG.p, g.X_BG.R, g.shape) for g in visuals}) == 1
+    assert body(p, "b").default_spatial_inertia.mass == 6.0
+
+
+def test_a_geom_like_one_that_was_warned_about_is_warned_about_too():
+    p = parse(mjcf('<body name="b"><geom name="a" size="1" fitscale="2"/>'
+                   '<geom name="c" size="1" fitscale="2"/></body>'))
+    told = [w for w in p.warnings if "fitscale" in w]
+    assert len(told) == 2
+
+
+def test_a_geom_like_one_read_before_but_elsewhere_is_read_for_its_own_place():
+    # The same attributes in the world (no mass) and in a body (mass), and
+    # under another childclass: each place is read on its own.
+    p = parse(mjcf('<geom name="w" type="box" size="1 1 1"/><body name="b"><geom name="g" '
+                   'type="box" size="1 1 1"/></body><body name="c" childclass="big"><geom '
+                   'name="h" type="box" size="1 1 1"/></body>',
+                   head='<default><default class="big"><geom density="2000"/></default>'
+                        '</default>'))
+    assert body(p, "b").default_spatial_inertia.mass == 8000.0
+    assert body(p, "c").default_spatial_inertia.mass == 16000.0
+
+
+def test_bodies_with_one_inertial_written_alike_each_get_it_and_each_their_warning():
+    inertial = '<inertial pos="0 0 1" mass="{m}" diaginertia="1 2 3" euler="0 0 90"/>'
+    p = parse(mjcf(f'<body name="a">{inertial.format(m=2)}</body>'
+                   f'<body name="b">{inertial.format(m=2)}</body>'
+                   f'<body name="c">{inertial.format(m=0)}</body>'
+                   f'<body name="d">{inertial.format(m=0)}</body>'))
+    a, b = (body(p, n).default_spatial_inertia for n in "ab")
+    assert (a.mass, a.com, a.I_cm) == (b.mass, b.com, b.I_cm)
+    assert a.mass == 2.0 and a.com == (0.0, 0.0, 1.0)
+    assert len([w for w in p.warnings if "has mass 0" in w]) == 2
 
 
 def test_a_zero_and_a_negative_zero_radius_stay_two_different_spheres():
@@ -118,6 +195,34 @@ def test_a_hinge_placed_without_a_frame_gets_the_frames_the_general_products_giv
     assert got.p == want.p and signs(got.p) == signs(want.p)
     assert [signs(row) for row in got.R] == [signs(row) for row in want.R]
     assert j.default_positions == [0.0] and signs(j.default_positions) == [1.0]
+
+
+def test_joints_written_alike_each_get_the_same_motion_and_their_own_name_and_place():
+    hinge = '<joint name="{n}" pos="0 0 0.5" axis="0 1 1" range="-30 60" ref="10"/>'
+    p = parse(mjcf(f'<body name="a" pos="1 0 0">{hinge.format(n="ja")}<geom size="0.1"/></body>'
+                   f'<body name="b" pos="0 2 0">{hinge.format(n="jb")}<geom size="0.1"/></body>'
+                   '<body name="c" pos="0 0 3"><joint pos="0 0 0.5" axis="0 1 1" '
+                   'range="-30 60" ref="10"/><geom size="0.1"/></body>',
+                   head='<compiler angle="degree"/>'))
+    ja, jb, jc = (p.plant.get_joint_by_name(n, p.instance) for n in ("ja", "jb", "world-c"))
+    for j in (ja, jb, jc):
+        assert j.pos_lower == [math.radians(-30)] and j.pos_upper == [math.radians(60)]
+        assert j.default_positions == [math.radians(10)]
+        assert j.axis == ja.axis and j.frame_on_child.X_BF.R == ja.frame_on_child.X_BF.R
+    assert [j.frame_on_parent.X_BF.p for j in (ja, jb, jc)] == [
+        (1.0, 0.0, 0.5), (0.0, 2.0, 0.5), (0.0, 0.0, 3.5)]
+
+
+def test_joints_written_alike_are_each_warned_about_and_a_frame_turns_only_its_own():
+    p = parse(mjcf('<body name="a"><joint name="ja" axis="1 0 0" damping="1 2"/><geom '
+                   'size="0.1"/></body><body name="b"><joint name="jb" axis="1 0 0" '
+                   'damping="1 2"/><geom size="0.1"/></body><body name="c"><frame '
+                   'euler="0 0 90"><joint name="jc" axis="1 0 0"/></frame><geom size="0.1"/>'
+                   '</body><body name="d"><joint name="jd" axis="1 0 0"/><geom size="0.1"/>'
+                   '</body>'))
+    assert len([w for w in p.warnings if "linear damping" in w]) == 2
+    jc, jd = (p.plant.get_joint_by_name(n, p.instance) for n in ("jc", "jd"))
+    assert [round(v, 12) for v in jc.axis] == [0.0, 1.0, 0.0] and jd.axis == (1.0, 0.0, 0.0)
 
 
 def test_a_hinge_with_a_negative_zero_ref_keeps_it():

@@ -56,6 +56,12 @@ def _read_finite(text: str) -> tuple[float, ...] | None:
     return None
 
 
+def own_values(el) -> dict[str, tuple[str, object]]:
+    """An element's own attributes as :class:`Attrs` holds them: name →
+    (text, the element)."""
+    return {k: (v, el) for k, v in el.items()}
+
+
 class Attrs:
     """An element's attributes: its own, then those its class supplies.
 

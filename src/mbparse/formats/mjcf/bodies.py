@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...diagnostics import ParseError
 from ...spatial import IDENTITY, RigidTransform
-from .attrs import Attrs
+from ..common.xml import MEMO_LIMIT
+from .attrs import Attrs, own_values
 from .compiler import Compiler, frame
 from .defaults import ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
@@ -76,6 +77,8 @@ class BodyTreeReader:
         self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
         self.world = Body(None, "world", None, RigidTransform(), False)
         self.bodies: list[Body] = []
+        # <inertial> attributes → what they give (see _inertial)
+        self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
 
     def release(self) -> None:
         """Unlinks the body records from each other once the model is built,
@@ -135,7 +138,7 @@ class BodyTreeReader:
     def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
         """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
-        own = {k: (v, el) for k, v in el.items()}
+        own = own_values(el)
         name = own["name"][0] if "name" in own else f"body{self.next_index}"
         self.next_index += 1
         if "childclass" in own:
@@ -219,7 +222,7 @@ class BodyTreeReader:
                     if t == "joint":
                         a = defaults.attrs(child, childclass)
                     else:
-                        a = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
+                        a = Attrs(child, doc, own_values(child))
                         a.values["type"] = ("free", child)
                     body.joints.append(Placed(child, a, X_BF))
                 elif t == "site" and doc.policy.like_drake:
@@ -230,7 +233,7 @@ class BodyTreeReader:
                 elif t == "site":
                     body.sites.append(Placed(child, defaults.attrs(child, childclass), X_BF))
                 elif t == "frame":
-                    fa = Attrs(child, doc, {k: (v, child) for k, v in child.items()})
+                    fa = Attrs(child, doc, own_values(child))
                     cls = child.get("childclass")
                     if cls is not None:
                         defaults.check_class(child, cls)
@@ -286,7 +289,20 @@ class BodyTreeReader:
         body.mass, body.com, body.inertia = combine(parts)
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
-        a = Attrs(el, self.doc, {k: (v, el) for k, v in el.items()})
+        """(mass, center of mass, inertia about it) of an ``<inertial>``:
+        a function of its attributes alone (it takes no defaults), so an
+        ``<inertial>`` written as one read before gets that one's values
+        (a generated model repeats a few thousands of times)."""
+        items = tuple(el.items())
+        known = self._inertials.get(items)
+        if known is None:
+            known = self._read_inertial(el)
+            if len(self._inertials) < MEMO_LIMIT:
+                self._inertials[items] = known
+        return known
+
+    def _read_inertial(self, el) -> tuple[float, tuple, tuple]:
+        a = Attrs(el, self.doc, own_values(el))
         if not a.has("pos"):
             self.doc.error(el, "<inertial> needs a 'pos' attribute", code="mjcf-attribute-missing")
         if not a.has("mass"):

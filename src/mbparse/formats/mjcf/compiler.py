@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ...spatial import IDENTITY3, ZERO3, RigidTransform, cross, dot, norm, quaternion_to_matrix
-from .attrs import Attrs
+from .attrs import Attrs, own_values
 from .defaults import ORIENTATION, ORIENTATION_SET
 from .document import Document
 
@@ -42,7 +42,7 @@ _COMPILER_UNSUPPORTED = ("strippath", "fitaabb", "texturedir", "discardvisual", 
 
 def read_compiler(doc: Document, el, c: Compiler) -> None:
     """Applies one ``<compiler>`` element to ``c``."""
-    a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
+    a = Attrs(el, doc, own_values(el))
     c.autolimits = a.boolean("autolimits", c.autolimits)
     if a.has("coordinate") and a.text("coordinate") != "local":
         doc.error(el, f"compiler coordinate='{a.text('coordinate')}' is not supported: MuJoCo "

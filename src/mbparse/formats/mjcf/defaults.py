@@ -3,7 +3,7 @@ an element takes its values from its ``class``, else from the nearest
 enclosing body's ``childclass``, else from the top-level class ``main``."""
 from __future__ import annotations
 
-from .attrs import Attrs
+from .attrs import Attrs, own_values
 from .document import Document, tag
 
 ORIENTATION = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
@@ -60,7 +60,7 @@ class DefaultClasses:
                 continue
             kind = kind_of(t, doc.policy.like_drake)
             slot = values.setdefault(kind, {})
-            own = {k: (v, child) for k, v in child.items()}
+            own = own_values(child)
             if any(k in own for k in ORIENTATION):
                 for k in ORIENTATION:
                     slot.pop(k, None)
@@ -92,7 +92,7 @@ class DefaultClasses:
 
     def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
         """The element's attributes with its class's defaults filled in."""
-        own = {k: (v, el) for k, v in el.items()}
+        own = own_values(el)
         written = own.pop("class", None)
         cls = (childclass or MAIN) if written is None else self.class_of(el, childclass)
         key = (cls, kind, el.tag)

@@ -4,12 +4,12 @@ MuJoCo gives it (solid or shell primitives, meshes, ``mass`` or
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, HalfSpace, Shape,
                          ShapeError, Sphere)
 from ...geometry.properties import DEFAULT_FRICTION  # MuJoCo's default too (immutable)
 from ..common.suggest import did_you_mean
+from ..common.xml import MEMO_LIMIT
 from ...numbers import all_finite
 from ...spatial import IDENTITY3, RigidTransform
 from .assets import Assets
@@ -24,27 +24,37 @@ DEFAULT_RGBA = (0.5, 0.5, 0.5, 1.0)
 UNSUPPORTED = ("fitscale", "fluidshape", "fluidcoef", "user", "surfacevel", "adhesion")
 # The attributes that decide a geom's roles (see GeomReader._roles).
 _ROLES = frozenset(("contype", "conaffinity", "condim", "group"))
+# The shapes a geom's attributes alone make (immutable, shared between geoms):
+# a mesh's shape is made per geom, and its geoms are read each on its own.
+_PRIMITIVES = frozenset((HalfSpace, Sphere, Capsule, Cylinder, Ellipsoid, Box))
+_ZERO3 = (0.0, 0.0, 0.0)
+_NO_INERTIA = (0.0,) * 6
 # How many numbers of 'size' a primitive needs (a sphere: its radius, or none).
 SIZES_NEEDED = {"capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 
 
-@dataclass
 class Geom:
-    """A geom read from the file, ready to register on its body."""
+    """A geom read from the file, ready to register on its body (one per
+    geom of the model: slots, no ``__dict__``)."""
 
-    el: object
-    name: str
-    X_BG: RigidTransform
-    shape: Shape | None  # None: a mesh without a file (mass only)
-    rgba: tuple
-    friction: CoulombFriction
-    visual: bool = True
-    collision: bool = True
-    group: int = 0
-    # Mass properties in the body frame: mass, center of mass, inertia about it.
-    mass: float = 0.0
-    com: tuple = (0.0, 0.0, 0.0)
-    inertia: tuple = (0.0,) * 6
+    __slots__ = ("el", "name", "X_BG", "shape", "rgba", "friction", "visual", "collision",
+                 "group", "mass", "com", "inertia")
+
+    def __init__(self, el, name: str, X_BG: RigidTransform, shape: Shape | None, rgba: tuple,
+                 friction: CoulombFriction) -> None:
+        self.el = el
+        self.name = name
+        self.X_BG = X_BG
+        self.shape = shape  # None: a mesh without a file (mass only)
+        self.rgba = rgba
+        self.friction = friction
+        self.visual = True
+        self.collision = True
+        self.group = 0
+        # Mass properties in the body frame: mass, center of mass, inertia about it.
+        self.mass = 0.0
+        self.com: tuple = _ZERO3
+        self.inertia: tuple = _NO_INERTIA
 
 
 class GeomReader:
@@ -55,6 +65,9 @@ class GeomReader:
         self.assets = assets
         self.compiler = compiler
         self._shapes: dict[tuple, Shape] = {}  # (kind, size) → the primitive made of them
+        # (class, place, attributes but the name) → what read() gave, for
+        # geoms read without a word (see read)
+        self._read_before: dict[tuple, tuple] = {}
 
     def read(self, el, index: int, childclass: str | None, in_world: bool,
              moving: bool, with_inertia: bool) -> Geom | None:
@@ -62,7 +75,35 @@ class GeomReader:
 
         ``index`` names an unnamed geom (``geom<index>``); ``with_inertia``
         asks for its mass properties.
+
+        A geom whose attributes (its name aside) and place are those of a
+        geom read before without a word gets what that one got: its
+        reading depends on nothing else (the defaults, assets and compiler
+        settings are fixed by then), so it would give the same values and,
+        again, no warning. Generated and replicated models repeat a few
+        geoms thousands of times.
         """
+        key = (childclass, in_world, moving, with_inertia,
+               *[item for item in el.items() if item[0] != "name"])
+        known = self._read_before.get(key)
+        if known is not None:
+            geom = Geom(el, el.get("name") or f"geom{index}", known[0], known[1], known[2],
+                        known[3])
+            geom.visual, geom.collision, geom.group, geom.mass, geom.com, geom.inertia = known[4:]
+            return geom
+        policy = self.defaults.doc.policy
+        said = len(policy.warnings_seen) + len(policy.errors_seen)
+        geom = self._read(el, index, childclass, in_world, moving, with_inertia)
+        if (geom is not None and geom.shape.__class__ in _PRIMITIVES
+                and len(policy.warnings_seen) + len(policy.errors_seen) == said
+                and len(self._read_before) < MEMO_LIMIT):
+            self._read_before[key] = (geom.X_BG, geom.shape, geom.rgba, geom.friction,
+                                      geom.visual, geom.collision, geom.group, geom.mass,
+                                      geom.com, geom.inertia)
+        return geom
+
+    def _read(self, el, index: int, childclass: str | None, in_world: bool,
+              moving: bool, with_inertia: bool) -> Geom | None:
         a = self.defaults.attrs(el, childclass)
         doc = a.doc
         values = a.values

@@ -6,15 +6,18 @@ import math
 
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                    default_proximity_properties)
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
 from ..common.suggest import did_you_mean, too_many
+from ..common.xml import MEMO_LIMIT
 from .bodies import Body, Placed
 from .compiler import Compiler, frame, z_to_vector
 from .document import Document
 
+sharing = GeometryProperties.sharing
 JOINT_TYPES = ("hinge", "slide", "ball", "free")
 PHONG_DIFFUSE = ("phong", "diffuse")
 COULOMB_FRICTION = ("material", "coulomb_friction")
@@ -41,7 +44,12 @@ class PlantBuilder:
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
         self._body_names: set[str] = set()
-        self._rgba: dict[tuple, Rgba] = {}  # a geom's color → its (immutable) Rgba
+        # A geom's color → the phong values of its visual roles, one dict per
+        # color that every geom of that color reads (GeometryProperties.sharing:
+        # a set copies it before its first change), not two sets of values per geom.
+        self._phong: dict[tuple, dict] = {}
+        # A joint's attribute texts (outside <frame>s) → what _joint_frames gave
+        self._joints_read: dict[tuple, tuple] = {}
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -99,6 +107,9 @@ class PlantBuilder:
             self._joints(body)
         except ParseError as e:
             doc.recover(e)
+        # Nothing reads a joint's record once it is built: its attributes
+        # (most of what the records hold) go now, not with the whole tree.
+        body.joints = []
         for child in body.children:
             try:
                 self.add_body(child)
@@ -118,17 +129,18 @@ class PlantBuilder:
             el = g.el
             source = (doc.diag(el).file, el.sourceline)
             if g.visual:
-                rgba = self._rgba.get(g.rgba)
-                if rgba is None:
-                    rgba = self._rgba[g.rgba] = Rgba(*g.rgba)
+                phong = self._phong.get(g.rgba)
+                if phong is None:
+                    phong = self._phong[g.rgba] = {PHONG_DIFFUSE: Rgba(*g.rgba)}
                 plant.register_visual_geometry(body.plant_body, GeometryInstance(
                     g.X_BG, g.shape, g.name,
-                    {ILLUSTRATION: GeometryProperties({PHONG_DIFFUSE: rgba}),
-                     PERCEPTION: GeometryProperties({PHONG_DIFFUSE: rgba})}, source))
+                    {ILLUSTRATION: sharing(phong), PERCEPTION: sharing(phong)}, source))
             if g.collision:
+                friction = g.friction
+                proximity = default_proximity_properties() if friction is DEFAULT_FRICTION \
+                    else GeometryProperties({COULOMB_FRICTION: friction})
                 plant.register_collision_geometry(body.plant_body, GeometryInstance(
-                    g.X_BG, g.shape, g.name,
-                    {PROXIMITY: GeometryProperties({COULOMB_FRICTION: g.friction})}, source))
+                    g.X_BG, g.shape, g.name, {PROXIMITY: proximity}, source))
 
     def _sites(self, body: Body) -> None:
         plant = self.plant
@@ -253,11 +265,67 @@ class PlantBuilder:
         return lo, hi
 
     def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
-        doc, a, c = self.doc, j.attrs, self.compiler
+        doc, a = self.doc, j.attrs
         values = a.values
         # Absent attributes (most of them) are settled without a call each.
         v = values.get("name")
         name = v[0] if v is not None and v[0] else f"{parent.name}-{child.name}"
+        # A joint written as one read before (its name aside), outside any
+        # <frame>, gets that one's kind, axis, limits and frames: they
+        # depend on nothing else (see _joint_frames).
+        key = None
+        if j.X_BF is IDENTITY:
+            key = tuple([(k, v[0]) for k, v in values.items() if k != "name"])
+            known = self._joints_read.get(key)
+        else:
+            known = None
+        if known is None:
+            policy = doc.policy
+            said = len(policy.warnings_seen)
+            known = self._joint_frames(j, name)
+            if key is not None and len(policy.warnings_seen) == said \
+                    and len(self._joints_read) < MEMO_LIMIT:
+                self._joints_read[key] = known
+        kind, X_CJ, X_CM, axis, damping, limits, ref = known
+        X_PJ = X_P @ X_CJ
+        with doc.diag(j.el).located(j.el):
+            if kind == "hinge":
+                joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
+                                             axis, -math.inf, math.inf, damping)
+                if limits is not None:
+                    joint.set_position_limits([limits[0]], [limits[1]])
+                if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
+                    joint.set_default_positions([ref])
+            elif kind == "slide":
+                joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
+                                             axis, -math.inf, math.inf, damping)
+                if limits is not None:
+                    joint.set_position_limits([limits[0]], [limits[1]])
+                joint.set_default_positions([ref])
+            else:
+                joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
+                                             damping)
+                if limits is not None:
+                    doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
+                                                  "joint is not supported and is ignored",
+                                code="mjcf-unsupported")
+        if not _SPRING.isdisjoint(values):
+            self._spring(j, joint, kind)
+        if "armature" in values:
+            armature = a.scalar("armature", 0.0)
+            if armature:
+                self.armature[joint.index] = armature
+                self.armature_el[joint.index] = a.where("armature")
+
+    def _joint_frames(self, j: Placed, name: str) -> tuple:
+        """What a joint's attributes give, before it is added: (kind, X_CJ,
+        X_CM, axis, linear damping, position limits in radians or metres or
+        None, default position). A function of the joint's attribute texts
+        and of the pose of the <frame> elements around it (the compiler's
+        settings are read by then); every value is checked here, in the
+        order the reading always had."""
+        a, c = j.attrs, self.compiler
+        values = a.values
         v = values.get("type")
         kind = "hinge" if v is None else v[0] if v[0] in JOINT_TYPES else \
             a.choice("type", JOINT_TYPES, "hinge")
@@ -278,51 +346,28 @@ class PlantBuilder:
         if "damping" in values:
             damping = a.numbers("damping", (1, 3))
             if len(damping) > 1 and any(damping[1:]):
-                doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
-                                                "coefficient is supported; the others are "
-                                                "ignored", code="mjcf-unsupported")
+                self.doc.warning(a.where("damping"), f"joint '{name}': only the linear damping "
+                                                     "coefficient is supported; the others are "
+                                                     "ignored", code="mjcf-unsupported")
         else:
             damping = NO_DAMPING
         limits = self._limits(j, kind) if "limited" in values or "range" in values else None
         if not values.keys().isdisjoint(JOINT_UNSUPPORTED):
             self._check_attributes(j)
         X_CJ = RigidTransform(p=pos)
-        X_PJ = X_P @ X_CJ
         ref = a.scalar("ref", 0.0) if "ref" in values else 0.0
-        with doc.diag(j.el).located(j.el):
-            if kind == "hinge":
-                ref = c.angle(ref)
-                # X_CJ·(the rotation by ref): X_CJ has no rotation, so that is
-                # the rotation at X_CJ's point (each number + 0.0, as @ adds).
-                X_CM = RigidTransform(axis_angle_to_matrix(axis, ref),
-                                      (pos[0] + 0.0, pos[1] + 0.0, pos[2] + 0.0))
-                joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
-                                             axis, -math.inf, math.inf, damping[0])
-                if limits is not None:
-                    joint.set_position_limits([c.angle(limits[0])], [c.angle(limits[1])])
-                if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
-                    joint.set_default_positions([ref])
-            elif kind == "slide":
-                X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
-                joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
-                                             axis, -math.inf, math.inf, damping[0])
-                if limits is not None:
-                    joint.set_position_limits([limits[0]], [limits[1]])
-                joint.set_default_positions([ref])
-            else:
-                joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
-                                             damping[0])
-                if limits is not None:
-                    doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
-                                                  "joint is not supported and is ignored",
-                                code="mjcf-unsupported")
-        if not _SPRING.isdisjoint(values):
-            self._spring(j, joint, kind)
-        if "armature" in values:
-            armature = a.scalar("armature", 0.0)
-            if armature:
-                self.armature[joint.index] = armature
-                self.armature_el[joint.index] = a.where("armature")
+        X_CM = None
+        if kind == "hinge":
+            ref = c.angle(ref)
+            # X_CJ·(the rotation by ref): X_CJ has no rotation, so that is
+            # the rotation at X_CJ's point (each number + 0.0, as @ adds).
+            X_CM = RigidTransform(axis_angle_to_matrix(axis, ref),
+                                  (pos[0] + 0.0, pos[1] + 0.0, pos[2] + 0.0))
+            if limits is not None:
+                limits = (c.angle(limits[0]), c.angle(limits[1]))
+        elif kind == "slide":
+            X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
+        return kind, X_CJ, X_CM, axis, damping[0], limits, ref
 
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 
 from ...spatial import quaternion_to_matrix
-from .attrs import Attrs
+from .attrs import Attrs, own_values
 from .compiler import Compiler, euler_quat
 from .document import Document, tag
 
@@ -50,7 +50,7 @@ def _collect(doc: Document, el, found: list) -> None:
 
 def _expand(doc: Document, el, compiler: Compiler, defaults, made: int) -> int:
     """Replaces ``el`` by its copies; returns ``made`` plus the elements made."""
-    a = Attrs(el, doc, {k: (v, el) for k, v in el.items()})
+    a = Attrs(el, doc, own_values(el))
     if not a.has("count"):
         doc.error(el, "<replicate> needs a 'count' attribute", code="mjcf-attribute-missing")
     count = a.integer("count", 0)
