@@ -365,7 +365,8 @@ class Loader:
         apply_include_overrides(diag, inc, first)
         first.set(XML_BASE, path)
         first.set(VERSION_ATTR, sub.get(VERSION_ATTR))
-        if values.parse_bool(inc.get("merge", "false")):
+        merge = inc.get("merge", "false")
+        if diag.checked(inc, "bool", lambda: values.parse_bool(merge), False):
             first.set("mbparse-merge", "true")
         parent.replace(inc, first)
 
