@@ -74,7 +74,7 @@ def test_a_file_past_the_element_limit_is_a_located_size_limit_error(write, name
 
 def test_a_plant_refuses_a_body_past_the_limit():
     plant = MultibodyPlant(0.0)
-    for i in range(MAX_BODIES - 1):  # (the world is the first)
+    for i in range(MAX_BODIES):  # (the world aside)
         plant.add_rigid_body(f"b{i}")
     with pytest.raises(ModelError) as info:
         plant.add_rigid_body("one_more")
@@ -82,21 +82,20 @@ def test_a_plant_refuses_a_body_past_the_limit():
 
 
 def test_a_urdf_of_more_bodies_than_the_limit_is_refused_at_the_first_link_past_it(write):
-    text = flood(MAX_BODIES + 1, "link").replace("<link/>", "<link name='l'/>")
+    # The root on line 1, link l<k> on line k + 1.
+    text = flood(MAX_BODIES + 2, "link").replace("<link/>", "<link name='l'/>")
     text = "".join(line.replace("name='l'", f"name='l{i}'") for i, line in
                    enumerate(text.splitlines(keepends=True)))
-    path = write("links.urdf", text)
-    d = refusal(path)
-    # The world is body 0, so link MAX_BODIES - 1 (file line MAX_BODIES + 1) is one too many.
-    assert d.code == "size-limit" and d.line == MAX_BODIES + 1
-    assert f"l{MAX_BODIES}'" in d.message or f"'l{MAX_BODIES}" in d.message
+    d = refusal(write("links.urdf", text))
+    assert d.code == "size-limit" and d.line == MAX_BODIES + 2
+    assert f"'l{MAX_BODIES + 1}'" in d.message
 
 
 def test_a_urdf_of_as_many_bodies_as_the_limit_loads(write):
     text = "<robot name='r'>\n" + "".join(f"<link name='l{i}'/>\n"
-                                           for i in range(MAX_BODIES - 1)) + "</robot>\n"
+                                           for i in range(MAX_BODIES)) + "</robot>\n"
     loaded = load(str(write("links.urdf", text)))
-    assert loaded.plant.num_bodies() == MAX_BODIES
+    assert loaded.plant.num_bodies() == MAX_BODIES + 1  # and the world
 
 
 def test_the_size_limit_rule_names_the_limits_in_force():

@@ -187,7 +187,7 @@ RULE_LIST: tuple[Rule, ...] = (
          "than mbparse reads (the message names the limit)", "flatten the nesting"),
     Rule("size-limit", "error", "the model would have more elements than mbparse builds (an XML "
          "file of more than 250,000 elements, a directives file of more than 100,000 values, "
-         "a model of more than 50,000 bodies, MJCF "
+         "a model of more than 10,000 bodies, MJCF "
          "<replicate> copies, files included again and again; the message names the limit)",
          "split the model into files, make fewer copies, or include each file fewer times"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",

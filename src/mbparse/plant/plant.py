@@ -23,10 +23,11 @@ from .joints import Joint
 WORLD_MODEL_INSTANCE = 0
 DEFAULT_MODEL_INSTANCE = 1
 CONTACT_APPROXIMATIONS = ("tamsi", "sap", "similar", "lagged")
-# A plant holds at most this many bodies (the world included): a limit that
-# keeps any model file's load within seconds, a hundred times more than the
-# largest robots have.
-MAX_BODIES = 50_000
+# A plant holds at most this many bodies besides the world: a limit that
+# keeps any model file's load, and every command on it (converting it
+# included), within seconds; some fifty times more than the largest robots
+# have.
+MAX_BODIES = 10_000
 
 
 class MultibodyPlant:
@@ -189,7 +190,7 @@ class MultibodyPlant:
         if model_instance.__class__ is not int or not (
                 0 <= model_instance < len(self._instances)):
             self._check_instance(model_instance)
-        if len(self._bodies) >= MAX_BODIES:
+        if len(self._bodies) > MAX_BODIES:  # (the world aside)
             raise ModelError(f"Body '{name}' is not added: the plant has {MAX_BODIES:,} bodies, "
                              "mbparse's limit (a limit that keeps any model's load within "
                              "seconds)", code="size-limit")
