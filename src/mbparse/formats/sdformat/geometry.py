@@ -254,7 +254,8 @@ class SdfGeometryReader:
             kids = child_index(el)
         check_supported(diag, el, COLLISION_TAGS, kids)
         retro = kids.get("laser_retro")
-        if retro is not None and values.parse_double(retro.text or "0") != 0:
+        if retro is not None and diag.checked(
+                retro, "double", lambda: values.parse_double(retro.text or "0"), 0.0) != 0:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
                                 f"{(retro.text or '').strip()}", code="sdf-unsupported")
         drake_el = kids.get("drake:proximity_properties")
