@@ -43,3 +43,17 @@ def test_a_joint_to_a_link_that_was_not_read_is_a_located_error_in_check_mode(wr
     refers = [d for d in loaded.errors if "which was not read" in d.message]
     assert refers and refers[0].line == 4 and refers[0].code == "sdf-unknown-reference"
     assert any(d.line == 2 for d in loaded.errors)  # the link's own error
+
+
+def test_a_link_without_a_name_is_located_errors_in_check_mode_not_an_exception(write):
+    text = ('<sdf version="1.9"><model name="m">\n<link><visual name="v"><pose>0 0 0 0 0 0'
+            "</pose><geometry><box><size>1 1 1</size></box></geometry></visual></link>\n"
+            '<link name="b"/>\n</model></sdf>')
+    loaded = load(str(write("m.sdf", text)), LoadOptions(collect_errors=True))
+    assert loaded.errors and all(d.line is not None for d in loaded.errors)
+
+
+def test_a_plant_refuses_a_body_name_that_is_not_a_string():
+    from mbparse.plant import ModelError, MultibodyPlant
+    with pytest.raises(ModelError, match="must be a string"):
+        MultibodyPlant(0.0).add_rigid_body(None)  # type: ignore[arg-type]

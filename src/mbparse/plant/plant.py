@@ -190,6 +190,9 @@ class MultibodyPlant:
         if model_instance.__class__ is not int or not (
                 0 <= model_instance < len(self._instances)):
             self._check_instance(model_instance)
+        if name.__class__ is not str:
+            raise ModelError(f"A body's name must be a string, not {name!r}",
+                             code="model-invalid")
         if len(self._bodies) > MAX_BODIES:  # (the world aside)
             raise ModelError(f"Body '{name}' is not added: the plant has {MAX_BODIES:,} bodies, "
                              "mbparse's limit (a limit that keeps any model's load within "

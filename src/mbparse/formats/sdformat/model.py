@@ -288,7 +288,10 @@ class ModelBuilder:
         for vid, vertex in self.graph.vertices.items():  # a link not added yet
             if vertex.kind == "link" and vertex.el is link_el:
                 return vid
-        raise KeyError(link_el.get("name"))
+        # (only in check's mode, where reading goes on after the error that
+        # kept the link out of the frame graph: a missing or bad name)
+        self.diag.error(link_el, "This link was not read because of an error reported at it.",
+                        code="sdf-unknown-reference")
 
     def inertia(self, el, inertial):
         """The spatial inertia of link ``el`` from its ``<inertial>``."""
