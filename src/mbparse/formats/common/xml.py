@@ -191,11 +191,16 @@ def _element_past_limit(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def element_count(root) -> int:
+    """The number of elements in ``root``'s document, counted by libxml2
+    (no Python object per element)."""
+    return int(_ELEMENT_COUNT(root))
+
+
 def _check_size(root) -> tuple:
     """(root, "", None), or (None, problem, line) when the tree holds more
-    than :data:`MAX_ELEMENTS` elements (counted without a Python object per
-    element)."""
-    if _ELEMENT_COUNT(root) <= MAX_ELEMENTS:
+    than :data:`MAX_ELEMENTS` elements."""
+    if element_count(root) <= MAX_ELEMENTS:
         return root, "", None
     past = _FIRST_ELEMENT_PAST_LIMIT(root)[0]
     return None, _size_problem(qname(past), past.sourceline), past.sourceline

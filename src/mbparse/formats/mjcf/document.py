@@ -10,7 +10,7 @@ from lxml import etree
 
 from ...diagnostics import DiagnosticPolicy, ParseError
 from ...workspace import DataSource, charge_elements
-from ..common.xml import XmlDiagnostic, load_xml
+from ..common.xml import XmlDiagnostic, element_count, load_xml
 
 # The root elements an included file usually has (MuJoCo accepts any).
 INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
@@ -224,7 +224,7 @@ class Document:
             return  # (the readers walk the model more than once)
         size = self._splice_sizes.get(root)
         if size is None:
-            self._splice_sizes[root] = int(root.xpath("count(//*)"))
+            self._splice_sizes[root] = element_count(root)
         else:
             problem = charge_elements(size)
             if problem is not None:  # (raised again at every walk: the schema check's is lost)

@@ -98,8 +98,7 @@ class ScopeBuilder:
         # An empty <static> is its default, false (the schema check reads only
         # values that are written).
         scope.static = static_el is not None and diag.checked(
-            static_el, "bool", lambda: values.parse_bool((static_el.text or "").strip() or "false"),
-            False)
+            static_el, "bool", lambda: values.parse_bool(_text(static_el) or "false"), False)
         X, relative_to, pose_el = read_pose(diag, el)
         vertex = Vertex(scope.path, "model", parent, el, relative_to=relative_to, X=X,
                         pose_el=pose_el, inner_scope=scope,

@@ -8,7 +8,8 @@ import re
 import struct
 
 from ...numbers import non_finite_problem, quote
-from ...spatial import RigidTransform, fast_numbers, quaternion_to_matrix, rpy_to_matrix
+from ...spatial import (RigidTransform, fast_number, fast_numbers, quaternion_to_matrix,
+                        rpy_to_matrix)
 
 _BOOLS = {"true": True, "1": True, "false": False, "0": False}
 
@@ -23,13 +24,8 @@ _NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-
 def _float(token: str) -> float:
     """A number read as a C++ stream reads it: a numeric prefix is enough
     (``2.5"`` reads 2.5); ``inf`` and ``nan`` are accepted."""
-    try:  # the common case: a finite number Python reads whole
-        v = float(token)
-        if v - v == 0.0:
-            return v
-    except ValueError:
-        pass
-    return _careful_float(token)
+    v = fast_number(token)  # (the common case: a plain finite decimal number)
+    return v if v is not None else _careful_float(token)
 
 
 def _careful_float(token: str) -> float:
