@@ -70,6 +70,7 @@ EXAMPLES = {
     "number-not-finite": ("r.urdf", robot('<link name="a"><inertial><mass value="1"/><inertia ixx="1e400" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),
     "value-out-of-range": ("r.urdf", robot(AB + rev('<dynamics damping="-1"/>')), {}),
     "limit-inverted": ("r.urdf", robot(AB + rev(limit="1 -1")), {}),
+    "limit-infinite": ("m.sdf", sdf('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz><limit><lower>inf</lower><upper>inf</upper></limit></axis></joint>'), {}),
     "limit-empty": ("r.urdf", robot(AB + rev(limit="0.5 0.5")), {}),
     "axis-zero": ("r.urdf", robot(AB + '<joint name="j" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint>'), {}),
     "units-suspicious": ("r.urdf", robot('<link name="a"><inertial><mass value="25000"/><inertia ixx="1000" iyy="1000" izz="1000" ixy="0" ixz="0" iyz="0"/></inertial></link>'), {}),

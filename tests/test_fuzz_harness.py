@@ -93,3 +93,23 @@ def test_a_grown_tree_is_not_grown_further():
         before = len(list(root.iter()))
         mutate._xml_mutation(random.Random(seed), root)
         assert len(list(root.iter())) <= before
+
+
+def _loaded_limit_model(tmp_path, lower: str, upper: str):
+    from mbparse.loading import load
+    path = tmp_path / "m.sdf"
+    path.write_text('<sdf version="1.9"><model name="m"><link name="a"/><link name="b"/>'
+                    '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis>'
+                    f'<xyz>0 0 1</xyz><limit><lower>{lower}</lower><upper>{upper}</upper>'
+                    '</limit></axis></joint></model></sdf>')
+    return load(str(path))
+
+
+def test_a_limit_infinite_on_the_wrong_side_is_nonsense_unless_a_warning_named_it(tmp_path):
+    loaded = _loaded_limit_model(tmp_path, "inf", "inf")
+    assert [d.code for d in loaded.warnings] == ["limit-infinite"]
+    assert run.non_finite_in_plant(loaded.plant, frozenset(["limit-infinite"])) == []
+    assert run.non_finite_in_plant(loaded.plant) == ["/joints/j/pos_limits inverted infinity"]
+    ordinary = _loaded_limit_model(tmp_path, "-inf", "inf")
+    assert ordinary.warnings == []
+    assert run.non_finite_in_plant(ordinary.plant) == []

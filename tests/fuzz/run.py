@@ -82,10 +82,13 @@ def _innermost_mbparse_frame(tb) -> str:
     return f"{f.filename.split('/mbparse/')[-1]}:{f.name}"
 
 
-def non_finite_in_plant(plant) -> list[str]:
+def non_finite_in_plant(plant, warned: frozenset = frozenset()) -> list[str]:
     """Where a loaded plant holds NaN, or an infinity outside a limit: body
     mass properties and poses, frame poses, joint axes, damping, default
-    positions and limits, geometry poses and sizes."""
+    positions and limits, geometry poses and sizes. A limit whose infinity
+    is on the wrong side (a lower limit of +inf), which Drake keeps, is
+    nonsense only when no ``limit-infinite`` warning (in ``warned``, the
+    codes of the load's warnings) said so."""
     out = []
 
     def check(where: str, values, allow_inf: bool = False) -> None:
@@ -110,7 +113,8 @@ def non_finite_in_plant(plant) -> list[str]:
                              (joint.vel_lower, joint.vel_upper, "vel"),
                              (joint.acc_lower, joint.acc_upper, "acc")):
             check(f"/joints/{joint.name}/{what}_limits", (*lo, *hi), allow_inf=True)
-            if any(v == math.inf for v in lo) or any(v == -math.inf for v in hi):
+            if ((any(v == math.inf for v in lo) or any(v == -math.inf for v in hi))
+                    and "limit-infinite" not in warned):
                 out.append(f"/joints/{joint.name}/{what}_limits inverted infinity")
     sg = plant.scene_graph
     for g in sg.geometries() if sg is not None else ():
@@ -144,7 +148,8 @@ def classify_load(path: str) -> Outcome:
                 except ParseError:
                     pass
                 raise first
-            bad = non_finite_in_plant(loaded.plant)
+            warned = frozenset(d.code for d in loaded.warnings)
+            bad = non_finite_in_plant(loaded.plant, warned)
     except Timeout:
         return Outcome("hang", "hang")
     except ParseError as e:

@@ -265,6 +265,8 @@ def check_joints(ctx: ModelContext) -> Iterator[Finding]:
         label = ctx.label(joint)
         for i, (lo, up) in enumerate(zip(joint.pos_lower, joint.pos_upper)):
             which = f" (coordinate {i})" if joint.nq > 1 else ""
+            if lo == math.inf or up == -math.inf:
+                continue  # the reader warned of it (limit-infinite), where it was written
             if lo > up:
                 yield rule_finding("limit-inverted", f"joint '{label}'{which}: lower limit "
                                    f"{lo:g} is above upper limit {up:g}",

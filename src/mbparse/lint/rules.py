@@ -107,6 +107,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "use a value in the range the message names"),
     Rule("limit-inverted", "error", "a lower limit is above its upper limit",
          "swap lower and upper"),
+    Rule("limit-infinite", "warning", "a lower limit is +inf or an upper limit is -inf, so no "
+         "position satisfies it (Drake keeps it)",
+         "write -inf for the lower limit and inf for the upper, or leave the limit out"),
     Rule("limit-empty", "warning", "a joint's lower and upper limits are equal, so it cannot move",
          "make it a fixed joint, or widen the range"),
     Rule("axis-zero", "error", "an axis or direction is the zero vector",

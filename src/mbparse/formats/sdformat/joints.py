@@ -95,6 +95,16 @@ class Axis:
             self.upper = read_number(diag, found.get("upper"), INF, infinite=True)
             effort = read_number(diag, found.get("effort"), INF, infinite=True)
             velocity = read_number(diag, found.get("velocity"), INF, infinite=True)
+            for tag, value, side in (("lower", self.lower, INF), ("upper", self.upper, -INF)):
+                if value == side:
+                    # Drake keeps such a limit: no position satisfies it.
+                    joint = el.getparent()
+                    name = joint.get("name") if joint is not None else ""
+                    diag.warning(found[tag], f"Joint '{name}': a {tag} limit of {value} leaves "
+                                             "it no position it may take (Drake keeps the limit "
+                                             "as written); write -inf for lower and inf for "
+                                             "upper, or leave the limit out, for no limit",
+                                 code="limit-infinite")
         self.effort = INF if effort < 0 else effort
         self.velocity = INF if velocity < 0 else velocity
 
