@@ -23,6 +23,47 @@ QUOTE_LIMIT = 80
 
 _NUMBER_PREFIX = re.compile(r"[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)")
 _PLAIN = re.compile(r"[\s0-9eE.+-]*")
+# Where a word that reads as an infinity can start, besides the words nan
+# and inf: an exponent of three or more digits, or a run of 200 or more
+# digits (a mantissa that long overflows with a two-digit exponent). Both
+# wider than needed on purpose: they only let a scan skip ahead.
+_NAN_OR_INF = re.compile(r"[nN][aA][nN]|[iI][nN][fF]")
+_LONG_EXPONENT = re.compile(r"[eE][+_]?[\d_]{3}")
+_LONG_RUN = 200
+_DIGIT_RUN = re.compile(r"[\d_]{%d}" % _LONG_RUN)
+_TWO_DIGITS = re.compile(r"[\d_]{2}")
+
+
+def _first_maybe_not_finite(text: str) -> int:
+    """A position at or before the first word of ``text`` that could read as
+    NaN or an infinity (``len(text)`` when none can), found by C-speed
+    scans: a ``float()`` per word of a long value would take seconds."""
+    if text.isascii():  # (lower() keeps every position)
+        low = text.lower()
+        found = [i for i in (low.find("nan"), low.find("inf")) if i >= 0]
+    else:
+        word = _NAN_OR_INF.search(text)
+        found = [] if word is None else [word.start()]
+    m = _LONG_EXPONENT.search(text)
+    if m is not None:
+        found.append(m.start())
+    # A run of _LONG_RUN digits holds two neighbouring points of a stride
+    # of half that; only where two such points are digits is it looked for.
+    stride = _LONG_RUN // 2
+    sample = text[::stride]
+    pos = 0
+    while (m := _TWO_DIGITS.search(sample, pos)) is not None:
+        start = m.start() * stride
+        if found and start > min(found):
+            break
+        run = _DIGIT_RUN.search(text, max(0, start - _LONG_RUN), start + 2 * _LONG_RUN)
+        if run is not None:
+            found.append(run.start())
+            break
+        pos = m.start() + 1
+    return min(found) if found else len(text)
+
+
 _WHOLE_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -46,8 +87,16 @@ def non_finite_code(values: Iterable[float]) -> str:
 def unreadable_code(text: str, otherwise: str) -> str:
     """The code of a value that could not be read: ``number-nan`` or
     ``number-not-finite`` when one of its words is a NaN or an infinity
-    (which Drake's stream reading stops at), else ``otherwise``."""
-    for token in text.split():
+    (which Drake's stream reading stops at), else ``otherwise``. Only the
+    words from the first that could be one on are read: a value of a
+    hundred megabytes of ordinary numbers costs one regular-expression
+    scan, not a float() per word."""
+    start = _first_maybe_not_finite(text)
+    if start == len(text):
+        return otherwise
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    for token in text[start:].split():
         try:
             value = float(token)
         except ValueError:
