@@ -43,6 +43,15 @@ MAX_YAML_VALUES = 100_000
 # splices it in: without it, a file that includes a large file many times
 # multiplies.
 MAX_PARSE_FILES_WORTH = 2
+# The longest text of a value of a few numbers (a pose, a scale, a mass) that
+# is read number by number to say what is wrong with it when it is not those
+# numbers: a hostile value of a hundred megabytes would take seconds a number.
+# Padding around the right numbers is read, however long.
+MAX_NUMBERS_TEXT = 65_536
+# The most numbers one attribute of any length may list (an MJCF mesh's
+# 'vertex' or 'face'): a million vertices. Each costs the reader, and the
+# convex hull its collision shape needs, about a microsecond.
+MAX_LIST_NUMBERS = 3_000_000
 PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
 _READ: ContextVar[list[float] | None] = ContextVar("mbparse_files_worth_read", default=None)
 

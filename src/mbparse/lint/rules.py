@@ -191,8 +191,11 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("size-limit", "error", "the model would have more elements than mbparse builds (an XML "
          "file of more than 250,000 elements, a directives file of more than 100,000 values, "
          "a model of more than 10,000 bodies, MJCF "
-         "<replicate> copies, files included again and again; the message names the limit)",
-         "split the model into files, make fewer copies, or include each file fewer times"),
+         "<replicate> copies, files included again and again, an attribute listing more than "
+         "3,000,000 numbers, a value of a few numbers longer than 65,536 characters that is not "
+         "those numbers; the message names the limit)",
+         "split the model into files, make fewer copies, include each file fewer times, give "
+         "a large mesh as a mesh file, or write the value's numbers alone"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
          "name a regular file"),
     Rule("path-escapes-package", "error", "a package:// or model:// path climbs out of its "

@@ -17,7 +17,7 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import MAX_ELEMENTS, PARSE_SIZE_PROBLEM, DataSource, charge_elements
+from ...workspace import MAX_ELEMENTS, MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM, DataSource, charge_elements
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -583,6 +583,7 @@ class XmlDiagnostic:
             if len(self._numbers) < MEMO_LIMIT:
                 self._numbers[text] = (value,)
             return value
+        self._short_enough(el, name, text, 1)
         vals = parse_float_prefixes(text)
         if len(vals) != 1 or len(text.split()) != 1:
             self.error(el, f"attribute '{name}' of <{qname(el)}> should be one number, not "
@@ -634,6 +635,7 @@ class XmlDiagnostic:
             if len(self._numbers) < MEMO_LIMIT:
                 self._numbers[text] = values
             return values
+        self._short_enough(el, name, text, n)
         vals = parse_float_prefixes(text)
         if len(vals) > n and len(text.split()) == len(vals):
             # More numbers than needed ("1 1 1 1" as a mesh scale): Drake
@@ -652,6 +654,17 @@ class XmlDiagnostic:
                            f"'{quote(text)}'", code=unreadable_code(text, "xml-value-invalid"))
         self.check_numbers(el, name, text, vals)
         return tuple(vals)
+
+    def _short_enough(self, el, name: str, text: str, n: int) -> None:
+        """Refuses a value of ``n`` numbers that did not read as such and is
+        longer than :data:`MAX_NUMBERS_TEXT` (a hostile megabyte of numbers,
+        which would otherwise be read one by one to say what is wrong)."""
+        if len(text) > MAX_NUMBERS_TEXT and len(text.split(None, n)) > n:
+            self.error(el, f"attribute '{name}' of <{qname(el)}> should be {n} number"
+                           f"{'s' if n > 1 else ''}, not {len(text):,} characters of text "
+                           f"('{quote(text)}'); mbparse reads no more than "
+                           f"{MAX_NUMBERS_TEXT:,} characters of a value that is not {n} "
+                           "plain numbers", code="size-limit")
 
     def unreadable_vector(self, el, name: str, text: str, n: int) -> tuple | None:
         """A format's own reading of a vector attribute ``text`` that is not

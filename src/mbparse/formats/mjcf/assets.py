@@ -136,14 +136,16 @@ class Assets:
         faces = a.number_list("face")
         if faces is None:
             return None
-        if len(faces) % 3 or any(f != int(f) or f < 0 for f in faces):
-            a.error("face", "'face' must list whole, non-negative vertex indices, three per "
-                            "triangle", code="value-out-of-range")
-        if vertices is not None and faces and max(faces) >= len(vertices) // 3:
-            a.error("face", f"'face' names vertex {int(max(faces))}, but the mesh has "
+        array = np.asarray(faces, dtype=np.float64)
+        if len(faces) % 3 or not (np.all(array >= 0) and np.all(array == np.floor(array))
+                                  and np.all(array < 2 ** 31)):
+            a.error("face", "'face' must list whole, non-negative vertex indices (below 2^31, "
+                            "as MuJoCo's are), three per triangle", code="value-out-of-range")
+        if vertices is not None and faces and array.max() >= len(vertices) // 3:
+            a.error("face", f"'face' names vertex {int(array.max())}, but the mesh has "
                             f"{len(vertices) // 3} vertices (counted from 0)",
                     code="mjcf-value-invalid")
-        return tuple(int(f) for f in faces)
+        return tuple(array.astype(np.int64).tolist())
 
     def resolve(self, file: str, el=None) -> str:
         """The path of a mesh file: absolute as given, else under ``meshdir``

@@ -7,6 +7,7 @@ import math
 import re
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
+from ...workspace import MAX_LIST_NUMBERS
 from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
 
 if TYPE_CHECKING:
@@ -31,12 +32,16 @@ def parse_numbers(text: str) -> list[float] | None:
 # the same few texts: "0 0 1", a default's size, every copy of a replicate).
 _READ: dict[str, tuple[float, ...] | None] = {}
 _READ_MAX = 4096
+_LONG_TEXT = 4096  # characters; longer texts are not kept in _READ
 _UNREAD = object()  # (a text not in _READ: None there means "not plain numbers")
 
 
 def _read_and_keep(text: str) -> tuple[float, ...] | None:
-    """:func:`_read_finite` of ``text``, kept in ``_READ`` for next time."""
+    """:func:`_read_finite` of ``text``, kept in ``_READ`` for next time
+    (unless it is long: a mesh's vertex list is read once)."""
     values = _read_finite(text)
+    if len(text) > _LONG_TEXT:
+        return values
     if len(_READ) >= _READ_MAX:
         _READ.clear()
     _READ[text] = values
@@ -47,8 +52,13 @@ def _read_finite(text: str) -> tuple[float, ...] | None:
     """The finite decimal numbers of ``text`` (None unless all are;
     ``float()`` would also take ``1_0``, so texts with ``_`` or non-ASCII
     characters are left to the strict reading)."""
+    return _finite_tokens(text.split(), text)
+
+
+def _finite_tokens(tokens: list[str], text: str) -> tuple[float, ...] | None:
+    """:func:`_read_finite` of ``text`` split into ``tokens``."""
     try:
-        values = tuple(map(float, text.split()))
+        values = tuple(map(float, tokens))
     except ValueError:
         return None
     if math.isfinite(sum(values)) and text.isascii() and "_" not in text:
@@ -118,6 +128,8 @@ class Attrs:
         # the strict reading, which says what is wrong.
         fast = _READ.get(v[0], _UNREAD)
         if fast is _UNREAD:
+            if len(v[0]) > _LONG_TEXT:
+                self._few_enough(name, v, count)
             fast = _read_and_keep(v[0])
         if fast is not None:
             n = len(fast)
@@ -138,12 +150,33 @@ class Attrs:
                                  f"{non_finite_problem(v[0], vals)}", code=non_finite_code(vals))
         return tuple(vals)
 
+    def _few_enough(self, name: str, v: tuple, count: int | tuple[int, int]) -> None:
+        """Refuses a long text ``v`` of more than the few numbers ``count``
+        allows before its megabytes are read one number at a time."""
+        lo, hi = (count, count) if count.__class__ is int else count
+        if hi <= 64 and len(v[0].split(None, hi)) > hi:
+            self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> needs "
+                                 f"{lo if lo == hi else f'{lo} to {hi}'} number(s); it has more: "
+                                 f"'{quote(v[0])}'", code="mjcf-value-invalid")
+
     def number_list(self, name: str) -> tuple[float, ...] | None:
-        """Any count of numbers (None when absent)."""
+        """Any count of numbers up to :data:`MAX_LIST_NUMBERS` (None when
+        absent)."""
         v = self.values.get(name)
         if v is None:
             return None
-        return self.numbers(name, (0, 1 << 30))
+        text = v[0]
+        if len(text) > _LONG_TEXT:  # (split once, and no further than the limit)
+            tokens = text.split(None, MAX_LIST_NUMBERS)
+            if len(tokens) > MAX_LIST_NUMBERS:
+                self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> lists more "
+                                     f"than {MAX_LIST_NUMBERS:,} numbers, mbparse's limit for "
+                                     "one attribute; give a large mesh as a file",
+                               code="size-limit")
+            values = _finite_tokens(tokens, text)
+            if values is not None:
+                return values
+        return self.numbers(name, (0, MAX_LIST_NUMBERS))
 
     def scalar(self, name: str, default: float | None = None) -> float | None:
         if name not in self.values:
