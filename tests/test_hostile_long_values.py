@@ -87,3 +87,38 @@ def test_the_size_limit_rule_names_the_value_limits():
     from mbparse.lint.rules import RULES
     summary = RULES["size-limit"].summary
     assert f"{MAX_LIST_NUMBERS:,} numbers" in summary and f"{MAX_NUMBERS_TEXT:,} characters" in summary
+
+
+@pytest.fixture
+def small_file_limit(monkeypatch):
+    import mbparse.workspace as workspace
+    import mbparse.formats.obj as obj
+    monkeypatch.setattr(workspace, "MAX_MODEL_FILE_BYTES", 1000)
+    monkeypatch.setattr(obj, "MAX_MODEL_FILE_BYTES", 1000)
+    return 1000
+
+
+@pytest.mark.parametrize("name", ["r.urdf", "m.sdf", "m.xml", "d.dmd.yaml", "m.obj",
+                                  "r.urdf.xacro"])
+def test_a_model_file_past_the_byte_limit_is_refused_unread(write, small_file_limit, name):
+    d = refusal(write(name, " " * 1001))
+    assert d.code == "size-limit" and d.file.endswith(name)
+    assert "1,001 bytes, more than the 1,000 bytes" in d.message
+
+
+def test_model_text_past_the_byte_limit_is_refused(small_file_limit):
+    from mbparse import MultibodyPlant, Parser
+    with pytest.raises(ParseError) as info:
+        Parser(MultibodyPlant(0.0)).add_models_from_string("<robot name='r'/>" + " " * 1000,
+                                                           "urdf")
+    assert info.value.diagnostic.code == "size-limit"
+
+
+def test_the_byte_limit_is_the_one_the_readme_and_the_rule_name():
+    from pathlib import Path
+    from mbparse.lint.rules import RULES
+    from mbparse.workspace import MAX_MODEL_FILE_BYTES
+    said = f"{MAX_MODEL_FILE_BYTES // 2 ** 20} MiB"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"model text) of more than {said}" in " ".join(readme.split())
+    assert f"a model file of more than {said}" in RULES["size-limit"].summary

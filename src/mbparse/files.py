@@ -25,6 +25,11 @@ def _not_regular(path: str, mode: int) -> str:
     return f"'{path}' is {_kind(mode)}, not a regular file; only regular files are read"
 
 
+def _too_large(path: str, size: int, most: int) -> str:
+    return (f"'{path}' is {'over ' if size == most + 1 else ''}{size:,} bytes, more than the "
+            f"{most:,} bytes mbparse reads of a model file")
+
+
 def regular_file_problem(path: str) -> str | None:
     """Why ``path`` cannot be read as a model file, or None when it can."""
     try:
@@ -34,9 +39,15 @@ def regular_file_problem(path: str) -> str | None:
     return None if stat.S_ISREG(mode) else _not_regular(path, mode)
 
 
-def read_regular_file(path: str) -> bytes:
+class FileTooLargeError(OSError):
+    """The file holds more bytes than the caller reads."""
+
+
+def read_regular_file(path: str, most: int | None = None) -> bytes:
     """The bytes of ``path``; raises OSError (NotRegularFileError for a
-    device, FIFO or folder) instead of reading what is not a regular file.
+    device, FIFO or folder) instead of reading what is not a regular file,
+    and FileTooLargeError for a file of more than ``most`` bytes (None: no
+    limit), found before it is read.
 
     The file is opened without blocking (opening a FIFO would otherwise
     wait for a writer) and what was opened is checked before anything is
@@ -47,12 +58,17 @@ def read_regular_file(path: str) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFileError(errno.EINVAL, _not_regular(path, st.st_mode), path)
+        if most is not None and st.st_size > most:
+            raise FileTooLargeError(errno.EFBIG, _too_large(path, st.st_size, most), path)
         # Read to the end (the file may have grown since fstat).
-        parts = []
+        parts, size = [], 0
         while True:
             part = os.read(fd, max(st.st_size + 1, 1 << 16))
             if not part:
                 return b"".join(parts) if len(parts) != 1 else parts[0]
             parts.append(part)
+            size += len(part)
+            if most is not None and size > most:
+                raise FileTooLargeError(errno.EFBIG, _too_large(path, size, most), path)
     finally:
         os.close(fd)

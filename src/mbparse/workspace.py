@@ -9,7 +9,7 @@ from contextvars import ContextVar
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
-from .files import NotRegularFileError, read_regular_file
+from .files import FileTooLargeError, NotRegularFileError, read_regular_file
 from .package_map import PackageMap
 from .records import FrozenRecord, ValueRecord, _set
 
@@ -48,6 +48,11 @@ MAX_PARSE_FILES_WORTH = 2
 # numbers: a hostile value of a hundred megabytes would take seconds a number.
 # Padding around the right numbers is read, however long.
 MAX_NUMBERS_TEXT = 65_536
+# The most bytes a model file (or model text) may hold: the largest real
+# models are a few MB, and a file is held in memory several times over while
+# it is read (an OBJ model of 64 MB takes some 4 s and 0.5 GB; one of 128 MB
+# took 9 s and 1 GB).
+MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024
 # The most numbers one attribute of any length may list (an MJCF mesh's
 # 'vertex' or 'face'): a million vertices. Each costs the reader, and the
 # convex hull its collision shape needs, about a microsecond.
@@ -126,13 +131,24 @@ class DataSource(FrozenRecord):
         return base.rsplit(".", 1)[0] if "." in base else base
 
     def read_bytes(self) -> bytes:
+        """The model's bytes; a ParseError for what is not a regular file or
+        holds more than :data:`MAX_MODEL_FILE_BYTES`."""
         if self.filename is not None:
             try:
-                return read_regular_file(self.filename)
+                return read_regular_file(self.filename, MAX_MODEL_FILE_BYTES)
             except NotRegularFileError as e:
                 raise ParseError(Diagnostic("error", e.strerror, self.filename,
                                             code="file-not-regular")) from None
-        return (self.contents or "").encode("utf-8")
+            except FileTooLargeError as e:
+                raise ParseError(Diagnostic("error", e.strerror, self.filename,
+                                            code="size-limit")) from None
+        data = (self.contents or "").encode("utf-8")
+        if len(data) > MAX_MODEL_FILE_BYTES:
+            raise ParseError(Diagnostic("error", f"the model text is {len(data):,} bytes, more "
+                                                 f"than the {MAX_MODEL_FILE_BYTES:,} bytes "
+                                                 "mbparse reads of a model file", self.name(),
+                                        code="size-limit"))
+        return data
 
 
 class ParsingOptions(ValueRecord):

@@ -23,7 +23,8 @@ from ..geometry import GeometryInstance, GeometryProperties, Mesh, PROXIMITY
 from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_properties
 from ..plant import ModelError
 from ..spatial import RigidTransform, SpatialInertia
-from ..workspace import DataSource, Workspace
+from ..files import FileTooLargeError
+from ..workspace import MAX_MODEL_FILE_BYTES, DataSource, Workspace
 
 WATER_DENSITY = 1000.0  # kg/m³
 
@@ -54,7 +55,9 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
     try:
-        mesh = read_obj(filename)
+        mesh = read_obj(filename, most=MAX_MODEL_FILE_BYTES)
+    except FileTooLargeError as e:
+        fail(e.strerror, code="size-limit")
     except OSError as e:
         fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
     except ObjError as e:

@@ -156,14 +156,15 @@ def _long_face_corners(tokens: list[str], count: int, line: int) -> list[int]:
     return corners.tolist()
 
 
-def read_obj(path: str, allow_no_faces: bool = False) -> ObjMesh:
+def read_obj(path: str, allow_no_faces: bool = False, most: int | None = None) -> ObjMesh:
     """Reads an OBJ file; raises ObjError (with a line) when it cannot.
 
     A file without any face is an error: it holds no object to make a
     mesh of (unless ``allow_no_faces``: MuJoCo meshes the convex hull of
-    such a file's vertices).
+    such a file's vertices). A file of more than ``most`` bytes raises
+    files.FileTooLargeError unread.
     """
-    data = read_regular_file(path)
+    data = read_regular_file(path, most)
     return parse_obj(data.decode("utf-8", errors="replace"), allow_no_faces)
 
 

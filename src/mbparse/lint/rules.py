@@ -193,7 +193,7 @@ RULE_LIST: tuple[Rule, ...] = (
          "a model of more than 10,000 bodies, MJCF "
          "<replicate> copies, files included again and again, an attribute listing more than "
          "3,000,000 numbers, a value of a few numbers longer than 65,536 characters that is not "
-         "those numbers; the message names the limit)",
+         "those numbers, a model file of more than 64 MiB; the message names the limit)",
          "split the model into files, make fewer copies, include each file fewer times, give "
          "a large mesh as a mesh file, or write the value's numbers alone"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
