@@ -105,6 +105,7 @@ EXAMPLES = {
     "package-found-by-name": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://hand/m.obj"/></geometry></visual></link>'), {"hand/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
+    "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),
     "size-limit": ("m.xml", '<mujoco model="m"><worldbody><replicate count="100000">'
                    '<body><geom size="1"/></body></replicate></worldbody></mujoco>', {}),
     "depth-limit": ("d.dmd.yaml", "directives:\n- " + "[" * 200 + "]" * 200 + "\n", {}),

@@ -202,3 +202,27 @@ def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget
         f"    model_namespace: n{i}\n" for i in range(4)))
     d = refusal(main)
     assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
+
+
+@pytest.mark.parametrize("name, text, own", [
+    ("r.urdf", "<robot name='r'><link name='l'><visual><origin {}/></visual></link></robot>", 0),
+    ("m.sdf", "<sdf version='1.9'><model name='m'><link name='l' {}/></model></sdf>", 1),
+    ("m.xml", "<mujoco model='m'><worldbody><body><geom size='1' {}/></body></worldbody>"
+              "</mujoco>", 1)])
+def test_an_element_of_more_attributes_than_the_limit_is_a_located_size_limit_error(
+        write, name, text, own):
+    from mbparse.workspace import MAX_ATTRIBUTES
+    many = " ".join(f"a{i}='1'" for i in range(MAX_ATTRIBUTES + 1))
+    d = refusal(write(name, "\n" + text.format(many)))
+    assert (d.code, d.line) == ("size-limit", 2)
+    assert f"more than {MAX_ATTRIBUTES:,} attributes on one element" in d.message
+    assert f"which has {MAX_ATTRIBUTES + 1 + own:,}" in d.message
+
+
+def test_an_element_of_as_many_attributes_as_the_limit_loads_with_each_reported(write):
+    from mbparse.workspace import MAX_ATTRIBUTES
+    many = " ".join(f"a{i}='1'" for i in range(MAX_ATTRIBUTES - 1))
+    loaded = load(str(write("r.urdf", f"<robot name='r'><link name='l'><visual><origin "
+                                      f"{many} xyz='1 2 3'/><geometry><box size='1 1 1'/>"
+                                      "</geometry></visual></link></robot>")))
+    assert len(loaded.warnings) == MAX_ATTRIBUTES - 1

@@ -81,7 +81,7 @@ def test_a_mistake_repeated_many_times_is_measured_once(monkeypatch):
     calls = []
     real = suggest.edit_distance
     monkeypatch.setattr(suggest, "edit_distance", lambda a, b: calls.append(1) or real(a, b))
-    suggest._closest.cache_clear()
+    suggest._FOUND.clear()
     inner = "<visaul/>" * 2000
     text = f'<robot name="r"><link name="a">{inner}</link></robot>'
     parser = new_parser()
@@ -109,3 +109,36 @@ def test_a_urdf_link_typo_is_suggested_unless_the_model_has_more_than_a_thousand
     with pytest.raises(ParseError) as info:
         load(str(write("m.urdf", text)))
     assert ("Did you mean 'link1'?" in str(info.value)) is suggested
+
+
+def test_a_parse_makes_a_bounded_number_of_new_searches(monkeypatch):
+    # 240,000 different unknown elements took a minute of suggestions; past
+    # the budget an unknown name is still reported, without a suggestion.
+    from mbparse.formats.common import suggest
+    from mbparse import workspace
+    monkeypatch.setattr(workspace, "MAX_SUGGESTION_SEARCHES", 5)
+    suggest._FOUND.clear()
+    inner = "".join(f"<visaul{i}/>" for i in range(10)) + "<visaul0/>"
+    parser = new_parser()
+    parser.add_models_from_string(f'<robot name="r"><link name="a">{inner}</link></robot>',
+                                  "urdf")
+    warned = [w.message for w in parser.diagnostic_policy().warnings_seen if "visaul" in w.message]
+    assert len(warned) == 11
+    assert [("Did you mean" in m) for m in warned] == [True] * 5 + [False] * 5 + [True]
+    # the next parse has its own budget
+    parser = new_parser()
+    parser.add_models_from_string('<robot name="r"><link name="a"><vsiual3/></link></robot>',
+                                  "urdf")
+    assert "Did you mean <visual>?" in parser.diagnostic_policy().warnings_seen[-1].message
+
+
+def test_the_quick_bound_keeps_every_suggestion_the_full_measure_makes():
+    from mbparse.formats.common.suggest import _closest, edit_distance
+    known = ("damping", "friction", "armature", "stiffness", "springref", "origin", "inertial",
+             "visual", "collision", "gyroscope", "limit")
+    for name in ("dampnig", "frction", "armatrue", "stifness", "orgin", "inertail", "visaul",
+                 "colision", "limt", "limits", "xyz", "visuals", "frictionx", "dmaping"):
+        best = min(known, key=lambda k: (edit_distance(name, k), known.index(k)))
+        limit = 1 if len(name) < 6 else 2
+        expected = best if 0 < edit_distance(name, best) <= limit else None
+        assert _closest(name, tuple(sorted(known))) == expected, name

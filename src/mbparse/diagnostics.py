@@ -99,6 +99,11 @@ class ParseWarning(UserWarning):
         super().__init__(diagnostic.message)
 
 
+# The most warnings one policy (one parser: the files one load reads) lists;
+# the one after them says that the rest are not listed.
+MAX_WARNINGS = 10_000
+
+
 class DiagnosticPolicy(ValueRecord):
     """Turns findings into warnings or errors.
 
@@ -154,12 +159,24 @@ class DiagnosticPolicy(ValueRecord):
         if self.strict:
             raise ParseError(Diagnostic("error", message + " [a warning, made an error by "
                                         "strict parsing]", file, line, column, element, code))
+        seen = self.warnings_seen
+        if len(seen) >= MAX_WARNINGS:
+            if len(seen) > MAX_WARNINGS:
+                return
+            message = (f"more than {MAX_WARNINGS:,} warnings: the rest are not listed (each "
+                       "costs time and memory, and a file of so many is broken throughout)")
+            element, code = None, "too-many-warnings"
         d = Diagnostic("warning", message, file, line, column, element, code)
-        self.warnings_seen.append(d)
+        seen.append(d)
         if self.emit:
             # At the model's file and line, not at a line of mbparse's own.
             warnings.warn_explicit(ParseWarning(d), ParseWarning, d.file or "<string>",
                                    d.line or 0, module="mbparse")
+
+    def saturated(self) -> bool:
+        """Whether no more warnings are listed (:data:`MAX_WARNINGS` were):
+        a reader may skip the work of making one."""
+        return len(self.warnings_seen) > MAX_WARNINGS
 
     def recovering(self) -> "_Recovering":
         """A context around the reading of one element: with

@@ -37,6 +37,9 @@ MAX_INCLUDED_FILES = 2048
 # values). A YAML value costs the directives reader about what two or three
 # XML elements cost the XML readers.
 MAX_ELEMENTS = 250_000
+# The most attributes one XML element may have (real ones have a few; looking
+# through an element's attributes costs lxml their square).
+MAX_ATTRIBUTES = 1000
 MAX_YAML_VALUES = 100_000
 # The files read in one parse may hold together at most this many times what
 # one file may hold, a file counting again each time an include reads it or
@@ -58,6 +61,9 @@ MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024
 # convex hull its collision shape needs, about a microsecond.
 MAX_LIST_NUMBERS = 3_000_000
 PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
+# Did-you-mean searches made in one parse (a name met again costs none): past
+# them, an unknown name is reported without a suggestion.
+MAX_SUGGESTION_SEARCHES = 1000
 _READ: ContextVar[list[float] | None] = ContextVar("mbparse_files_worth_read", default=None)
 
 
@@ -70,7 +76,7 @@ class element_budget:
     __slots__ = ("_token",)
 
     def __enter__(self) -> None:
-        self._token = None if _READ.get() is not None else _READ.set([0.0])
+        self._token = None if _READ.get() is not None else _READ.set([0.0, 0])
 
     def __exit__(self, *exc) -> None:
         if self._token is not None:
@@ -92,6 +98,18 @@ def charge_elements(count: int, yaml: bool = False) -> str | None:
             f"({MAX_ELEMENTS:,} XML elements or {MAX_YAML_VALUES:,} YAML values each), a file "
             "counting again each time an include reads it or splices it in: a limit that keeps "
             "any load within seconds; include fewer or smaller files")
+
+
+def spend_suggestion() -> bool:
+    """Whether one more did-you-mean search may be made in this parse (each
+    costs up to a millisecond; a file of many thousands of different
+    unknown names would otherwise spend minutes on them): at most
+    :data:`MAX_SUGGESTION_SEARCHES`; no limit outside :class:`element_budget`."""
+    read = _READ.get()
+    if read is None:
+        return True
+    read[1] += 1
+    return read[1] <= MAX_SUGGESTION_SEARCHES
 
 
 class DataSource(FrozenRecord):

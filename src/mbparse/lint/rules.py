@@ -196,6 +196,8 @@ RULE_LIST: tuple[Rule, ...] = (
          "those numbers, a model file of more than 64 MiB; the message names the limit)",
          "split the model into files, make fewer copies, include each file fewer times, give "
          "a large mesh as a mesh file, or write the value's numbers alone"),
+    Rule("too-many-warnings", "warning", "a load gave more than 10,000 warnings; the rest are "
+         "not listed", "fix the warnings listed, then check again"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",
          "name a regular file"),
     Rule("path-escapes-package", "error", "a package:// or model:// path climbs out of its "

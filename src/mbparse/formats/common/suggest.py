@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+
+from ...workspace import spend_suggestion
 
 
 # Names longer than this get no suggestion.
@@ -41,20 +44,44 @@ def closest(name: str, known: Iterable[str]) -> str | None:
         known = list(known)
     if too_many(len(known)):  # type: ignore[arg-type]
         return None
-    return _closest(name, tuple(sorted(set(known))))
+    # Kept: a file repeats its mistakes (80,000 copies of one unknown element
+    # must not cost 80,000 searches); a parse's new searches are counted.
+    key = (name, known if known.__class__ is frozenset else frozenset(known))
+    found = _FOUND.get(key, _UNSEEN)
+    if found is _UNSEEN:
+        if not spend_suggestion():
+            return None
+        if len(_FOUND) >= 4096:
+            _FOUND.clear()
+        found = _FOUND[key] = _closest(name, tuple(sorted(key[1])))
+    return found  # type: ignore[return-value]
 
 
-@lru_cache(maxsize=4096)
+_FOUND: dict[tuple[str, frozenset[str]], str | None] = {}
+_UNSEEN = object()
+
+
+@lru_cache(maxsize=1024)
+def _letters(name: str) -> Counter:
+    return Counter(name)
+
+
 def _closest(name: str, known: tuple[str, ...]) -> str | None:
-    # Cached: a file repeats its mistakes (80,000 copies of one unknown
-    # element must not cost 80,000 searches).
     if len(name) > MAX_SUGGESTED_LENGTH:
         return None   # the distance costs the product of the lengths
     limit = 1 if len(name) < 6 else 2
     best, best_distance = None, limit + 1
+    letters = Counter(name)
     for candidate in known:
         if abs(len(candidate) - len(name)) >= best_distance:
             continue  # at least that many insertions or deletions
+        # An edit changes at most one letter of each name, so each name's
+        # letters the other lacks are at most the distance: a quick bound
+        # that spares most candidates the full measure.
+        theirs = _letters(candidate)
+        if max(sum((letters - theirs).values()),
+               sum((theirs - letters).values())) >= best_distance:
+            continue
         distance = edit_distance(name, candidate)
         if 0 < distance < best_distance:
             best, best_distance = candidate, distance

@@ -17,7 +17,8 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import MAX_ELEMENTS, MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM, DataSource, charge_elements
+from ...workspace import (MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM,
+                          DataSource, charge_elements)
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -83,7 +84,34 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     if over is not None:
         return None, over, None
     root, problem, line = _parse_lenient(data, notes, tags)
-    return _check_size(root) if near_limit and root is not None else (root, problem, line)
+    if root is None:
+        return root, problem, line
+    if near_limit:
+        root, problem, line = _check_size(root)
+    if root is not None and data.count(b"=") > MAX_ATTRIBUTES and _LONG_TAG.search(data):
+        root, problem, line = _check_attribute_counts(root)
+    return root, problem, line
+
+
+# An element of more than MAX_ATTRIBUTES attributes has a start tag of more
+# than 4 bytes an attribute, with no '<' inside (XML allows none in a value):
+# only a file with such a run of text is searched for one.
+_LONG_TAG = re.compile(rb"<[^<]{%d}" % (4 * MAX_ATTRIBUTES))
+_CROWDED = etree.XPath(f"(//*[count(@*) > {MAX_ATTRIBUTES}])[1]")
+
+
+def _check_attribute_counts(root) -> tuple:
+    """(root, "", None), or (None, problem, line) when an element has more
+    than :data:`MAX_ATTRIBUTES` attributes: lxml reads an element's
+    attributes by name in a list, so looking through many of them costs
+    their square."""
+    crowded = _CROWDED(root)
+    if not crowded:
+        return root, "", None
+    el = crowded[0]
+    return (None, f"{SIZE_PROBLEM} {MAX_ATTRIBUTES:,} attributes on one element (this "
+                  f"<{qname(el)}>, which has {len(el.attrib):,}): mbparse reads at most "
+                  f"{MAX_ATTRIBUTES:,} on one element (real ones have a few)", el.sourceline)
 
 
 def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
@@ -532,6 +560,8 @@ class XmlDiagnostic:
 
     def warning(self, el, message: str, code: str | None = None) -> None:
         """Reports a warning at ``el``."""
+        if self.policy.saturated():
+            return
         file, line = self.where(el)
         self.policy.warning(message, file, line, element=_name(el), code=code)
 
