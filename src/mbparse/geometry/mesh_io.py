@@ -219,7 +219,8 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     anything the line-by-line reader must decide: other line breaks,
     vertices without exactly three finite plain numbers, faces with fewer
     than three or more than EAR_CLIPPING_MAX_CORNERS corners, negative or
-    zero indices, an index past the last vertex, no faces."""
+    zero indices, an index past the last vertex, no faces, more than
+    EAR_CLIPPING_MAX_POLYGONS faces to clip (which need a warning)."""
     common = _common_lines(text)
     if common is None:
         return None
@@ -227,7 +228,7 @@ def _parse_common_obj(text: str) -> ObjMesh | None:
     if rows is None:
         return None
     V, flat, counts, names = rows
-    if flat.max() >= len(V):
+    if flat.max() >= len(V) or (counts > 4).sum() > EAR_CLIPPING_MAX_POLYGONS:
         return None
     return ObjMesh(V, _triangulate(V, flat, counts), names)
 
@@ -379,10 +380,21 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
     import numpy as np
 
     if len(flat) == 3 * len(counts):  # every face a triangle (none has fewer corners)
+        _check_triangle_count(len(counts))
         return flat.reshape(-1, 3)
     starts = np.cumsum(counts) - counts
     triangles = counts - 2
+    _check_triangle_count(int(triangles.sum()))
     large = np.flatnonzero(counts > 4)
+    fanned = None
+    if len(large) > EAR_CLIPPING_MAX_POLYGONS:
+        # Ear clipping costs tens of microseconds a polygon in Python: past
+        # the limit, polygons are split as fans from their first corner.
+        fanned = large[EAR_CLIPPING_MAX_POLYGONS:]
+        fanned = fanned[counts[fanned] <= EAR_CLIPPING_MAX_CORNERS]
+        large = np.setdiff1d(large, fanned, assume_unique=True)
+        if warnings is not None:
+            warnings.append(_fans_warning(len(fanned)))
     clipped: list[list[tuple[int, int, int]]] = []
     for k in large.tolist():
         if counts[k] > EAR_CLIPPING_MAX_CORNERS:
@@ -417,7 +429,32 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
     for k, rows in zip(large.tolist(), clipped):
         if len(rows):
             F[first[k]:first[k] + len(rows)] = rows
+    if fanned is not None and len(fanned):
+        n = triangles[fanned]
+        polygon = np.repeat(fanned, n)
+        j = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)  # 0.. within a polygon
+        s = starts[polygon]
+        F[first[polygon] + j] = np.stack([flat[s], flat[s + j + 1], flat[s + j + 2]], axis=1)
     return F
+
+
+# The most triangles one mesh may have: reading and summing them takes about
+# a microsecond and 100 bytes each (a 64 MB file of small faces holds 8
+# million; a real mesh of 4 million is a file of some 200 MB).
+MAX_MESH_TRIANGLES = 4_000_000
+
+
+def _fans_warning(count: int) -> str:
+    return (f"{count:,} faces of 5 to {EAR_CLIPPING_MAX_CORNERS} corners past the first "
+            f"{EAR_CLIPPING_MAX_POLYGONS:,} were split as fans from their first corner, not by "
+            "ear clipping (Drake's ear clipping may split those that are not convex "
+            "differently)")
+
+
+def _check_triangle_count(count: int) -> None:
+    if count > MAX_MESH_TRIANGLES:
+        raise ObjError(f"the mesh has {count:,} triangles, more than the "
+                       f"{MAX_MESH_TRIANGLES:,} mbparse reads of one mesh")
 
 
 def _large_polygon_fan(V, corners, warnings: list[str] | None, line: int | None):
@@ -784,23 +821,32 @@ class _ObjReading:
         ``V``: the vertices as an array already, if they are."""
         import numpy as np
         vertices, corners, counts = self.vertices, self.corners, self.counts
+        _check_triangle_count(len(corners) - 2 * len(counts))
         if len(corners) == 3 * len(counts):  # triangles only (none has fewer corners)
             faces = corners
         else:
             faces = []  # flat, three corners a triangle (NumPy reads flat lists quickest)
-            start = 0
+            start, fanned, clip = 0, 0, EAR_CLIPPING_MAX_POLYGONS
             for k, n in enumerate(counts):
                 if n == 3:
                     faces += corners[start:start + 3]
                 elif n == 4:
                     _split_quad(vertices, corners[start:start + 4], faces)
+                elif clip <= 0 and n <= EAR_CLIPPING_MAX_CORNERS:  # (as _triangulate does)
+                    first = corners[start]
+                    for j in range(start + 1, start + n - 1):
+                        faces += (first, corners[j], corners[j + 1])
+                    fanned += 1
                 else:
+                    clip -= 1
                     clipped: list[tuple[int, int, int]] = []
                     _clip_ears(vertices, corners[start:start + n], clipped, self.mesh.warnings,
                                self.large_lines.get(k))
                     for triangle in clipped:
                         faces += triangle
                 start += n
+            if fanned:
+                self.mesh.warnings.append(_fans_warning(fanned))
         mesh = self.mesh
         if V is None:
             V = np.fromiter(chain.from_iterable(vertices), np.float64, 3 * len(vertices))
@@ -861,6 +907,10 @@ def _inside(xs: list[float], ys: list[float], tx: float, ty: float) -> bool:
 # Polygons with more corners than this are split as a fan: ear clipping
 # costs a time quadratic (cubic, for degenerate polygons) in the corners.
 EAR_CLIPPING_MAX_CORNERS = 64
+# Polygons of five or more corners ear-clipped in one mesh; the rest are split
+# as fans (with a warning), so that a file of millions of pentagons does not
+# take minutes.
+EAR_CLIPPING_MAX_POLYGONS = 20_000
 
 
 def _is_convex(vertices: list[Vec3], corners: list[int], ax: int, ay: int) -> bool:
