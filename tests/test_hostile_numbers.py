@@ -257,3 +257,21 @@ def test_all_loaded_numbers_are_finite_for_a_plain_model(write):
     loaded = load(str(path))
     M = loaded.plant.get_body_by_name("b").default_spatial_inertia
     assert all(math.isfinite(v) for v in (M.mass, *M.com, *M.I_cm))
+
+
+@pytest.mark.parametrize("xyz", ["0 1 Infinity", "0 0 inf", "-inf 0 0"])
+@pytest.mark.parametrize("axis", ["axis", "axis2"])
+def test_an_sdf_vector_of_an_infinity_is_refused_as_libsdformat_refuses_it(write, xyz, axis):
+    # A universal joint's axis2 of 0 1 Infinity, expressed in the model
+    # frame, once gave its frames NaN rotations (fuzz seed 41 input 63462).
+    text = sdf('<link name="a"/><link name="b"/>\n<joint name="j" type="universal"><parent>a'
+               '</parent><child>b</child>\n' + ('<axis><xyz>1 0 0</xyz></axis>\n'
+                                                '<axis2><xyz expressed_in="__model__">'
+                                                f'{xyz}</xyz></axis2>' if axis == "axis2" else
+                                                f'<axis><xyz>{xyz}</xyz></axis>\n<axis2><xyz>0 1 0'
+                                                '</xyz></axis2>') + '</joint>')
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", text)))
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("number-not-finite", 3 if axis == "axis" else 4)
+    assert "<xyz>" in d.message and "not a finite number" in d.message

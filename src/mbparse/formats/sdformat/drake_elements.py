@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from ...numbers import non_finite_code, non_finite_problem
+from ...numbers import non_finite_code, non_finite_problem, quote, unreadable_code
 from ...plant import CurvilinearJoint, PlanarJoint
 from . import values
 from ..common import drake
@@ -34,8 +34,9 @@ def _vector(diag: SdfDiagnostic, el, name: str):
     text, node = _text(diag, el, name)
     try:
         vector = values.parse_numbers(text, 3)
-    except ValueError:
-        diag.error(node, f"<{name}> needs 3 numbers; got '{text}'.", code="sdf-value-invalid")
+    except ValueError as e:
+        diag.error(node, f"<{name}> needs 3 finite numbers; got '{quote(text)}' ({e}).",
+                   code=unreadable_code(text, "sdf-value-invalid"))
     _require_finite(diag, node, name, text, vector)
     return vector
 

@@ -67,11 +67,10 @@ class Axis:
         self.expressed_in = None
         if xyz_el is not None:
             if (xyz_el.text or "").strip():
-                try:
-                    self.xyz = values.parse_numbers(xyz_el.text, 3)
-                except ValueError as e:
-                    diag.error(xyz_el, f"Cannot read <xyz> as 3 numbers: {e}.",
-                               code="sdf-value-invalid")
+                # (the document check refused what does not read; in check's
+                # mode, which reads on, the default stands in for it)
+                self.xyz = diag.checked(xyz_el, "vector3",
+                                        lambda: values.parse_numbers(xyz_el.text, 3), self.xyz)
             self.expressed_in = xyz_el.get("expressed_in") or None
         if norm(self.xyz) == 0:
             diag.error(xyz_el if xyz_el is not None else el,

@@ -7,7 +7,7 @@ import math
 import re
 import struct
 
-from ...numbers import non_finite_problem, quote
+from ...numbers import all_finite, non_finite_problem, quote
 from ...spatial import (RigidTransform, fast_number, fast_numbers, quaternion_to_matrix,
                         rpy_to_matrix)
 
@@ -70,8 +70,12 @@ def parse_numbers(text: str, n: int) -> tuple[float, ...]:
         return values
     tokens = text.split()
     if len(tokens) != n:
-        raise ValueError_(f"expected {n} numbers, got '{text}'")
-    return tuple(_float(t) for t in tokens)
+        raise ValueError_(f"expected {n} numbers, got '{quote(text)}'")
+    values = tuple(_float(t) for t in tokens)
+    if not all_finite(values):
+        # libsdformat refuses a vector of inf or Infinity as it does 1e400
+        raise ValueError_(non_finite_problem(text, values))
+    return values
 
 
 def parse_color(text: str) -> tuple[float, float, float, float]:
