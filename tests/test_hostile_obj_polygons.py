@@ -25,6 +25,13 @@ def prism(caps: int) -> str:
     return PENTAGON_PRISM + SIDES + (bottom + top) * caps
 
 
+def refusal(path):
+    """The diagnostic of the ParseError that loading ``path`` raises."""
+    with pytest.raises(ParseError) as info:
+        load(str(path))
+    return info.value.diagnostic
+
+
 @pytest.fixture
 def few_clipped(monkeypatch):
     monkeypatch.setattr(mesh_io, "EAR_CLIPPING_MAX_POLYGONS", 3)
@@ -57,9 +64,7 @@ def test_fans_and_ear_clipping_enclose_the_same_solid_of_a_convex_prism(monkeypa
 
 def test_a_mesh_of_more_triangles_than_the_limit_is_a_located_error(monkeypatch, write):
     monkeypatch.setattr(mesh_io, "MAX_MESH_TRIANGLES", 10)
-    with pytest.raises(ParseError) as info:
-        load(str(write("m.obj", prism(1))))
-    d = info.value.diagnostic
+    d = refusal(write("m.obj", prism(1)))
     assert d.line == 1 and "the mesh has 16 triangles, more than the 10" in d.message
 
 
@@ -70,7 +75,5 @@ def test_an_mjcf_mesh_file_larger_than_a_model_file_is_refused(monkeypatch, writ
     path = write("m.xml", '<mujoco model="m"><asset><mesh name="a" file="m.obj"/></asset>'
                           '<worldbody><body><geom type="mesh" mesh="a"/></body></worldbody>'
                           '</mujoco>')
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    d = info.value.diagnostic
+    d = refusal(path)
     assert d.code == "mesh-unreadable" and "more than the 300 bytes" in d.message

@@ -15,16 +15,18 @@ from mbparse.numbers import unreadable_code  # noqa: E402
 
 
 def every_word(text: str, otherwise: str) -> str:
+    """The verdict of a float() of every word: the first word that reads
+    as NaN or an infinity decides."""
+    read = []
     for token in text.split():
         try:
-            value = float(token)
+            read.append(float(token))
         except ValueError:
-            continue
-        if math.isnan(value):
-            return "number-nan"
-        if math.isinf(value):
-            return "number-not-finite"
-    return otherwise
+            pass
+    first = next((v for v in read if not math.isfinite(v)), None)
+    if first is None:
+        return otherwise
+    return "number-nan" if math.isnan(first) else "number-not-finite"
 
 
 WORDS = st.sampled_from(["1", "-2.5", "x", "nan", "-NaN", "inf", "+Infinity", "1e400", "1E+400",
