@@ -439,9 +439,10 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
 
 
 # The most triangles one mesh may have: reading and summing them takes about
-# a microsecond and 100 bytes each (a 64 MB file of small faces holds 8
-# million; a real mesh of 4 million is a file of some 200 MB).
-MAX_MESH_TRIANGLES = 4_000_000
+# a microsecond and 100 bytes each, and converting to MJCF as much again (a
+# 64 MB file of small faces holds 8 million; a real mesh of 2 million is a
+# file of some 100 MB).
+MAX_MESH_TRIANGLES = 2_000_000
 
 
 def _fans_warning(count: int) -> str:
