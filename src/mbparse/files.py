@@ -25,9 +25,8 @@ def _not_regular(path: str, mode: int) -> str:
     return f"'{path}' is {_kind(mode)}, not a regular file; only regular files are read"
 
 
-def _too_large(path: str, size: int, most: int) -> str:
-    return (f"'{path}' is {'over ' if size == most + 1 else ''}{size:,} bytes, more than the "
-            f"{most:,} bytes mbparse reads of a model file")
+def _too_large(path: str, size: str, most: int) -> str:
+    return f"'{path}' is {size} bytes, more than the {most:,} bytes mbparse reads of a model file"
 
 
 def regular_file_problem(path: str) -> str | None:
@@ -59,7 +58,7 @@ def read_regular_file(path: str, most: int | None = None) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFileError(errno.EINVAL, _not_regular(path, st.st_mode), path)
         if most is not None and st.st_size > most:
-            raise FileTooLargeError(errno.EFBIG, _too_large(path, st.st_size, most), path)
+            raise FileTooLargeError(errno.EFBIG, _too_large(path, f"{st.st_size:,}", most), path)
         # Read to the end (the file may have grown since fstat).
         parts, size = [], 0
         while True:
@@ -69,6 +68,8 @@ def read_regular_file(path: str, most: int | None = None) -> bytes:
             parts.append(part)
             size += len(part)
             if most is not None and size > most:
-                raise FileTooLargeError(errno.EFBIG, _too_large(path, size, most), path)
+                # (it grew since fstat: reading stops here, so its size is a floor)
+                raise FileTooLargeError(errno.EFBIG, _too_large(path, f"at least {size:,}", most),
+                                        path)
     finally:
         os.close(fd)

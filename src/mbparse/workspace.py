@@ -64,6 +64,8 @@ PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
 # Did-you-mean searches made in one parse (a name met again costs none): past
 # them, an unknown name is reported without a suggestion.
 MAX_SUGGESTION_SEARCHES = 1000
+# Within an element_budget: [files' worth of elements read, did-you-mean
+# searches made] in this parse.
 _READ: ContextVar[list[float] | None] = ContextVar("mbparse_files_worth_read", default=None)
 
 

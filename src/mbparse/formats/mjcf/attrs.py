@@ -126,16 +126,19 @@ class Attrs:
         # The common case first: finite decimal numbers, in one float() per
         # token, or found among the texts already read; anything else goes to
         # the strict reading, which says what is wrong.
+        lo, hi = (count, count) if count.__class__ is int else count
         fast = _READ.get(v[0], _UNREAD)
         if fast is _UNREAD:
             if len(v[0]) > _LONG_TEXT:
-                self._few_enough(name, v, count)
+                self._few_enough(name, v, lo, hi)
             fast = _read_and_keep(v[0])
-        if fast is not None:
-            n = len(fast)
-            if n == count if count.__class__ is int else count[0] <= n <= count[1]:
-                return fast
-        lo, hi = (count, count) if count.__class__ is int else count
+        if fast is not None and lo <= len(fast) <= hi:
+            return fast
+        return self._strictly(name, v, lo, hi)
+
+    def _strictly(self, name: str, v: tuple, lo: int, hi: int) -> tuple[float, ...]:
+        """The strict reading of the text ``v`` of ``lo`` to ``hi`` numbers,
+        which says what is wrong with it."""
         vals = parse_numbers(v[0])
         tag = self.el.tag
         if vals is None:
@@ -150,10 +153,10 @@ class Attrs:
                                  f"{non_finite_problem(v[0], vals)}", code=non_finite_code(vals))
         return tuple(vals)
 
-    def _few_enough(self, name: str, v: tuple, count: int | tuple[int, int]) -> None:
-        """Refuses a long text ``v`` of more than the few numbers ``count``
-        allows before its megabytes are read one number at a time."""
-        lo, hi = (count, count) if count.__class__ is int else count
+    def _few_enough(self, name: str, v: tuple, lo: int, hi: int) -> None:
+        """Refuses a long text ``v`` of more than the few numbers (``lo`` to
+        ``hi``) it may hold before its megabytes are read one number at a
+        time."""
         if hi <= 64 and len(v[0].split(None, hi)) > hi:
             self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> needs "
                                  f"{lo if lo == hi else f'{lo} to {hi}'} number(s); it has more: "
@@ -174,8 +177,8 @@ class Attrs:
                                      "one attribute; give a large mesh as a file",
                                code="size-limit")
             values = _finite_tokens(tokens, text)
-            if values is not None:
-                return values
+            # (not read again the quick way when it failed: the strict reading says why)
+            return values if values is not None else self._strictly(name, v, 0, MAX_LIST_NUMBERS)
         return self.numbers(name, (0, MAX_LIST_NUMBERS))
 
     def scalar(self, name: str, default: float | None = None) -> float | None:
