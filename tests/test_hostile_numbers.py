@@ -275,3 +275,11 @@ def test_an_sdf_vector_of_an_infinity_is_refused_as_libsdformat_refuses_it(write
     d = info.value.diagnostic
     assert (d.code, d.line) == ("number-not-finite", 3 if axis == "axis" else 4)
     assert "<xyz>" in d.message and "not a finite number" in d.message
+
+
+@pytest.mark.parametrize("normal", ["0 0 inf", "Infinity 0 1", "0 1e400 1"])
+def test_an_sdf_plane_normal_of_an_infinity_is_a_located_error(write, normal):
+    with pytest.raises(ParseError) as info:
+        load(str(write("m.sdf", plane(normal))))
+    d = info.value.diagnostic
+    assert (d.code, d.line) == ("number-not-finite", 1) and "<normal>" in d.message

@@ -37,7 +37,6 @@ def _vector(diag: SdfDiagnostic, el, name: str):
     except ValueError as e:
         diag.error(node, f"<{name}> needs 3 finite numbers; got '{quote(text)}' ({e}).",
                    code=unreadable_code(text, "sdf-value-invalid"))
-    _require_finite(diag, node, name, text, vector)
     return vector
 
 

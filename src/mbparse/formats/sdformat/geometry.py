@@ -10,7 +10,6 @@ from typing import Callable
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                          GeometryInstance, GeometryProperties, HalfSpace, Rgba, Sphere)
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
-from ...numbers import non_finite_code, non_finite_problem
 from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
@@ -131,12 +130,9 @@ class SdfGeometryReader:
         normal = (0.0, 0.0, 1.0)
         node = plane.find("normal")
         if node is not None and (node.text or "").strip():
+            # (finite: parse_numbers refuses an infinity, as libsdformat does)
             normal = self.diag.checked(node, "vector3",
                                        lambda: values.parse_numbers(node.text, 3), normal)
-            problem = non_finite_problem(node.text, normal)
-            if problem is not None:
-                self.diag.error(node, f"The plane's <normal> must be finite: {problem}.",
-                                code=non_finite_code(normal))
             if math.hypot(*normal) < MIN_NORMAL_LENGTH:
                 self.diag.error(node, f"The plane's <normal> '{node.text.strip()}' has (almost) "
                                       "no length, so it gives no direction for the half-space "
