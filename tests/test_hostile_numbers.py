@@ -9,7 +9,7 @@ import math
 import pytest
 
 from mbparse.diagnostics import ParseError
-from mbparse.loading import load
+from mbparse.loading import LoadOptions, load
 from conftest import HEAVY, parse_urdf, robot
 
 TWO_LINKS = ('<link name="a"/><link name="b">' + HEAVY + '</link>'
@@ -215,6 +215,28 @@ def test_mjcf_huge_sizes_are_a_located_error_not_an_overflow(write):
     with pytest.raises(ParseError) as info:
         load(str(path))
     assert "not finite" in str(info.value)
+
+
+TETRAHEDRON_OBJ = ("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                   "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+
+
+@pytest.mark.parametrize("like", ["default", "drake"])
+def test_mjcf_mesh_scaled_past_a_double_is_a_located_error_not_a_linalg_crash(write, like):
+    """A mesh whose scale overflows its volume and inertia (1e200 cubed) has
+    no mass properties. It was numpy's "Eigenvalues did not converge" from
+    inside mbparse. Drake 1.51 refuses the file too (its hull fails);
+    MuJoCo 3 compiles it into a body of mass 0, which is no model at all,
+    so here mbparse follows Drake, not the format's owner."""
+    write("tet.obj", TETRAHEDRON_OBJ)
+    path = write("m.xml", '<mujoco model="m"><asset><mesh name="t" file="tet.obj" '
+                          'scale="1e200 1e200 1e200"/></asset><worldbody><body name="b">'
+                          '<geom type="mesh" mesh="t"/></body></worldbody></mujoco>')
+    with pytest.raises(ParseError) as info:
+        load(str(path), LoadOptions(like=like))
+    assert info.value.diagnostic.code == "mesh-unreadable"
+    assert info.value.diagnostic.line == 1
+    assert "overflows a double" in str(info.value)
 
 
 @pytest.mark.parametrize("rotation", ["!Rpy { deg: [0, 0, 1e400] }", "!Rpy { deg: [0, 0, .nan] }"])

@@ -199,6 +199,28 @@ def test_sdf_auto_inertial_invalid_collision_warns_and_adds_nothing():
     assert any("'bad'" in m and "not valid" in m for m in messages)
 
 
+@pytest.mark.parametrize("bad", [
+    collision("bad", "<box><size>1e100 1e100 1e100</size></box>", "<density>1e300</density>"),
+    collision("bad", "<mesh><uri>tet.obj</uri><scale>1e200 1e200 1e200</scale></mesh>"),
+], ids=["box-mass-overflows", "mesh-scale-overflows"])
+def test_sdf_auto_inertial_that_overflows_is_invalid_and_adds_nothing(tmp_path, bad):
+    """A collision whose mass properties overflow a double is one libsdformat
+    finds invalid ("Inertia Calculated for collision: bad is invalid.") and
+    leaves out; Drake 1.51 then loads the box case with mass 0 and crashes
+    (std::bad_alloc) on the mesh one. Before, mbparse refused both with a
+    center of mass of NaN in the message."""
+    (tmp_path / "tet.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                      "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    model = tmp_path / "m.sdf"
+    model.write_text(auto_link("", bad + collision("good", "<box><size>1 1 1</size></box>")))
+    loaded = parse_file(model)
+    mass, com, I = inertia_of(loaded.plant)
+    assert mass == pytest.approx(2.0) and close(com, (0, 0, 0))
+    assert all(math.isfinite(v) for v in I)
+    messages = [d.message for d in loaded.parser.diagnostic_policy().warnings_seen]
+    assert any("'bad'" in m and "not valid" in m for m in messages)
+
+
 # ------------------------------------------------------------ unflattening (< 1.8)
 FLAT = '''<world name="w"><model name="P"><pose>0 0 1 0 0 0</pose>
 <frame name="N::__model__" attached_to="N::B"><pose relative_to="__model__">5 0 0 0 0 0</pose></frame>

@@ -63,9 +63,10 @@ class TriangleMesh:
         of negative factors) turns the faces so they still face outward."""
         s = np.asarray(scale, dtype=float).reshape(3)
         F = self.faces
-        if s[0] * s[1] * s[2] < 0:
+        if np.count_nonzero(s < 0) % 2:  # (the signs: a product of 1e200s overflows)
             F = F[:, [0, 2, 1]]
-        return TriangleMesh(self.vertices * s, F)
+        with np.errstate(over="ignore"):  # an overflow is found where it is used
+            return TriangleMesh(self.vertices * s, F)
 
     def convex_hull(self) -> "TriangleMesh":
         """The convex hull of the vertices, wound outward (Qhull)."""

@@ -124,9 +124,16 @@ def mesh_properties(vertices, faces, mode: str,
         raise MeshInertiaError("the mesh has no faces")
     if mode == "exact":
         _check_orientation(V, F)
-    if scale[0] * scale[1] * scale[2] < 0:  # a mirror: MuJoCo turns the faces over
+    if sum(1 for x in scale if x < 0) % 2:  # a mirror: MuJoCo turns the faces over
         F = F[:, [0, 2, 1]]
-    V = V * np.asarray(scale, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        V = V * np.asarray(scale, dtype=np.float64)
+        return _mesh_properties_scaled(V, F, mode)
+
+
+def _mesh_properties_scaled(V, F, mode: str) -> tuple[float, Vec3, tuple]:
+    import numpy as np
+
     shell = mode == "shell"
     legacy = mode == "legacy"
 
@@ -173,6 +180,7 @@ def mesh_properties(vertices, faces, mode: str,
             P[i, j] = P[j, i] = float((w / C * term).sum())
     measure = float(w.sum())
     I = (P[1, 1] + P[2, 2], P[0, 0] + P[2, 2], P[0, 0] + P[1, 1], -P[0, 1], -P[0, 2], -P[1, 2])
+    _require_finite(measure, com, I)
     eig = np.linalg.eigvalsh(np.array(inertia_matrix(I)))
     if eig[2] <= 0:
         raise MeshInertiaError("the mesh's inertia has no positive principal moment")
@@ -191,10 +199,18 @@ def drake_mesh_properties(vertices, faces,
     :class:`MeshInertiaError` (Drake then falls back to the convex hull)."""
     import numpy as np
 
-    V = np.asarray(vertices, dtype=np.float64).reshape(-1, 3) * np.asarray(scale, dtype=np.float64)
     F = np.asarray(faces, dtype=np.int64).reshape(-1, 3)
     if len(F) == 0:
         raise MeshInertiaError("the mesh has no faces")
+    with np.errstate(over="ignore", invalid="ignore"):
+        V = np.asarray(vertices, dtype=np.float64).reshape(-1, 3) * np.asarray(scale,
+                                                                               dtype=np.float64)
+        return _drake_mesh_properties_scaled(V, F)
+
+
+def _drake_mesh_properties_scaled(V, F) -> tuple[float, Vec3, tuple]:
+    import numpy as np
+
     a, b, c = V[F[:, 0]], V[F[:, 1]], V[F[:, 2]]
     v = np.einsum("ij,ij->i", a, np.cross(b, c)) / 6.0
     volume = float(v.sum())
@@ -209,11 +225,21 @@ def drake_mesh_properties(vertices, faces,
     C = C - volume * np.outer(com, com)  # about the centroid
     M = np.trace(C) * np.eye(3) - C
     I = (M[0, 0], M[1, 1], M[2, 2], M[0, 1], M[0, 2], M[1, 2])
+    _require_finite(volume, com, I)
     eig = np.linalg.eigvalsh(M)
     tol = 1e-14 * max(1.0, float(abs(eig).max()))
     if eig[0] < -tol or eig[0] + eig[1] < eig[2] - tol:
         raise MeshInertiaError("the mesh's inertia is not physically valid")
     return volume, (float(com[0]), float(com[1]), float(com[2])), tuple(float(x) for x in I)
+
+
+def _require_finite(measure, com, I) -> None:
+    """A mesh scaled past what a double holds (a scale of 1e200, say) has no
+    mass properties: its volume, centroid or inertia overflow to infinity or
+    become NaN. That is an error, not a number for the model."""
+    if not all(math.isfinite(float(x)) for x in (measure, *com, *I)):
+        raise MeshInertiaError("its volume, centroid or inertia overflows a double at this "
+                               "scale; scale the mesh (or its file) down")
 
 
 def _check_orientation(V, F) -> None:
