@@ -53,6 +53,27 @@ def test_debug_shows_the_traceback_of_an_internal_failure(write, monkeypatch):
         cli.main(["--debug", "tree", path])
 
 
+@pytest.mark.parametrize("command", [["inspect"], ["inspect", "--json"], ["check"],
+                                     ["convert", "--to", "mjcf"]])
+def test_debug_shows_the_traceback_of_a_reader_failure_in_every_command(write, capsys,
+                                                                        monkeypatch, command):
+    """A failure inside a reader is caught by the batch runner and check's
+    runner, not by the command line: --debug reaches them too (it used to
+    print the one line with or without it)."""
+    import mbparse.formats.urdf as urdf
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+    monkeypatch.setattr(urdf, "add_model", broken)
+    path = str(write("m.urdf", '<robot name="r"><link name="a"/></robot>'))
+    assert cli.main(command + [path]) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "KeyError" in out + err
+    with pytest.raises(KeyError):
+        cli.main(command + ["--debug", path])
+    assert cli.main(command + [path]) == 1  # --debug lasts one command
+
+
 def test_a_wrong_command_line_is_status_2(capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["inspect", "--no-such-flag"])

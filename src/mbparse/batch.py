@@ -17,6 +17,7 @@ import os
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
+from .internal_errors import showing_tracebacks
 from .memory import collector_paused
 from .records import FrozenRecord, _set
 
@@ -98,6 +99,8 @@ def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
         with collector_paused():
             return work(item)
     except Exception as e:  # kept with its file; the batch goes on
+        if showing_tracebacks():
+            raise
         return Failed(item, f"{type(e).__name__}: {e}")
 
 

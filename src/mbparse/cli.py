@@ -6,6 +6,7 @@ import importlib
 import sys
 
 from .diagnostics import ParseError
+from .internal_errors import show_tracebacks
 from . import __version__
 
 # name → (module in mbparse.commands, one-line help)
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.print_help()
         return 2
     debug = debug or getattr(args, "debug", False)
+    show_tracebacks(debug)
     try:
         return args.run(args)
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from .. import formats, records
 from ..diagnostics import Diagnostic, ParseError
+from ..internal_errors import showing_tracebacks
 from ..loading import LoadOptions, Loaded, load
 from ..memory import collector_paused
 from ..plant import ModelError
@@ -46,6 +47,8 @@ def read_for_check(path: str, options: LoadOptions) -> Reading:
     except ParseError as e:  # the options (a package folder) refused before reading
         return Reading([e.diagnostic], None)
     except Exception as e:  # a bug in mbparse, not a problem in the file
+        if showing_tracebacks():
+            raise
         return Reading([_internal(f"{type(e).__name__}: {e}", path)], None)
     diagnostics = [*loaded.warnings, *loaded.errors]
     if not loaded.instances and loaded.errors:
@@ -57,6 +60,8 @@ def read_for_check(path: str, options: LoadOptions) -> Reading:
         diagnostics.append(Diagnostic("error", str(e), file or path, line, code=e.code))
         return Reading(diagnostics, None)
     except Exception as e:  # a bug in mbparse
+        if showing_tracebacks():
+            raise
         diagnostics.append(_internal(f"finalizing the model failed: {type(e).__name__}: {e}",
                                      path))
         return Reading(diagnostics, None)
@@ -92,6 +97,8 @@ def lint_reading(path: str, reading: Reading, options: LoadOptions,
             with collector_paused():  # the checks free nothing until they end
                 findings += check_model(ModelContext(reading.loaded.plant, path))
         except Exception as e:  # a check that tripped over an unusual model
+            if showing_tracebacks():
+                raise
             findings.append(rule_finding("internal-error", f"a model check failed: "
                                          f"{type(e).__name__}: {e}", path))
     if consumers:

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Iterator, Sequence
 
 from ... import formats
+from ...internal_errors import showing_tracebacks
 from ...loading import LoadOptions
 from ..findings import Finding, rule_finding
 from . import drake, gazebo, isaac, mujoco, pybullet
@@ -90,5 +91,7 @@ def _guarded(consumer, ctx: PortabilityContext) -> Iterator[Finding]:
     try:
         yield from consumer.check(ctx)
     except Exception as e:  # a check that tripped over an unusual file: a bug in mbparse
+        if showing_tracebacks():
+            raise
         yield rule_finding("internal-error", f"the {consumer.TITLE} portability check failed: "
                            f"{type(e).__name__}: {e}", ctx.path)
