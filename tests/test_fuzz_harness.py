@@ -113,3 +113,18 @@ def test_a_limit_infinite_on_the_wrong_side_is_nonsense_unless_a_warning_named_i
     ordinary = _loaded_limit_model(tmp_path, "-inf", "inf")
     assert ordinary.warnings == []
     assert run.non_finite_in_plant(ordinary.plant) == []
+
+
+def test_a_body_placed_at_infinity_by_finite_offsets_is_nonsense(tmp_path, monkeypatch):
+    """Each joint origin is finite, their sum is not: the harness looks at
+    the bodies' poses in the world too (finalize refuses such a model; with
+    that check turned off the harness still sees it)."""
+    from mbparse.loading import load
+    from mbparse.plant import topology
+    path = tmp_path / "r.urdf"
+    path.write_text('<robot name="r"><link name="a"/><link name="b"/><link name="c"/>'
+                    '<joint name="j1" type="fixed"><origin xyz="1e308 0 0"/><parent link="a"/>'
+                    '<child link="b"/></joint><joint name="j2" type="fixed">'
+                    '<origin xyz="1e308 0 0"/><parent link="b"/><child link="c"/></joint></robot>')
+    monkeypatch.setattr(topology, "_check_default_poses_finite", lambda plant: None)
+    assert run.non_finite_in_plant(load(str(path)).plant) == ["/bodies/c/X_WB=inf"]

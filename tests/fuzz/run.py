@@ -84,8 +84,9 @@ def _innermost_mbparse_frame(tb) -> str:
 
 def non_finite_in_plant(plant, warned: frozenset = frozenset()) -> list[str]:
     """Where a loaded plant holds NaN, or an infinity outside a limit: body
-    mass properties and poses, frame poses, joint axes, damping, default
-    positions and limits, geometry poses and sizes. A limit whose infinity
+    mass properties and poses (in the world, at the default positions),
+    frame poses, joint axes, damping, default positions and limits, geometry
+    poses and sizes. A limit whose infinity
     is on the wrong side (a lower limit of +inf), which Drake keeps, is
     nonsense only when no ``limit-infinite`` warning (in ``warned``, the
     codes of the load's warnings) said so."""
@@ -116,6 +117,9 @@ def non_finite_in_plant(plant, warned: frozenset = frozenset()) -> list[str]:
             if ((any(v == math.inf for v in lo) or any(v == -math.inf for v in hi))
                     and "limit-infinite" not in warned):
                 out.append(f"/joints/{joint.name}/{what}_limits inverted infinity")
+    if plant.is_finalized():
+        for body, X in zip(plant.bodies(), plant.calc_body_poses_in_world()):
+            check(f"/bodies/{body.name}/X_WB", (*X.p, *X.R[0], *X.R[1], *X.R[2]))
     sg = plant.scene_graph
     for g in sg.geometries() if sg is not None else ():
         X = g.X_BG

@@ -257,7 +257,18 @@ class MultibodyPlant:
         """Adds a frame fixed to ``parent`` at pose ``X_PF``."""
         self._throw_if_finalized()
         mi = parent.model_instance if model_instance is None else model_instance
-        X_BF = parent.X_BF @ X_PF if not parent.is_body_frame else X_PF
+        if parent.is_body_frame:
+            X_BF = X_PF
+        else:
+            X_BF = parent.X_BF @ X_PF
+            p = X_BF.p
+            if not (math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2])):
+                # (each pose finite, their sum past what a double holds)
+                raise ModelError(f"frame '{name}' is not at a finite place: its pose in frame "
+                                 f"'{parent.name}', composed with that frame's pose in body "
+                                 f"'{parent.body.name}', gives the position "
+                                 f"({', '.join(f'{c:g}' for c in p)}); give smaller numbers",
+                                 code="number-not-finite")
         return self._register_frame(Frame(-1, name, mi, parent.body, X_BF))
 
     def num_frames(self) -> int:

@@ -9,6 +9,7 @@ index); a lone body gets its own. A joint that would close a loop is an error.
 """
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 
@@ -163,7 +164,44 @@ def finalize(plant: "MultibodyPlant") -> None:
 
     if _may_add_mobilizer_frames(plant._joints, all_forward):
         _add_mobilizer_frames(plant)
+    _check_default_poses_finite(plant)
     _apply_default_collision_filters(plant)
+
+
+# Below this sum of the joints' offsets no body's default pose in the world
+# can overflow a double (each product with a rotation keeps a vector's size).
+_REACH_LIMIT = 1e300
+
+
+def _check_default_poses_finite(plant: "MultibodyPlant") -> None:
+    """Refuses a model whose bodies are, at the default positions, past what
+    a double holds: offsets that are each finite (1e308 along a chain of
+    joints) add up to infinity, a pose no consumer can use. A sum over the
+    joints' offsets bounds every body's distance from the world, so the
+    poses are only computed when that sum is too large."""
+    reach = 0.0
+    for joint in plant._joints:
+        a, b = joint.frame_on_parent.X_BF.p, joint.frame_on_child.X_BF.p
+        reach += max(abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]))
+        q = joint.default_positions
+        if q:
+            reach += max(map(abs, q))
+        if joint.__class__ is WeldJoint:
+            c = joint.X_FM_fixed.p
+            reach += max(abs(c[0]), abs(c[1]), abs(c[2]))
+    if reach < _REACH_LIMIT:
+        return
+    poses = body_poses(plant, {})
+    for joint in plant._joints:
+        for body in (joint.child_body, joint.parent_body):
+            p = poses[body.index].p
+            if not (math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2])):
+                shown = ", ".join(f"{v:g}" for v in p)
+                raise ModelError(f"body '{body.name}' is not at a finite place at the default "
+                                 f"positions: its position in the world is ({shown}), as the "
+                                 f"offsets of joint '{joint.name}' and those before it add up "
+                                 "past what a double holds; give smaller numbers", joint,
+                                 "number-not-finite")
 
 
 def _may_add_mobilizer_frames(joints: list, all_forward: bool) -> bool:
@@ -213,7 +251,11 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                     name = f"{joint.name}_{frame.name}_{suffix}"
                     while plant.has_frame_named(name, joint.model_instance):
                         name = "_" + name
-                    plant.add_frame(name, frame, X, joint.model_instance).is_ephemeral = True
+                    try:
+                        added = plant.add_frame(name, frame, X, joint.model_instance)
+                    except ModelError as e:  # said at the joint, which the file declared
+                        raise ModelError(f"joint '{joint.name}': {e}", joint, e.code) from None
+                    added.is_ephemeral = True
         level = following
 
 

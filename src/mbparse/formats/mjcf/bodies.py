@@ -8,7 +8,7 @@ from ...diagnostics import ParseError
 from ...spatial import IDENTITY, RigidTransform
 from ..common.xml import MEMO_LIMIT
 from .attrs import Attrs, own_values
-from .compiler import Compiler, frame
+from .compiler import Compiler, finite_pose, frame
 from .defaults import ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
 from .geoms import Geom, GeomReader
@@ -154,7 +154,7 @@ class BodyTreeReader:
             else:
                 X_PB = RigidTransform()
         else:
-            X_PB = X_PF @ frame(a, self.compiler)
+            X_PB = finite_pose(doc, el, X_PF @ frame(a, self.compiler))
         if not own.keys().isdisjoint(BODY_UNSUPPORTED):
             a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
@@ -237,7 +237,8 @@ class BodyTreeReader:
                     cls = child.get("childclass")
                     if cls is not None:
                         defaults.check_class(child, cls)
-                    self._contents(body, child, X_BF @ frame(fa, self.compiler),
+                    self._contents(body, child,
+                                   finite_pose(doc, child, X_BF @ frame(fa, self.compiler)),
                                    cls or childclass, in_world, with_inertia, child_bodies)
                 elif t == "inertial":
                     if in_world or tag(el) == "frame":
@@ -256,7 +257,7 @@ class BodyTreeReader:
         if geom is None:
             return
         if X_BF is not IDENTITY and not X_BF.is_exactly_identity():
-            geom.X_BG = X_BF @ geom.X_BG
+            geom.X_BG = finite_pose(self.doc, el, X_BF @ geom.X_BG)
             geom.com = X_BF.apply(geom.com)
             geom.inertia = rotate_inertia(geom.inertia, X_BF.R)
         body.geoms.append(geom)

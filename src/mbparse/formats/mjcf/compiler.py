@@ -172,6 +172,18 @@ def orientation(a: Attrs, c: Compiler):
     return z_to_vector(v)
 
 
+def finite_pose(doc: Document, el, X: RigidTransform) -> RigidTransform:
+    """``X``, the pose of ``el`` composed with the frames around it, when
+    its position is finite; a located error when positions that are each
+    finite (1e308 inside a frame at 1e308) add up past what a double holds."""
+    p = X.p
+    if math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2]):
+        return X
+    doc.error(el, f"<{el.tag}> is not at a finite place: its position composed with the "
+                  f"frames around it is ({', '.join(f'{v:g}' for v in p)}), past what a double "
+                  "holds; give smaller numbers", code="number-not-finite")
+
+
 def frame(a: Attrs, c: Compiler) -> RigidTransform:
     """The pose ``pos`` + orientation gives (identity when absent)."""
     values = a.values

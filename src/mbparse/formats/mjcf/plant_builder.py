@@ -14,7 +14,7 @@ from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_
 from ..common.suggest import did_you_mean, too_many
 from ..common.xml import MEMO_LIMIT
 from .bodies import Body, Placed
-from .compiler import Compiler, frame, z_to_vector
+from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
 
 sharing = GeometryProperties.sharing
@@ -156,7 +156,7 @@ class PlantBuilder:
                                                           zip(f[:3], f[3:])))
             else:
                 X = frame(a, self.compiler)
-            X_BS = site.X_BF @ X
+            X_BS = finite_pose(self.doc, site.el, site.X_BF @ X)
             name = a.text("name")
             if name is None:
                 name = f"site{self._site_count}"

@@ -10,6 +10,7 @@ Vertex ids are absolute scoped names inside the document: ``M``,
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -265,6 +266,7 @@ class FrameGraph:
                 inner = v.inner_scope
                 placement = self.resolve(inner, v.placement, v.el, "placement_frame")
                 X = X @ self.gz_pose_in(inner, placement).inverse()
+            self._require_finite(X, v, f"in {scope.describe()}")
         finally:
             self._visiting.discard(vid)
         self._scope_pose[vid] = X
@@ -302,6 +304,7 @@ class FrameGraph:
             X = GzPose(RigidTransform())
         for model in reversed(chain):
             X = X @ self.pose_in_scope(model.path)
+            self._require_finite(X, self.vertices[model.path], f"in {scope.describe()}")
             self._nested[(id(scope), model.path)] = X
         return X
 
@@ -318,7 +321,23 @@ class FrameGraph:
         """X_BV for two vertices of ``scope`` (or nested in it), as
         libsdformat resolves a pose: both from the scope's frame, then the
         inverse of the one composed with the other."""
-        return self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
+        X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
+        return self._require_finite(X, self.vertices[vid], f"relative to '{base}'")
+
+    def _require_finite(self, X: GzPose, v: Vertex, where: str) -> GzPose:
+        """``X`` when its numbers are finite. Poses that are each finite can
+        add up past what a double holds (1e308 relative to a frame at 1e308):
+        the result is infinite or NaN, which libsdformat and Drake keep
+        silently; here it is a located error."""
+        p = X.X.p
+        if math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2]) \
+                and math.isfinite(X.s):
+            return X
+        shown = ", ".join(f"{c:g}" for c in p)
+        self.diag.error(v.pose_el if v.pose_el is not None else v.el,
+                        f"The pose of '{v.id}' {where} is not finite ({shown}): the poses it "
+                        "is composed of add up past what a double holds; give smaller "
+                        "numbers.", code="number-not-finite")
 
     def pose_relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
         """X_BV for two vertices of ``scope`` (or nested in it)."""
