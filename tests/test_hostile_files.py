@@ -117,3 +117,18 @@ def test_an_unreadable_package_xml_above_the_model_is_a_warning_not_silence(tmp_
     assert len(hits) == 1 and hits[0].file == str(manifest)
     assert "ignored" in hits[0].message
     assert loaded.plant.has_body_named("a")
+
+
+@pytest.mark.parametrize("call,arg", [("add_models", None), ("add_models", 123),
+                                      ("add_models_from_url", None),
+                                      ("add_models_from_url", b"file:///x.urdf")])
+def test_a_wrong_argument_type_is_a_type_error_naming_the_call(call, arg):
+    """Not an error from deep inside (os.fspath, a regular expression)."""
+    with pytest.raises(TypeError, match=call):
+        getattr(Parser(MultibodyPlant(0.0)), call)(arg)
+
+
+def test_a_bytes_path_is_read_as_a_path(write):
+    path = write("r.urdf", '<robot name="r"><link name="a"/></robot>')
+    parser = Parser(MultibodyPlant(0.0))
+    assert len(parser.add_models(os.fsencode(str(path)))) == 1

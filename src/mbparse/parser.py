@@ -112,7 +112,10 @@ class Parser:
 
         Returns the indices of the new model instances, nested ones included.
         """
-        file_name = os.fspath(file_name)
+        if not isinstance(file_name, (str, bytes, os.PathLike)):
+            raise TypeError(f"add_models takes a file path (str or os.PathLike), not "
+                            f"{type(file_name).__name__}")
+        file_name = os.fsdecode(file_name)  # (a bytes path too)
         fmt = formats.format_of(file_name)
         if fmt is None:
             self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
@@ -148,6 +151,8 @@ class Parser:
 
     def add_models_from_url(self, url: str) -> list[int]:
         """Parses the file a ``file://``, ``package://`` or ``model://`` URL names."""
+        if not isinstance(url, str):
+            raise TypeError(f"add_models_from_url takes a URL (str), not {type(url).__name__}")
         path, problem = resolve_uri(url, self._package_map, root_dir="")
         if problem:
             self._error(problem, None, problem.code)

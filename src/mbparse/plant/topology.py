@@ -201,7 +201,7 @@ def _check_default_poses_finite(plant: "MultibodyPlant") -> None:
                                  f"positions: its position in the world is ({shown}), as the "
                                  f"offsets of joint '{joint.name}' and those before it add up "
                                  "past what a double holds; give smaller numbers", joint,
-                                 "number-not-finite")
+                                 code="number-not-finite")
 
 
 def _may_add_mobilizer_frames(joints: list, all_forward: bool) -> bool:
@@ -254,7 +254,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                     try:
                         added = plant.add_frame(name, frame, X, joint.model_instance)
                     except ModelError as e:  # said at the joint, which the file declared
-                        raise ModelError(f"joint '{joint.name}': {e}", joint, e.code) from None
+                        raise ModelError(f"joint '{joint.name}': {e}", joint, code=e.code) from None
                     added.is_ephemeral = True
         level = following
 
