@@ -687,6 +687,7 @@ class _ObjReading:
         self.corners: list[int] = []
         self.counts: list[int] = []
         self.large_lines: dict[int, int] = {}  # polygon past the ear-clipping limit -> its line
+        self.large_triangles = 0            # the triangles those polygons make
         self.greatest = -1                  # the greatest corner index read line by line
         self.greatest_line = 1
 
@@ -762,6 +763,13 @@ class _ObjReading:
             elif head == "f " or head == "f\t":
                 tokens = line[2:].split()
                 if len(tokens) > EAR_CLIPPING_MAX_CORNERS:  # a long line: over an array
+                    self.large_triangles += len(tokens) - 2
+                    if self.large_triangles > MAX_MESH_TRIANGLES:  # before reading them all
+                        raise ObjError(f"the polygons of more than {EAR_CLIPPING_MAX_CORNERS:,} "
+                                       f"corners up to this line make "
+                                       f"{self.large_triangles:,} triangles, more than the "
+                                       f"{MAX_MESH_TRIANGLES:,} mbparse reads of one mesh",
+                                       line_number)
                     corners = _long_face_corners(tokens, self.stored_vertices + len(vertices),
                                                  line_number)
                 else:
