@@ -78,6 +78,11 @@ def all_finite(values: Iterable[float]) -> bool:
     return all(map(math.isfinite, values))
 
 
+def shown(values: Iterable[float]) -> str:
+    """Numbers as a message shows them: ``(1, 2.5, inf)``."""
+    return f"({', '.join(f'{v:g}' for v in values)})"
+
+
 def non_finite_code(values: Iterable[float]) -> str:
     """The diagnostic code for values that are not all finite: ``number-nan``
     when one is NaN, else ``number-not-finite``."""

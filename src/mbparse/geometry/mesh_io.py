@@ -452,10 +452,13 @@ def _fans_warning(count: int) -> str:
             "differently)")
 
 
-def _check_triangle_count(count: int) -> None:
+def _check_triangle_count(count: int, line: int | None = None) -> None:
+    """Refuses a mesh of more than MAX_MESH_TRIANGLES triangles; with
+    ``line``, ``count`` is those read up to that line (the mesh has at least
+    as many)."""
     if count > MAX_MESH_TRIANGLES:
-        raise ObjError(f"the mesh has {count:,} triangles, more than the "
-                       f"{MAX_MESH_TRIANGLES:,} mbparse reads of one mesh")
+        raise ObjError(f"the mesh has {'at least ' if line else ''}{count:,} triangles, more "
+                       f"than the {MAX_MESH_TRIANGLES:,} mbparse reads of one mesh", line)
 
 
 def _large_polygon_fan(V, corners, warnings: list[str] | None, line: int | None):
@@ -763,13 +766,8 @@ class _ObjReading:
             elif head == "f " or head == "f\t":
                 tokens = line[2:].split()
                 if len(tokens) > EAR_CLIPPING_MAX_CORNERS:  # a long line: over an array
-                    self.large_triangles += len(tokens) - 2
-                    if self.large_triangles > MAX_MESH_TRIANGLES:  # before reading them all
-                        raise ObjError(f"the polygons of more than {EAR_CLIPPING_MAX_CORNERS:,} "
-                                       f"corners up to this line make "
-                                       f"{self.large_triangles:,} triangles, more than the "
-                                       f"{MAX_MESH_TRIANGLES:,} mbparse reads of one mesh",
-                                       line_number)
+                    self.large_triangles += len(tokens) - 2  # (counted before all are read)
+                    _check_triangle_count(self.large_triangles, line_number)
                     corners = _long_face_corners(tokens, self.stored_vertices + len(vertices),
                                                  line_number)
                 else:

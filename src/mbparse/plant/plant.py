@@ -11,6 +11,7 @@ from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, S
 from ..geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
                                    default_proximity_properties, no_properties)
 from ..memory import collector_paused
+from ..numbers import all_finite, shown
 from ..source_location import CURRENT_SOURCE, UNKNOWN
 from ..spatial import IDENTITY, RigidTransform, SpatialInertia
 from . import topology
@@ -261,13 +262,11 @@ class MultibodyPlant:
             X_BF = X_PF
         else:
             X_BF = parent.X_BF @ X_PF
-            p = X_BF.p
-            if not (math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2])):
-                # (each pose finite, their sum past what a double holds)
+            if not all_finite(X_BF.p):  # (each pose finite, their sum past a double)
                 raise ModelError(f"frame '{name}' is not at a finite place: its pose in frame "
                                  f"'{parent.name}', composed with that frame's pose in body "
                                  f"'{parent.body.name}', gives the position "
-                                 f"({', '.join(f'{c:g}' for c in p)}); give smaller numbers",
+                                 f"{shown(X_BF.p)}; give smaller numbers",
                                  code="number-not-finite")
         return self._register_frame(Frame(-1, name, mi, parent.body, X_BF))
 

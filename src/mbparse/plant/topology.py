@@ -9,10 +9,10 @@ index); a lone body gets its own. A joint that would close a loop is an error.
 """
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Sequence
 
+from ..numbers import all_finite, shown
 from ..spatial import RigidTransform
 from .elements import ModelError
 from .joints import Joint, PrismaticJoint, QuaternionFloatingJoint, RevoluteJoint, WeldJoint
@@ -195,10 +195,9 @@ def _check_default_poses_finite(plant: "MultibodyPlant") -> None:
     for joint in plant._joints:
         for body in (joint.child_body, joint.parent_body):
             p = poses[body.index].p
-            if not (math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2])):
-                shown = ", ".join(f"{v:g}" for v in p)
+            if not all_finite(p):
                 raise ModelError(f"body '{body.name}' is not at a finite place at the default "
-                                 f"positions: its position in the world is ({shown}), as the "
+                                 f"positions: its position in the world is {shown(p)}, as the "
                                  f"offsets of joint '{joint.name}' and those before it add up "
                                  "past what a double holds; give smaller numbers", joint,
                                  code="number-not-finite")

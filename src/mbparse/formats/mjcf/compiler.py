@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...numbers import all_finite, shown
 from ...spatial import IDENTITY3, ZERO3, RigidTransform, cross, dot, norm, quaternion_to_matrix
 from .attrs import Attrs, own_values
 from .defaults import ORIENTATION, ORIENTATION_SET
@@ -176,11 +177,10 @@ def finite_pose(doc: Document, el, X: RigidTransform) -> RigidTransform:
     """``X``, the pose of ``el`` composed with the frames around it, when
     its position is finite; a located error when positions that are each
     finite (1e308 inside a frame at 1e308) add up past what a double holds."""
-    p = X.p
-    if math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2]):
+    if all_finite(X.p):
         return X
     doc.error(el, f"<{el.tag}> is not at a finite place: its position composed with the "
-                  f"frames around it is ({', '.join(f'{v:g}' for v in p)}), past what a double "
+                  f"frames around it is {shown(X.p)}, past what a double "
                   "holds; give smaller numbers", code="number-not-finite")
 
 

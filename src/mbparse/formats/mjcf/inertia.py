@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from ...numbers import all_finite
 from ...spatial import Mat3, Vec3, inertia_matrix
 
 PI = math.pi
@@ -237,7 +238,7 @@ def _require_finite(measure, com, I) -> None:
     """A mesh scaled past what a double holds (a scale of 1e200, say) has no
     mass properties: its volume, centroid or inertia overflow to infinity or
     become NaN. That is an error, not a number for the model."""
-    if not all(math.isfinite(float(x)) for x in (measure, *com, *I)):
+    if not all_finite((measure, *com, *I)):
         raise MeshInertiaError("its volume, centroid or inertia overflows a double at this "
                                "scale; scale the mesh (or its file) down")
 

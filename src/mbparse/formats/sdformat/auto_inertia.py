@@ -15,6 +15,7 @@ import math
 import os
 from typing import Callable, Sequence
 
+from ...numbers import all_finite
 from ...spatial import RigidTransform, Vec3, inertia_from_matrix, inertia_matrix, matmul
 from ...spatial import transpose
 from . import values
@@ -160,13 +161,6 @@ def mesh(diag: SdfDiagnostic, shape_el, density: float,
                              "not compute).", code="mesh-unreadable")
 
 
-def _finite(local: Mass) -> bool:
-    """Whether mass properties are numbers: libsdformat finds a collision's
-    inertia invalid, and leaves it out, when it is not."""
-    m, com, I = local
-    return all(math.isfinite(v) for v in (m, *com, *I))
-
-
 def in_link(X_LG: RigidTransform, local: Mass) -> Mass:
     """Mass properties expressed in the geometry frame G, moved to the link."""
     m, com, I = local
@@ -222,8 +216,10 @@ def auto_inertial(diag: SdfDiagnostic, link_el, inertial_el,
             diag.error(shape_el if shape_el is not None else collision,
                        f"The automatic inertia cannot use a <{kind}> geometry (collision "
                        f"'{collision.get('name')}').", code="sdf-not-supported")
-        if local is not None and not _finite(local):
-            local = None  # overflowed (a density or a size past what a double holds)
+        if local is not None and not all_finite((local[0], *local[1], *local[2])):
+            # overflowed (a density or a size past a double): libsdformat finds
+            # such an inertia invalid and leaves it out
+            local = None
         if local is None:
             diag.warning(collision, f"The inertia computed for collision "
                                     f"'{collision.get('name')}' is not valid; it adds nothing "

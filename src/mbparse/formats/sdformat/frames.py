@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from ...numbers import all_finite, shown
 from ...spatial import RigidTransform
 from ..common.suggest import did_you_mean, too_many
 from . import values
@@ -330,12 +331,10 @@ class FrameGraph:
         the result is infinite or NaN, which libsdformat and Drake keep
         silently; here it is a located error."""
         p = X.X.p
-        if math.isfinite(p[0]) and math.isfinite(p[1]) and math.isfinite(p[2]) \
-                and math.isfinite(X.s):
+        if all_finite(p) and math.isfinite(X.s):
             return X
-        shown = ", ".join(f"{c:g}" for c in p)
         self.diag.error(v.pose_el if v.pose_el is not None else v.el,
-                        f"The pose of '{v.id}' {where} is not finite ({shown}): the poses it "
+                        f"The pose of '{v.id}' {where} is not finite {shown(p)}: the poses it "
                         "is composed of add up past what a double holds; give smaller "
                         "numbers.", code="number-not-finite")
 

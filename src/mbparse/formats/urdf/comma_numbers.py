@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from ...numbers import all_finite, non_finite_code, quote
+from ...numbers import all_finite, non_finite_code, quote, shown
 from ..common.xml import XmlDiagnostic, qname
 
 CODE = "urdf-number-commas"
@@ -66,9 +66,8 @@ class UrdfXmlDiagnostic(XmlDiagnostic):
         if self.policy.like_drake:
             self.error(el, f"{where} should be {n} numbers separated by spaces, not "
                            f"'{quote(text)}' (commas are not separators in URDF)", code=CODE)
-        shown = ", ".join(f"{v:g}" for v in values)
         self.warning(el, f"{where} separates its numbers by commas ('{quote(text)}'); mbparse "
-                         f"reads ({shown}) as pybullet and iDynTree do, but urdfdom (ROS), "
+                         f"reads {shown(values)} as pybullet and iDynTree do, but urdfdom (ROS), "
                          "yourdfpy, MuJoCo and Drake refuse it: separate the numbers by spaces",
                      code=CODE)
         return tuple(values)
