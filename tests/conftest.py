@@ -11,6 +11,9 @@ from mbparse import MultibodyPlant, Parser, SceneGraph
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
+# Tests that read corpus files skip where the corpus is not beside the project.
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(),
+                                  reason="the shared corpus is not beside the project")
 DRAKE_NS = 'xmlns:drake="http://drake.mit.edu"'
 
 # A link with a valid, non-zero mass so that it is a proper body.

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from mbparse import ParseError
-from conftest import CORPUS, line_of, parse_file, parse_sdf, sdf
+from conftest import CORPUS, needs_corpus, line_of, parse_file, parse_sdf, sdf
 
 NS = 'xmlns:drake="http://drake.mit.edu"'
 
@@ -24,6 +24,7 @@ def close(a, b, tol=1e-12):
 
 
 # ------------------------------------------------------------ unnormalised quaternions
+@needs_corpus
 def test_sdf_model_frame_offset_follows_libsdformat_for_a_non_unit_quaternion():
     # The link's quaternion has a squared norm of 0.99999887: libsdformat
     # inverts the link pose without normalising, and Drake keeps the result.
@@ -33,6 +34,7 @@ def test_sdf_model_frame_offset_follows_libsdformat_for_a_non_unit_quaternion():
     assert close(X.p, (2.9925266891823625, -2.2410782010920625, -0.14959843262091566))
 
 
+@needs_corpus
 def test_sdf_non_unit_model_quaternion_offsets_the_model_frame_from_its_link():
     # Model pose with a (slightly) non-unit quaternion, link at the model
     # frame: libsdformat's inverse leaves a small offset, as in Drake.

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from conftest import CORPUS, line_of, new_parser, parse_sdf, sdf
+from conftest import CORPUS, needs_corpus, line_of, new_parser, parse_sdf, sdf
 from mbparse.geometry import HalfSpace
 from mbparse import ParseError
 
@@ -328,6 +328,7 @@ def test_sdf_drake_linear_bushing_rpy():
     assert bushing.force_damping == (4.0, 4.0, 4.0)
 
 
+@needs_corpus
 def test_sdf_collision_filter_groups_use_scoped_member_names():
     path = (CORPUS / "drake/multibody/parsing/test/sdf_parser_test/"
             "collision_filter_group_parsing_test/test.sdf")
@@ -355,6 +356,7 @@ def test_sdf_collision_filter_group_ignore_that_is_not_a_boolean_is_a_located_er
 
 
 # ------------------------------------------------------------ corpus
+@needs_corpus
 def test_sdf_corpus_acrobot_matches_drake_pose_of_the_elbow():
     parser = new_parser()
     parser.add_models(str(CORPUS / "drake/examples/acrobot/Acrobot.sdf"))

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from conftest import CORPUS, HEAVY, error_at, parse_file, parse_urdf, robot
+from conftest import CORPUS, needs_corpus, HEAVY, error_at, parse_file, parse_urdf, robot
 from mbparse.spatial import RigidTransform
 from mbparse.summary import summarize
 
@@ -206,6 +206,7 @@ def test_urdf_sensors_do_not_change_what_drake_compares():
 
 
 # ------------------------------------------------------------ iDynTree's own models
+@needs_corpus
 def test_urdf_sensors_of_idyntree_two_links_model():
     # twoLinks.urdf, read by hand: two accelerometers and a gyroscope.
     parsed = parse_file(IDYNTREE / "src/tests/data/twoLinks.urdf", scene_graph=False)
@@ -219,6 +220,7 @@ def test_urdf_sensors_of_idyntree_two_links_model():
         assert close(got[name][2], RigidTransform.from_rpy_xyz(rpy, xyz))
 
 
+@needs_corpus
 def test_urdf_sensors_of_idyntree_icub_force_torque_sensors():
     # iCubGenova02.urdf, read by hand: six F/T sensors, each named as its
     # fixed joint, expressed in the child frame, measuring child to parent.
