@@ -14,7 +14,8 @@ class GeometryInstance(ValueRecord):
     (``{role: properties}``) and the (file, line) it was read from."""
 
     # one per visual and collision: no __dict__
-    __slots__ = _fields = ("X_BG", "shape", "name", "properties", "source")
+    __slots__ = ("X_BG", "shape", "name", "properties", "source", "description")
+    _fields = ("X_BG", "shape", "name", "properties", "source")
 
     def __init__(self, X_BG: RigidTransform, shape: Shape, name: str,
                  properties: dict[str, GeometryProperties] | None = None,
@@ -24,6 +25,7 @@ class GeometryInstance(ValueRecord):
         self.name = name
         self.properties: dict[str, GeometryProperties] = {} if properties is None else properties
         self.source = source
+        self.description: dict | None = None  # mbparse.description
 
     @property
     def roles(self) -> list[str]:

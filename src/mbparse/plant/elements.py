@@ -38,6 +38,7 @@ class ModelInstance(Record):
         self.index = index
         self.name = name
         self.static = static
+        self.description: dict | None = None  # mbparse.description
 
 
 class RigidBody(Record):

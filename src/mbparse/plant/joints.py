@@ -35,6 +35,8 @@ class Joint:
         self.frame_on_child = frame_on_child
         self.model_instance = frame_on_child.model_instance
         self.is_ephemeral = False
+        # What the file said that the joint does not hold (mbparse.description).
+        self.description: dict | None = None
         nq, nv = self.nq, self.nv
         self.pos_lower = lower = list(pos_lower) if pos_lower is not None else [-INF] * nq
         self.pos_upper = upper = list(pos_upper) if pos_upper is not None else [INF] * nq

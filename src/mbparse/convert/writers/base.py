@@ -6,6 +6,7 @@ from __future__ import annotations
 from lxml import etree
 
 from ...geometry import CoulombFriction, Geometry, Mesh, Rgba
+from ...description import facts
 from ...formats.common.drake import collision_mesh_problem
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant.elements import Frame, RigidBody
@@ -134,6 +135,18 @@ class Writer:
                 continue
             out.append((na, nb))
         return out
+
+    # -- what the source said beside the plant (mbparse.description) ---------
+    def report_facts(self, element, label: str, written: tuple[str, ...] | set[str],
+                     source=None) -> None:
+        """Reports each fact the reader recorded on ``element`` that this
+        target does not write (``written``: the keys it wrote), so that nothing
+        the source said is lost in silence."""
+        for key, value in facts(element).items():
+            if key not in written:
+                self.report.add(DROPPED, label, f"{key.replace('_', ' ')} {value}: "
+                                f"{self.target} output has no place for it",
+                                source if source is not None else where(element))
 
     # -- elements no target here writes -------------------------------------
     def report_unwritten(self, kinds: dict[type, str]) -> None:

@@ -16,6 +16,7 @@ from ...plant import (BallRpyJoint, CurvilinearJoint, PlanarJoint, PrismaticJoin
 from ...spatial import (IDENTITY, RigidTransform, closest_rotation_from_unit_z, fast_number,
                         norm, parse_float_prefixes)
 from ...source_location import CURRENT_SOURCE
+from ...description import describe
 from ... import memory
 from ...diagnostics import ParseError
 from ...workspace import DataSource, Workspace
@@ -78,6 +79,8 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
 _INERTIAL_CHILDREN = ("origin", "mass", "inertia")
 # The attributes of a joint's <limit>, in the order limits() returns them.
 LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
+SAFETY_ATTRIBUTES = ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity")
+CALIBRATION_ATTRIBUTES = ("rising", "falling", "reference_position")
 STANDARD_JOINT_TYPES = {"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
 CUSTOM_JOINT_TYPES = {"ball", "screw", "universal", "curvilinear"}
 
@@ -459,6 +462,7 @@ class UrdfReader:
         X_PF = X_PB
         plant = self.plant
         effort = INF
+        joint = None
         with diag.located(el):
             if jtype in ("revolute", "continuous", "prismatic"):
                 lower, upper, velocity, accel, effort = self.limits(el, kids.get("limit"))
@@ -469,12 +473,12 @@ class UrdfReader:
                                         pos_lower=lower, pos_upper=upper, damping=damping)
                 joint.set_velocity_and_acceleration_limits(velocity, accel)
             elif jtype == "fixed":
-                plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
+                joint = plant.add_joint(WeldJoint, name, parent, X_PF, child, None)
             elif jtype == "floating":
                 diag.warning(el, f"joint '{name}' has type floating, which is not a joint here: "
                                  f"'{child.name}' is left a free body", code="urdf-unsupported")
             elif jtype == "ball":
-                plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None,
+                joint = plant.add_joint(BallRpyJoint, name, parent, X_PF, child, None,
                                 damping=self.dynamics(el, first_child(el, "dynamics")))
             elif jtype == "planar":
                 damping = (0.0, 0.0, 0.0)
@@ -484,7 +488,7 @@ class UrdfReader:
                 X_BM = RigidTransform(closest_rotation_from_unit_z(axis))
                 X_PM = X_PB @ X_BM
                 X_PF = X_PM
-                plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
+                joint = plant.add_joint(PlanarJoint, name, parent, X_PF, child, X_BM, damping=damping)
             elif jtype == "screw":
                 damping = self.dynamics(el, first_child(el, "dynamics"))
                 pitch_el = kids.get("drake:screw_thread_pitch")
@@ -495,10 +499,10 @@ class UrdfReader:
                 if pitch is None:
                     diag.error(pitch_el, "<drake:screw_thread_pitch> has no value attribute",
                                code="urdf-attribute-missing")
-                plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis=axis,
+                joint = plant.add_joint(ScrewJoint, name, parent, X_PF, child, None, axis=axis,
                                 screw_pitch=pitch, damping=damping)
             elif jtype == "universal":
-                plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
+                joint = plant.add_joint(UniversalJoint, name, parent, X_PF, child, None,
                                 damping=self.dynamics(el, first_child(el, "dynamics")))
             elif jtype == "curvilinear":
                 self.curvilinear(el, name, parent, X_PF, child)
@@ -506,6 +510,28 @@ class UrdfReader:
                 diag.error(el, f"joint '{name}' has the unknown type '{jtype}'",
                            code="urdf-value-invalid")
         self.effort_limits[name] = effort
+        if joint is not None:
+            self.describe_joint(joint, kids, effort)
+
+    def describe_joint(self, joint, kids, effort: float) -> None:
+        """Records what the joint's elements say that the plant does not hold
+        (mbparse.description): the effort limit (an actuator holds it only
+        under a <transmission>), dry friction, the safety controller and the
+        calibration, for the writers."""
+        diag = self.diag
+        if "limit" in kids and kids["limit"].get("effort") is not None and math.isfinite(effort):
+            describe(joint, "effort", [effort] * joint.nv)
+        dyn = kids.get("dynamics")
+        if dyn is not None:
+            friction = diag.scalar(dyn, "friction")
+            if friction:
+                describe(joint, "friction", [friction] * joint.nv)
+        for tag, names in (("safety_controller", SAFETY_ATTRIBUTES),
+                           ("calibration", CALIBRATION_ATTRIBUTES)):
+            node = kids.get(tag)
+            if node is not None:
+                given = {k: diag.scalar(node, k) for k in names if node.get(k) is not None}
+                describe(joint, tag, {k: v for k, v in given.items() if v is not None})
 
     def limits(self, el, node=None):
         """lower, upper, velocity, acceleration and effort limits of a joint

@@ -1,0 +1,85 @@
+"""What a model file said that Drake's plant does not keep, kept beside the
+plant for the writers.
+
+The plant (``mbparse.plant``) is Drake's model: a URDF joint's effort limit
+becomes an actuator only when a ``<transmission>`` names the joint, joint
+friction and a safety controller are warned about and left out, MuJoCo's
+``armature`` and ``frictionloss`` have no place in it. A conversion must not
+lose what the target can hold only because Drake's engine has no room for it.
+
+So every reader also records, on the plant element it made, the facts of the
+source that the element does not hold: ``element.description`` is ``None`` or
+a ``dict`` from a key below to a value. The plant never reads it; the summary
+and the oracle comparisons never see it; the writers (``convert.writers``)
+read it through :func:`facts` and report through
+:meth:`convert.writers.base.Writer.report_facts` each fact they cannot write,
+so that what a target cannot hold is in the loss report, never lost in silence.
+
+A fact is stored in the source's own units after the reader's conversion to
+SI (metres, radians, kilograms, newtons), never as text.
+
+Keys, by element (readers add keys here first; a writer that meets a key it
+does not know reports it as dropped):
+
+Joints (``Joint.description``):
+
+========================  ===================================================
+``effort``                per-dof effort (force or torque) limit the file gave
+                          (URDF ``<limit effort>``, SDFormat ``<limit><effort>``,
+                          MJCF ``actuatorfrcrange``), a ``list[float]``; kept
+                          whether or not an actuator was made
+``velocity``              per-dof velocity limit as written, ``list[float]``,
+                          where the plant's own limit was not set from it
+``friction``              per-dof Coulomb (dry) friction, ``list[float]`` (URDF
+                          ``<dynamics friction>``, SDFormat ``<friction>``,
+                          MJCF ``frictionloss``)
+``spring_stiffness``      per-dof spring stiffness, ``list[float]``
+``spring_reference``      per-dof spring rest position, ``list[float]``
+``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF)
+``safety_controller``     URDF ``<safety_controller>``: ``dict`` of
+                          ``soft_lower_limit``, ``soft_upper_limit``,
+                          ``k_position``, ``k_velocity`` as given
+``calibration``           URDF ``<calibration>``: ``dict`` of ``rising``,
+                          ``falling``, ``reference_position`` as given
+========================  ===================================================
+
+Geometries (``GeometryInstance.description``):
+
+========================  ===================================================
+``material``              the name of the file's material (URDF
+                          ``<material name>``, MJCF ``material``)
+``texture``               a texture file, resolved to a path
+========================  ===================================================
+
+Model instances (``ModelInstance.description``): ``static`` (an SDFormat
+``<static>`` model whose bodies were kept as links).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+JOINT_KEYS = ("effort", "velocity", "friction", "spring_stiffness", "spring_reference",
+              "armature", "safety_controller", "calibration")
+GEOMETRY_KEYS = ("material", "texture")
+MODEL_KEYS = ("static",)
+
+_EMPTY: dict[str, Any] = {}
+
+
+def describe(element: Any, key: str, value: Any) -> None:
+    """Records ``key = value`` on ``element`` (a joint, geometry instance or
+    model instance), making its description on first use."""
+    d = element.description
+    if d is None:
+        element.description = {key: value}
+    else:
+        d[key] = value
+
+
+def facts(element: Any) -> dict[str, Any]:
+    """The element's recorded facts (empty when it has none); read-only by
+    convention: writers never change what a reader recorded."""
+    return getattr(element, "description", None) or _EMPTY
+
+
+__all__ = ["describe", "facts", "JOINT_KEYS", "GEOMETRY_KEYS", "MODEL_KEYS"]
