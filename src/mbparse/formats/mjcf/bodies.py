@@ -122,14 +122,11 @@ class BodyTreeReader:
         read = self._body
         while pending:
             item = pending.pop()
-            if item[1] is world:
+            try:  # errors in one body (and what it holds) end only that body
                 children = read(*item)
-            else:  # a body inside a body: errors in it are recoverable
-                try:
-                    children = read(*item)
-                except ParseError as e:
-                    self.doc.recover(e)
-                    continue
+            except ParseError as e:
+                self.doc.recover(e)
+                continue
             if children:
                 children.reverse()
                 pending += children
@@ -145,16 +142,14 @@ class BodyTreeReader:
             childclass = own["childclass"][0]
             self.defaults.check_class(el, childclass)
         a = Attrs(el, doc, own)
-        if X_PF is IDENTITY and ORIENTATION_SET.isdisjoint(own):
-            # (most bodies) a translation in the parent's frame: what
-            # IDENTITY @ frame() gives, each number + 0.0, in one transform.
-            if "pos" in own:
-                p = a.numbers("pos", 3)
-                X_PB = RigidTransform(p=(0.0 + p[0], 0.0 + p[1], 0.0 + p[2]))
-            else:
-                X_PB = RigidTransform()
-        else:
-            X_PB = finite_pose(doc, el, X_PF @ frame(a, self.compiler))
+        try:
+            X_PB = self._placement(el, a, own, X_PF)
+        except ParseError as e:
+            # While collecting errors (``check``), a body whose pose cannot be
+            # read is still read, at its parent frame's origin, so that the
+            # problems of what it holds are found too.
+            doc.recover(e)
+            X_PB = X_PF
         if not own.keys().isdisjoint(BODY_UNSUPPORTED):
             a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
@@ -189,6 +184,18 @@ class BodyTreeReader:
             body.dummy_names = [f"{name}{k}" for k in range(max(0, moving - 1))]
             self.next_index += len(body.dummy_names)
         return child_bodies
+
+    def _placement(self, el, a: Attrs, own: dict, X_PF: RigidTransform) -> RigidTransform:
+        """The pose of the body ``el`` in its parent body, given the pose
+        ``X_PF`` of its parent frame."""
+        if X_PF is IDENTITY and ORIENTATION_SET.isdisjoint(own):
+            # (most bodies) a translation in the parent's frame: what
+            # IDENTITY @ frame() gives, each number + 0.0, in one transform.
+            if "pos" in own:
+                p = a.numbers("pos", 3)
+                return RigidTransform(p=(0.0 + p[0], 0.0 + p[1], 0.0 + p[2]))
+            return RigidTransform()
+        return finite_pose(self.doc, el, X_PF @ frame(a, self.compiler))
 
     def _flat(self, el):
         """Children of a body, with those of its <frame> elements."""

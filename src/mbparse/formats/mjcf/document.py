@@ -69,6 +69,9 @@ class Document:
         # the other <include>s of the same file already warned about.
         self._first_include: dict[str, tuple] = {}
         self._repeat_warned: set[tuple] = set()
+        # The errors of <include>s that could not be read, recorded once each
+        # while collecting errors (the readers walk the model more than once).
+        self._include_errors: set = set()
 
     # ------------------------------------------------------------ diagnostics
     def diag(self, el) -> XmlDiagnostic:
@@ -206,7 +209,17 @@ class Document:
                                    "times, mbparse's limit (files that include the same file "
                                    "more than once multiply; MuJoCo refuses a file included "
                                    "twice); include each file once", code="size-limit")
-        root = self._load_include(include_el)
+        try:
+            root = self._load_include(include_el)
+        except ParseError as e:
+            # While collecting errors (``check``), an include that cannot be
+            # read brings nothing, and the rest of the model is still read.
+            if not self.policy.collect_errors:
+                raise
+            if e.diagnostic not in self._include_errors:  # (walked more than once)
+                self._include_errors.add(e.diagnostic)
+                self.recover(e)
+            return
         self._count_splice(include_el, root)
         path = self._diags[root].file
         self._include_stack.append(path)

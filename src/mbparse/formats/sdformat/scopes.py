@@ -44,22 +44,31 @@ class ScopeBuilder:
         # The SDFormat version each element visited by _version_of is read
         # in: a model nested hundreds deep asks once, not once per level.
         self._versions: dict = {}
+        # Elements not read: the later of two children of one name, while
+        # collecting errors (the library stops at the first).
+        self.left_out: set = set()
 
     def world(self, el) -> Scope:
         scope = Scope("", el.get("name", ""), el, None, kind="world")
         self.graph.add(Vertex(WORLD, "world", scope, el))
         self.rename_world_models(el, scope)
         self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
-        for child in el:
-            if child.tag == "model":
-                self.model(child, scope)
-            elif child.tag == "include":
-                self.custom(child, scope)
-        for child in el.findall("frame"):
-            self.frame(child, scope)
-        for child in el.findall("joint"):
-            self.joint(child, scope)
+        self.each(el, ("model", "include"), scope)
+        self.each(el, ("frame",), scope)
+        self.each(el, ("joint",), scope)
         return scope
+
+    def each(self, el, tags: tuple[str, ...], scope: Scope) -> None:
+        """Reads the children of ``el`` of ``tags`` (in document order) into
+        ``scope``; while collecting errors, an error in one is recorded and
+        reading goes on with the next."""
+        recovering = self.diag.policy.recovering
+        left_out = self.left_out
+        for child in el:
+            tag = child.tag
+            if tag in tags and child not in left_out:
+                with recovering():
+                    getattr(self, "custom" if tag == "include" else tag)(child, scope)
 
     def rename_world_models(self, el, scope: Scope) -> None:
         """Two ``<model>``s of one name in a world (pybullet's kuka_iiwa
@@ -106,18 +115,10 @@ class ScopeBuilder:
         self.graph.add(vertex)
         parent.models.append(scope)
         self.unique_names(el, NAMED_MODEL_CHILDREN, scope)
-        for child in el:
-            tag = child.tag
-            if tag == "model":
-                self.model(child, scope)
-            elif tag == "include":
-                self.custom(child, scope)
-        for child in el.findall("link"):
-            self.link(child, scope)
-        for child in el.findall("joint"):
-            self.joint(child, scope)
-        for child in el.findall("frame"):
-            self.frame(child, scope)
+        self.each(el, ("model", "include"), scope)
+        self.each(el, ("link",), scope)
+        self.each(el, ("joint",), scope)
+        self.each(el, ("frame",), scope)
         self.canonical_link(scope)
         return scope
 
@@ -196,17 +197,32 @@ class ScopeBuilder:
             self.diag.error(el, "A model must have at least one link.", code="sdf-structure")
 
     def unique_names(self, el, tags: tuple[str, ...], scope: Scope) -> None:
-        seen: dict[str, int] = {}
+        """libsdformat refuses two children of ``el`` (of ``tags``) that share
+        a name: an error at each later one. While collecting errors
+        (``mbparse check``) each is recorded and the later ones are left out
+        (:attr:`left_out`), so that the rest of the model is still read."""
+        first: dict[str, object] = {}
+        later: list = []
+        counts: dict[str, int] = {}
         for child in el:
             if child.tag in tags and child.tag != "include":
                 name = child.get("name")
-                if name is not None:
-                    seen[name] = seen.get(name, 0) + 1
-        for name, count in seen.items():
-            if count > 1:
-                self.diag.error(el, f"The name '{name}' is used {count} times among the "
-                                    f"children of {scope.describe()}; names must be unique.",
-                                code="sdf-value-invalid")
+                if name is None:
+                    continue
+                counts[name] = counts.get(name, 0) + 1
+                if name in first:
+                    later.append(child)
+                else:
+                    first[name] = child
+        for child in later:
+            name = child.get("name")
+            earlier = first[name]
+            with self.diag.policy.recovering():
+                self.diag.error(child, f"The name '{name}' is used {counts[name]} times among "
+                                       f"the children of {scope.describe()} (first by the "
+                                       f"<{earlier.tag}> at line {earlier.sourceline}); names "
+                                       "must be unique.", code="name-duplicate")
+            self.left_out.add(child)  # (reached only while collecting errors)
 
     # ------------------------------------------------------------ elements
     def link(self, el, scope: Scope) -> None:
