@@ -229,6 +229,12 @@ FOR = {
         "for-pybullet-inertia-from-collision", "for-pybullet-mesh-format",
         "for-pybullet-mesh-not-found", "for-pybullet-mimic-ignored", "for-isaac-base-fixed",
         "for-isaac-fixed-merged", "for-isaac-mass-from-collision", "for-isaac-name-changed")},
+    "for-ros-refuses": ("r.urdf", robot(AB + '<joint name="j" type="revolute"><parent link="a"/>'
+                                         '<child link="b"/><limit effort="1" velocty="1"/>'
+                                         '</joint>'), {}),
+    "for-ros-element-dropped": ("r.urdf", robot('<link name="a"><visual><geometry><box/>'
+                                                '</geometry></visual></link>'), {}),
+    "for-ros-not-read": ("m.xml", SITE, {}),
     "for-drake-ignores": ("m.xml", SITE, {}),
     "for-mujoco-not-read": ("m.sdf", sdf(SDF_LINK), {}),
     "for-isaac-not-read": ("m.sdf", sdf(SDF_LINK), {}),

@@ -61,7 +61,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
     return status, out, err
 
 
-@pytest.mark.parametrize("consumer", sorted(CONSUMERS))
+@pytest.mark.parametrize("consumer", sorted(EXPECTED))  # (ros: tests/test_check_for_ros.py)
 def test_each_consumer_reports_how_it_reads_the_file(robot, consumer):
     findings = [f for f in lint_file(str(robot), consumers=(consumer,))
                 if f.rule.startswith(f"for-{consumer}-")]

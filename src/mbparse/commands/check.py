@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "streams one JSON object per file as soon as it is checked")
     p.add_argument("--for", dest="consumers", action="extend", type=_consumers, metavar="CONSUMER[,CONSUMER]",
                    help="also report how these consumers read the files differently: "
-                        "drake, mujoco, gazebo, pybullet, isaac (default: none; repeatable); with drake, "
+                        "drake, mujoco, gazebo, pybullet, isaac, ros (default: none; repeatable); with drake, "
                         "what Drake refuses is shown here instead of as notes")
     p.add_argument("-o", "--output", metavar="PATH",
                    help="write the findings to PATH instead of standard output")

@@ -297,7 +297,7 @@ RULE_LIST: tuple[Rule, ...] = (
     *(Rule(f"for-{c}-not-read", "warning", f"{t} does not load files of this format",
            "convert the file to a format it reads (mbparse convert)")
       for c, t in (("mujoco", "MuJoCo"), ("gazebo", "Gazebo"), ("pybullet", "pybullet"),
-                   ("isaac", "Isaac Sim"))),
+                   ("isaac", "Isaac Sim"), ("ros", "ROS (urdfdom)"))),
     Rule("for-drake-refuses", "warning", "Drake 1.51 refuses this (it loads nothing from the "
          "file); mbparse's default mode reads it", "see the message; --like drake reproduces "
          "Drake's refusal"),
@@ -352,6 +352,15 @@ RULE_LIST: tuple[Rule, ...] = (
          "call setAdditionalSearchPath, or use paths relative to the URDF"),
     Rule("for-pybullet-mimic-ignored", "warning", "pybullet does not read <mimic>",
          "couple the joints with createConstraint(..., JOINT_GEAR, ...)"),
+    Rule("for-ros-refuses", "error", "urdfdom, the URDF parser of ROS (check_urdf, "
+         "robot_state_publisher, RViz, MoveIt), refuses the file: a <limit> without 'effort' or "
+         "'velocity', a revolute or prismatic joint without <limit>, a joint type it does not "
+         "know, a number or vector it cannot read, a tree with other than one root, ...",
+         "add or correct what the message names (a misspelled attribute is named when one is "
+         "written); check_urdf FILE says the same"),
+    Rule("for-ros-element-dropped", "warning", "urdfdom cannot read a link's <inertial>, "
+         "<visual> or <collision>: it logs an error and stops reading the link there",
+         "add or correct what the message names"),
     Rule("for-isaac-base-fixed", "warning", "Isaac Sim's URDF importer fixes the root link to "
          "the world by default, where Drake and pybullet let it float",
          "import with fix_base off if the robot should float"),

@@ -1,5 +1,5 @@
 """``mbparse check --for CONSUMER,...``: how each consumer of a model file
-(Drake, MuJoCo, Gazebo, pybullet, Isaac Sim) will read it differently from
+(Drake, MuJoCo, Gazebo, pybullet, Isaac Sim, ROS) will read it differently from
 what the file says, from each one's documented behaviour.
 
 One module per consumer; each has ``NAME``, ``READS`` (the formats it loads)
@@ -17,10 +17,10 @@ from ... import formats
 from ...internal_errors import showing_tracebacks
 from ...loading import LoadOptions
 from ..findings import Finding, rule_finding
-from . import drake, gazebo, isaac, mujoco, pybullet
+from . import drake, gazebo, isaac, mujoco, pybullet, ros
 from .source import UrdfSource, read_urdf
 
-CONSUMERS = {m.NAME: m for m in (drake, mujoco, gazebo, pybullet, isaac)}
+CONSUMERS = {m.NAME: m for m in (drake, mujoco, gazebo, pybullet, isaac, ros)}
 # What a format is called in a finding.
 FORMAT_NAMES = {"urdf": "URDF", "sdformat": "SDFormat", "mjcf": "MJCF",
                 "dmd": "Drake model directives", "obj": "OBJ", "xacro": "xacro"}
