@@ -345,11 +345,11 @@ RULE_LIST: tuple[Rule, ...] = (
          "inertia tensors by ones computed from the collision shapes by default",
          "load with flags=pybullet.URDF_USE_INERTIA_FROM_FILE"),
     Rule("for-pybullet-mesh-format", "warning", "a mesh pybullet's URDF importer does not read "
-         "(it reads OBJ, STL, COLLADA, CDF, VTK); the geometry is left out",
+         "(it reads OBJ, STL, COLLADA, CDF, VTK): loadURDF refuses the file",
          "convert the mesh to OBJ or STL"),
-    Rule("for-pybullet-mesh-not-found", "warning", "a mesh pybullet will not find: it drops "
-         "package:// and searches the folders above the URDF",
-         "call setAdditionalSearchPath, or use paths relative to the URDF"),
+    Rule("for-pybullet-mesh-not-found", "warning", "a mesh pybullet will not find (it drops "
+         "file://, package:// and model:// and searches the folders above the URDF): "
+         "loadURDF refuses the file", "use a path relative to the URDF or to a folder above it"),
     Rule("for-pybullet-mimic-ignored", "warning", "pybullet does not read <mimic>",
          "couple the joints with createConstraint(..., JOINT_GEAR, ...)"),
     Rule("for-ros-refuses", "error", "urdfdom, the URDF parser of ROS (check_urdf, "

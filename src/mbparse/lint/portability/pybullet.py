@@ -1,8 +1,8 @@
 """pybullet (Bullet's URDF importer): a link without ``<inertial>`` gets
 1 kg; the inertia tensors of the file are replaced by ones computed from
 the collision shapes unless ``URDF_USE_INERTIA_FROM_FILE`` is passed;
-``package://`` is stripped and the rest looked for in the folders above the
-URDF; meshes must be OBJ, STL, COLLADA (or CDF/VTK); ``<mimic>`` is not
+``file://``, ``package://`` and ``model://`` are dropped and the rest looked
+for in the folders above the URDF (Bullet's ``UrdfFindMeshFile``); meshes must be OBJ, STL, COLLADA (or CDF/VTK); ``<mimic>`` is not
 read."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ READS = ("urdf", "sdformat", "mjcf")
 READS_TEXT = "it reads URDF, SDFormat (loadSDF) and MJCF (loadMJCF)"
 # The mesh suffixes Bullet's URDF importer accepts; other meshes are dropped.
 MESH_FORMATS = (".obj", ".stl", ".dae", ".cdf", ".vtk")
-STRIPPED_SCHEMES = ("package://", "model://")
+STRIPPED_SCHEMES = ("package://", "model://")  # (after file://, dropped first)
 
 
 def check(ctx) -> Iterator[Finding]:
@@ -64,21 +64,24 @@ def meshes(ctx) -> Iterator[Finding]:
             yield ctx.finding(
                 "for-pybullet-mesh-format",
                 f"{m.role} mesh '{m.filename}' of link '{m.link}' is a '{m.extension()}' file; "
-                f"pybullet reads only {', '.join(MESH_FORMATS)} and leaves this geometry out",
+                f"pybullet reads only {', '.join(MESH_FORMATS)}: its loadURDF refuses the file "
+                "('Cannot load URDF file')",
                 m.line)
         elif not _found(m.filename, folders):
             yield ctx.finding(
                 "for-pybullet-mesh-not-found",
-                f"{m.role} mesh '{m.filename}' of link '{m.link}': pybullet drops package:// "
-                "and model:// and looks for the rest in the folders above the URDF file, where "
-                "it is not; it leaves the geometry out (unless setAdditionalSearchPath names "
-                "the folder holding it)", m.line)
+                f"{m.role} mesh '{m.filename}' of link '{m.link}': pybullet drops file://, "
+                "package:// and model:// and looks for the rest after each folder above the "
+                "URDF file, where it is not: its loadURDF refuses the file ('Cannot load URDF "
+                "file'), unless the mesh is found relative to the folder pybullet runs in", m.line)
 
 
 def _ancestors(path: str) -> list[str]:
+    """The folders above the file ``path``, nearest first, each ending in
+    a separator (as Bullet builds them from the URDF's path)."""
     out, folder = [], os.path.dirname(path)
     while True:
-        out.append(folder)
+        out.append(folder if folder.endswith(os.sep) else folder + os.sep)
         parent = os.path.dirname(folder)
         if parent == folder:
             return out
@@ -86,13 +89,21 @@ def _ancestors(path: str) -> list[str]:
 
 
 def _found(filename: str, folders: list[str]) -> bool:
+    """Whether Bullet's URDF importer finds the mesh ``filename`` (its
+    UrdfFindMeshFile): ``file://`` dropped, then ``package://`` or
+    ``model://``; the rest tried as it is (an absolute path), then after
+    each folder above the URDF, nearest first, by plain concatenation. (It
+    also tries the rest relative to the working directory and its two
+    parents, which depend on where pybullet runs: not counted here.)"""
+    if filename.startswith("file://"):
+        filename = filename[len("file://"):]
     for scheme in STRIPPED_SCHEMES:
         if filename.startswith(scheme):
             filename = filename[len(scheme):]
             break
-    if os.path.isabs(filename):
-        return os.path.isfile(filename)
-    return any(os.path.isfile(os.path.join(f, filename)) for f in folders)
+    candidates = [filename] if os.path.isabs(filename) else []
+    candidates += [folder + filename for folder in folders]
+    return any(os.path.isfile(c) for c in candidates)
 
 
 def mimics(ctx) -> Iterator[Finding]:
