@@ -104,6 +104,27 @@ def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
         return Failed(item, f"{type(e).__name__}: {e}")
 
 
+def _ignore_interrupts() -> None:
+    """A worker's start: Ctrl-C (SIGINT, sent to the whole process group by
+    a terminal) is the parent's to handle; the parent stops the workers."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool) -> None:
+    """Ends ``pool``'s workers now (after Ctrl-C), rather than after the
+    files they are working on."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _pool(jobs: int):
+    from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(),
+                               initializer=_ignore_interrupts)
+
+
 def _context():
     import multiprocessing
     # fork starts a worker without importing mbparse again (the parent has);
@@ -113,13 +134,13 @@ def _context():
 
 
 def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
     suspects: list = []
     while items:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_context())
+        pool = _pool(jobs)
         pending: deque = deque()  # (item, its future)
         next_index = 0
+        interrupted = False
         try:
             while next_index < len(items) or pending:
                 while next_index < len(items) and len(pending) < jobs * _AHEAD_PER_WORKER:
@@ -136,8 +157,12 @@ def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
                     break
                 pending.popleft()
                 yield item, result
+        except (KeyboardInterrupt, GeneratorExit):
+            interrupted = True
+            _stop(pool)
+            raise
         finally:
-            pool.shutdown(wait=not suspects, cancel_futures=True)
+            pool.shutdown(wait=not (suspects or interrupted), cancel_futures=True)
         rest = items[next_index:]
         for item in suspects:
             yield item, _alone(work, item)
@@ -148,11 +173,13 @@ def _in_pool(work, items: list, jobs: int) -> Iterator[tuple[Any, Any]]:
 def _alone(work, item) -> Any:
     """``work(item)`` in a process of its own: the file that kills its
     worker is the only one to fail."""
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-    with ProcessPoolExecutor(max_workers=1, mp_context=_context()) as pool:
+    with _pool(1) as pool:
         try:
             return pool.submit(_guarded, work, item).result()
+        except KeyboardInterrupt:
+            _stop(pool)
+            raise
         except BrokenProcessPool:
             return Failed(item, "the worker process working on this file died (a crash, or "
                                 "killed for lack of memory)")

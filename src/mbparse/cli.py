@@ -45,8 +45,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Runs one command; returns the exit status: 0 done, 1 the input (or
-    mbparse) failed, 2 the command line was wrong. A failure is one line on
-    standard error; Python's traceback only with ``--debug``."""
+    mbparse) failed, 2 the command line was wrong, 130 interrupted (Ctrl-C).
+    A failure is one line on standard error; Python's traceback only with
+    ``--debug``."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # (a command that reports what it did catches it first)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv[:1]  # ``mbparse --debug COMMAND ...`` works too
     if debug:
@@ -60,8 +68,6 @@ def main(argv: list[str] | None = None) -> int:
     show_tracebacks(debug)
     try:
         return args.run(args)
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         return 0
     except ParseError as e:  # a command that let a located error through

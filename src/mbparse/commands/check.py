@@ -147,38 +147,66 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"mbparse check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return 2
-    files = list(model_files(args.files))
-    findings, hidden = [], 0
+    files = _files(args.files, model_files)
+    if not files:
+        return 2
+    findings, hidden, done = [], 0, []
     bar = ProgressBar(len(files), sys.stderr) if _wants_progress(args.progress,
                                                                  len(files)) else None
     stream = settings.format == "jsonl"
     out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
     work = functools.partial(lint_file, options=options, consumers=tuple(settings.consumers))
-    for path, found in run_batch(work, files, args.jobs, functools.partial(preload, files)):
-        if isinstance(found, Failed):
-            found = [rule_finding("internal-error", found.error, path)]
-        chosen = settings.chosen(found)
-        hidden += sum(1 for f in found if f.severity == "note" and f not in chosen)
-        findings += chosen
-        if stream:
-            out.write(as_json_line(path, chosen))
-            out.flush()
-        if bar:
-            bar.step(path)
+    interrupted = False
+    try:
+        for path, found in run_batch(work, files, args.jobs, functools.partial(preload, files)):
+            if isinstance(found, Failed):
+                found = [rule_finding("internal-error", found.error, path)]
+            chosen = settings.chosen(found)
+            hidden += sum(1 for f in found if f.severity == "note" and f not in chosen)
+            findings += chosen
+            done.append(path)
+            if stream:
+                out.write(as_json_line(path, chosen))
+                out.flush()
+            if bar:
+                bar.step(path)
+    except KeyboardInterrupt:  # Ctrl-C: what was found so far, then say so
+        interrupted = True
     if bar:
         bar.close()
     if stream:
         if out is not sys.stdout:
             out.close()
-        return 1 if settings.fails(findings) else 0
-    writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
-              "github": as_github}[settings.format]
-    report = writer(findings, files)
-    if settings.format == "text" and hidden:
-        report += f"({hidden} note{'s' if hidden != 1 else ''} hidden; --show-notes shows them)\n"
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(report)
     else:
-        sys.stdout.write(report)
+        writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
+                  "github": as_github}[settings.format]
+        report = writer(findings, done)
+        if settings.format == "text" and hidden:
+            report += (f"({hidden} note{'s' if hidden != 1 else ''} hidden; --show-notes "
+                       "shows them)\n")
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(report)
+        else:
+            sys.stdout.write(report)
+    if interrupted:
+        sys.stdout.flush()
+        print(f"mbparse check: interrupted (Ctrl-C) after {len(done)} of {len(files)} "
+              f"file{'s' if len(files) != 1 else ''}; the findings reported are those of the "
+              f"{len(done)} checked", file=sys.stderr)
+        return 130
     return 1 if settings.fails(findings) else 0
+
+
+def _files(given: list[str], model_files) -> list[str]:
+    """The files to check (see :func:`..lint.config.model_files`); a folder
+    given that holds no model file is said on standard error."""
+    files: list[str] = []
+    for path in given:
+        found = list(model_files([path]))
+        if not found:
+            print(f"mbparse check: no model file in '{path}' (looked for .urdf, .xacro, .sdf, "
+                  ".dmd.yaml and MJCF .xml files in it and in the folders below it)",
+                  file=sys.stderr)
+        files += found
+    return files
