@@ -74,6 +74,16 @@ class Diagnostic(FrozenRecord):
         return f"{self.location()}: {self.severity}: {self.message}"
 
 
+def located_line(problem: "Diagnostic | ParseError", file: str) -> str:
+    """The line a command prints for ``problem``: ``FILE:LINE: severity:
+    message``, one prefix, with ``file`` where the diagnostic names none (a
+    command-line option, a package folder)."""
+    d = problem.diagnostic if isinstance(problem, ParseError) else problem
+    if d.file is None:
+        d = Diagnostic(d.severity, d.message, file, d.line, d.column, d.element, d.code)
+    return str(d)
+
+
 class ParseError(Exception):
     """Raised for input that cannot be parsed; ``diagnostic`` says where."""
 

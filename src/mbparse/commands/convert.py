@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..batch import Failed, add_jobs_argument, run_batch
-from ..diagnostics import ParseError
+from ..diagnostics import ParseError, located_line
 from .loading import add_loading_arguments, options_from_args
 
 # The converter is imported by run(): building the CLI imports every command
@@ -72,14 +72,14 @@ def run(args: argparse.Namespace) -> int:
                                      sdf_options=sdf_options)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
-        print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError) else str(e),
-              file=sys.stderr)
+        print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError)
+              else located_line(e, args.file), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"error: {args.file}: {e.strerror or e}", file=sys.stderr)
         return 1
-    for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+    for w in result.warnings:  # (each says "FILE:LINE: warning: ...")
+        print(located_line(w, args.file), file=sys.stderr)
     for loss in result.report.losses:
         print(f"loss: {loss}", file=sys.stderr)
     try:

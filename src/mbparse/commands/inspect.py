@@ -9,7 +9,7 @@ import sys
 from typing import TextIO
 
 from ..batch import Failed, add_jobs_argument, run_batch
-from ..diagnostics import ParseError
+from ..diagnostics import ParseError, located_line
 from ..formats import preload
 from ..loading import Loaded, LoadOptions
 from ..loading import load as load_with_options
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = options_from_args(args)
     except ParseError as e:
-        print(f"mbparse inspect: {e}", file=sys.stderr)
+        print(located_line(e, "mbparse inspect"), file=sys.stderr)
         return 2
     work = functools.partial(inspect_one, options=options, as_json=args.json,
                              debug=getattr(args, "debug", False))
@@ -64,9 +64,10 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
             return 0, text + "\n", ""
         text = outline_text(loaded, path)
     except ParseError as e:
+        line = located_line(e, path)
         if as_json:
-            return 1, _error_json(path, str(e).splitlines()[0]), ""
-        return 1, "", f"{e}\n"  # located: "FILE:LINE: error: ..."
+            return 1, _error_json(path, line.splitlines()[0]), ""
+        return 1, "", f"{line}\n"
     except Exception as e:  # a bug in mbparse, not a problem in the file
         if debug:
             raise

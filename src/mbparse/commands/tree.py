@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from ..diagnostics import ParseError
+from ..diagnostics import ParseError, located_line
 from ..plant import ModelError
 from ..tree import output_format, render, to_dot
 from .loading import add_loading_arguments, load
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         loaded = load(args.file, args, finalize=False)
     except ParseError as e:
-        print(e, file=sys.stderr)  # located: "FILE:LINE: error: ..."
+        print(located_line(e, args.file), file=sys.stderr)
         return 1
     try:
         loaded.plant.finalize()

@@ -11,7 +11,7 @@ import sys
 import time
 import webbrowser
 
-from ..diagnostics import ParseError
+from ..diagnostics import ParseError, located_line
 from .loading import add_loading_arguments, options_from_args
 
 INSTALL_HINT = ("mbparse view needs the optional packages viser and trimesh: "
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = options_from_args(args)
     except ParseError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(located_line(e, "mbparse view"), file=sys.stderr)
         return 2
     try:
         viewer = Viewer(args.file, options, host=args.host, port=args.port,
