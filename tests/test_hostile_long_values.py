@@ -114,11 +114,11 @@ def test_model_text_past_the_byte_limit_is_refused(small_file_limit):
     assert info.value.diagnostic.code == "size-limit"
 
 
-def test_the_byte_limit_is_the_one_the_readme_and_the_rule_name():
+def test_the_byte_limit_is_the_one_the_docs_and_the_rule_name():
     from pathlib import Path
     from mbparse.lint.rules import RULES
     from mbparse.workspace import MAX_MODEL_FILE_BYTES
     said = f"{MAX_MODEL_FILE_BYTES // 2 ** 20} MiB"
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert f"model text) of more than {said}" in " ".join(readme.split())
+    page = (Path(__file__).resolve().parents[1] / "docs" / "ROBUSTNESS.md").read_text()
+    assert f"model text) of more than {said}" in " ".join(page.split())
     assert f"a model file of more than {said}" in RULES["size-limit"].summary
