@@ -53,22 +53,44 @@ class ScopeBuilder:
         self.graph.add(Vertex(WORLD, "world", scope, el))
         self.rename_world_models(el, scope)
         self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
-        self.each(el, ("model", "include"), scope)
-        self.each(el, ("frame",), scope)
-        self.each(el, ("joint",), scope)
+        self.nested_models(el, scope)
+        self.read_children(el, scope, ("frame",), ("joint",))
         return scope
 
-    def each(self, el, tags: tuple[str, ...], scope: Scope) -> None:
-        """Reads the children of ``el`` of ``tags`` (in document order) into
-        ``scope``; while collecting errors, an error in one is recorded and
-        reading goes on with the next."""
-        recovering = self.diag.policy.recovering
-        left_out = self.left_out
+    def nested_models(self, el, scope: Scope) -> None:
+        """The models and includes of a world (read as :meth:`model` reads
+        those of a model)."""
         for child in el:
             tag = child.tag
-            if tag in tags and child not in left_out:
-                with recovering():
-                    getattr(self, "custom" if tag == "include" else tag)(child, scope)
+            if (tag == "model" or tag == "include") and child not in self.left_out:
+                with self.diag.policy.recovering():
+                    if tag == "model":
+                        self.model(child, scope)
+                    else:
+                        self.custom(child, scope)
+
+    def read_children(self, el, scope: Scope, *passes: tuple[str, ...]) -> None:
+        """Reads the children of ``el`` into ``scope``, one pass per tuple of
+        tags (in document order within a pass); while collecting errors, an
+        error in one child is recorded and reading goes on with the next.
+        Nested models are read by :meth:`model` itself, not here: models
+        nest hundreds deep, and a helper between two levels would double the
+        depth of the call stack."""
+        recovering = self.diag.policy.recovering
+        left_out = self.left_out
+        for tags in passes:
+            for child in el:
+                tag = child.tag
+                if tag in tags and child not in left_out:
+                    with recovering():
+                        if tag == "include":
+                            self.custom(child, scope)
+                        elif tag == "link":
+                            self.link(child, scope)
+                        elif tag == "joint":
+                            self.joint(child, scope)
+                        else:
+                            self.frame(child, scope)
 
     def rename_world_models(self, el, scope: Scope) -> None:
         """Two ``<model>``s of one name in a world (pybullet's kuka_iiwa
@@ -115,10 +137,16 @@ class ScopeBuilder:
         self.graph.add(vertex)
         parent.models.append(scope)
         self.unique_names(el, NAMED_MODEL_CHILDREN, scope)
-        self.each(el, ("model", "include"), scope)
-        self.each(el, ("link",), scope)
-        self.each(el, ("joint",), scope)
-        self.each(el, ("frame",), scope)
+        recovering = diag.policy.recovering
+        for child in el:  # (nested models: in this frame, see read_children)
+            tag = child.tag
+            if (tag == "model" or tag == "include") and child not in self.left_out:
+                with recovering():
+                    if tag == "model":
+                        self.model(child, scope)
+                    else:
+                        self.custom(child, scope)
+        self.read_children(el, scope, ("link",), ("joint",), ("frame",))
         self.canonical_link(scope)
         return scope
 
