@@ -18,9 +18,6 @@ pytestmark = pytest.mark.skipif(not REFS.is_dir(), reason="../shared/corpus_refe
 # Files where we knowingly differ from the reference, with the reason. Each is
 # a strict xfail: if the difference disappears, the test says so.
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "drake/multibody/parsing/test/sdf_parser_test/revolute_spring_parsing_test.sdf":
-        "oracle bug: drake_summary.py calls RevoluteSpring.nominal_angle(), which pydrake "
-        "lacks, so the reference records an error; Drake itself parses the file",
     "sdformat/test/sdf/world_complete.sdf":
         "Drake bug: Drake 1.51 fails with an internal assertion (\"Drake must never use "
         "ParserConfig::GlobalConfig()\"), not a modelling rule; the file is valid",
