@@ -34,7 +34,7 @@ def report_conversion_losses(model: UrdfModel, robot, sdf: Node, report: LossRep
     out = sdf.first("model")
     links = {c.attrs.get("name") for c in out.all("link")} if out is not None else set()
     joints = {c.attrs.get("name") for c in out.all("joint")} if out is not None else set()
-    _lumped(model, links, joints, report, file, frames_written)
+    _lumped(model, _masses(robot), links, joints, report, file, frames_written)
     _mesh_uris(model, report, file)
     for joint_el in robot.iter("joint"):
         name = joint_el.get("name")
@@ -57,8 +57,20 @@ def _host(link: Link, links: set[str]) -> Link | None:
     return up if up is not None and up.name != WORLD else None
 
 
-def _lumped(model: UrdfModel, links: set[str], joints: set[str], report: LossReport,
-            file: str | None, frames_written: bool) -> None:
+def _masses(robot) -> dict[str, float]:
+    """Each link's mass as the URDF gives it (the lumping changed the model's)."""
+    out = {}
+    for el in robot.iter("link"):
+        mass = el.find("inertial/mass")
+        try:
+            out[el.get("name")] = float(mass.get("value")) if mass is not None else 0.0
+        except (TypeError, ValueError):
+            out[el.get("name")] = 0.0
+    return out
+
+
+def _lumped(model: UrdfModel, masses: dict[str, float], links: set[str], joints: set[str],
+            report: LossReport, file: str | None, frames_written: bool) -> None:
     hosts: dict[str, list[Link]] = {}
     for link in model.links.values():
         joint = link.parent_joint
@@ -82,8 +94,8 @@ def _lumped(model: UrdfModel, links: set[str], joints: set[str], report: LossRep
         hosts.setdefault(host.name, []).append(link)
     for name, lumped in hosts.items():
         host = model.links[name]
-        mass = sum(x.inertial.mass for x in [host] + lumped if x.inertial is not None)
-        own = host.inertial.mass if host.inertial is not None else 0.0
+        mass = host.inertial.mass if host.inertial is not None else 0.0
+        own = masses.get(name, 0.0)
         names = ", ".join(f"'{x.name}'" for x in lumped)
         report.add(MERGED, f"body '{name}'",
                    f"holds the lumped link(s) {names}: its mass is {mass:g} kg instead of "
