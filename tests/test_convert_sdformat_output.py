@@ -251,3 +251,18 @@ def _converted_and_judged(path: Path, tmp_path: Path, checker) -> None:
     assert verdict in ("faithful", "lossy-ok"), details
     assert os.path.getsize(out) > 0
     assert checker.errors(out) == []
+
+
+def test_rounding_noise_inertia_is_written_so_that_libsdformat_takes_it(tmp_path, checker):
+    # iCub's links have moments of -5e-20 and 4e-18 beside zeros: Drake takes
+    # them, libsdformat refuses the link ("invalid inertia")
+    path = write(tmp_path, "noise.urdf", """<robot name="r"><link name="a"><inertial>
+<mass value="0.5"/><inertia ixx="-5.42101e-20" ixy="0" ixz="0" iyy="4.07592e-18" iyz="0"
+izz="0"/></inertial></link></robot>""")
+    out = tmp_path / "out.sdf"
+    result = convert_file(path, "sdf", str(out))
+    out.write_text(result.text)
+    assert checker.errors(out) == []
+    (loss,) = [x for x in result.report.losses if x.element == "body 'a'"]
+    assert loss.action == "approximated" and "ixx -5.42101e-20" in loss.what
+    assert loss.line == 1

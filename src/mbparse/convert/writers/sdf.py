@@ -30,6 +30,22 @@ SDF_TYPES = {"weld": "fixed", "prismatic": "prismatic", "ball_rpy": "ball",
              "universal": "universal", "screw": "screw"}
 
 
+def _libsdformat_takes(moments: tuple) -> bool:
+    """Whether libsdformat (ignition math's MassMatrix3::IsValid with its
+    default tolerance of 10) takes an inertia (ixx iyy izz ixy ixz iyz)."""
+    import numpy as np
+    ixx, iyy, izz, ixy, ixz, iyz = moments
+    eps = 10 * np.finfo(float).eps * 0.5 * abs(ixx + iyy + izz)
+    I = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    if not (ixx + eps >= 0 and ixx * iyy - ixy ** 2 + eps >= 0
+            and np.linalg.det(I) + eps >= 0):
+        return False
+    p = np.linalg.eigvalsh(I)
+    eps = 10 * np.finfo(float).eps * 0.5 * abs(p.sum())
+    return bool(all(v + eps >= 0 for v in p) and p[0] + p[1] + eps >= p[2]
+                and p[1] + p[2] + eps >= p[0] and p[2] + p[0] + eps >= p[1])
+
+
 def _of(values, dof: int) -> float | None:
     """The value of one degree of freedom in a recorded per-dof list."""
     if isinstance(values, (list, tuple)) and dof < len(values) \
@@ -155,13 +171,34 @@ class SdfWriter(Writer):
         sub(inertial, "pose", text=nums(tuple(M.com) + (0.0, 0.0, 0.0), what))
         sub(inertial, "mass", text=num(M.mass, what))
         inertia = sub(inertial, "inertia")
-        ixx, iyy, izz, ixy, ixz, iyz = M.I_cm
+        ixx, iyy, izz, ixy, ixz, iyz = self._moments_libsdformat_takes(body, M.I_cm)
         for k, v in (("ixx", ixx), ("ixy", ixy), ("ixz", ixz), ("iyy", iyy), ("iyz", iyz),
                      ("izz", izz)):
             sub(inertia, k, text=num(v, what))
         if not body.gravity_enabled:
             sub(link, "gravity", text="false")
         self._geometries(link, node.geometries)
+
+    def _moments_libsdformat_takes(self, body, moments: tuple) -> tuple:
+        """The inertia moments (ixx iyy izz ixy ixz iyz) as written. An
+        inertia libsdformat refuses ("invalid inertia": not positive
+        semi-definite, or off the triangle inequality, by more than ten
+        machine epsilons of its trace) whose offending entries are rounding
+        noise (iCub's -5.4e-20) is written with those entries 0, and the
+        report says so; Drake and mbparse take it as it is."""
+        if _libsdformat_takes(moments):
+            return moments
+        noise = max(1e-12, 1e-9 * max(abs(v) for v in moments))
+        cleaned = tuple(0.0 if abs(v) <= noise else v for v in moments)
+        if not _libsdformat_takes(cleaned):
+            return moments  # not rounding noise: written as the model has it
+        names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+        changed = [f"{n} {v:g}" for n, v, c in zip(names, moments, cleaned) if v != c]
+        self.report.add(APPROXIMATED, f"body '{body.name}'",
+                        f"its inertia {', '.join(changed)} written as 0: libsdformat refuses "
+                        "the inertia as given (not positive semi-definite by rounding noise)",
+                        where(body))
+        return cleaned
 
     def _geometries(self, link, geometries: list[Geometry]) -> None:
         names: set[tuple[str, str]] = set()
