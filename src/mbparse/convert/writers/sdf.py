@@ -397,6 +397,10 @@ class SdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, D + "mimic", {"joint": self.written_names.get(id(c.joint1), c.joint1.name),
                                       "multiplier": num(c.gear_ratio), "offset": num(c.offset)})
+                self.report.add(APPROXIMATED, what,
+                                f"its coupling to joint '{c.joint1.name}' is written as "
+                                "<drake:mimic>, which Drake reads and libsdformat 12 (SDFormat "
+                                "1.9, no <mimic>) ignores", where(c))
 
     def _curvilinear(self, node: BodyNode) -> None:
         """A curvilinear joint as Drake's ``<drake:joint type="curvilinear">``,
