@@ -266,3 +266,19 @@ izz="0"/></inertial></link></robot>""")
     (loss,) = [x for x in result.report.losses if x.element == "body 'a'"]
     assert loss.action == "approximated" and "ixx -5.42101e-20" in loss.what
     assert loss.line == 1
+
+
+def test_a_zero_principal_moment_libsdformat_rounds_below_zero_is_raised(tmp_path, checker):
+    # pybullet's biped2d feet: principal moments (0, 0.0441, 0.0441), which
+    # libsdformat's cubic solution rounds below zero ("invalid inertia")
+    path = write(tmp_path, "foot.urdf", """<robot name="r"><link name="foot"><inertial>
+<mass value="1"/><inertia ixx="0.0416" ixy="-0.01" ixz="-0.002" iyy="0.0041" iyz="-0.008"
+izz="0.0425"/></inertial></link></robot>""")
+    out = tmp_path / "out.sdf"
+    result = convert_file(path, "sdf", str(out))
+    out.write_text(result.text)
+    assert checker.errors(out) == []
+    (loss,) = [x for x in result.report.losses if x.element == "body 'foot'"]
+    assert loss.action == "approximated" and "raised by" in loss.what
+    verdict, details = check_conversion(path, "sdf", str(tmp_path))
+    assert verdict == "lossy-ok", details
