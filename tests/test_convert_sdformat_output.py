@@ -89,6 +89,8 @@ def test_libsdformat_conversion_reports_its_lumping_never_an_empty_report(tmp_pa
                for x in result.report.losses)
     assert any(x.element == "mesh 'package://tools/meshes/tip.obj'" and "model://" in x.what
                for x in result.report.losses)
+    assert any(x.element == "joint 'shoulder'" and "makes an actuator" in x.what
+               for x in result.report.losses)  # SDFormat's effort limit is an actuator
     dropped = {x.element: x.line for x in result.report.losses if x.action == "dropped"}
     assert dropped.get("joint 'shoulder'") in (11, 13)  # safety controller, calibration
     out = tmp_path / "lumped.sdf"

@@ -10,7 +10,7 @@ line, so that ``--libsdformat`` never reports ``[]`` for a model it changed.
 """
 from __future__ import annotations
 
-from .loss import DROPPED, MERGED, RENAMED, LossReport
+from .loss import APPROXIMATED, DROPPED, MERGED, RENAMED, LossReport
 from .sdf_tree import Node
 from .urdf_model import Link, UrdfModel
 
@@ -42,6 +42,7 @@ def report_conversion_losses(model: UrdfModel, robot, sdf: Node, report: LossRep
             what = UNCARRIED_JOINT_CHILDREN.get(child.tag) if isinstance(child.tag, str) else None
             if what and name in joints:
                 report.add(DROPPED, f"joint '{name}'", what, (file, child.sourceline))
+    _actuated(robot, out, report, file)
     for tr in robot.iter("transmission"):
         label = f"transmission '{tr.get('name')}'" if tr.get("name") else "a transmission"
         report.add(DROPPED, label,
@@ -110,6 +111,34 @@ def _lumped(model: UrdfModel, masses: dict[str, float], links: set[str], joints:
         report.add(DROPPED, f"joint '{joint.name}'",
                    f"left out with its child link '{child.name}' (libsdformat's conversion "
                    "leaves out links without mass)", (file, joint.line))
+
+
+def _actuated(robot, out: Node | None, report: LossReport, file: str | None) -> None:
+    """Joints that Drake's SDFormat reader actuates and its URDF reader does
+    not: in SDFormat any non-zero effort limit (an absent one is unlimited)
+    makes an actuator; in URDF only a <transmission> does."""
+    if out is None:
+        return
+    transmitted = {j.get("name") for tr in robot.iter("transmission") for j in tr.iter("joint")}
+    lines = {el.get("name"): el.sourceline for el in robot.iter("joint")}
+    for joint in out.all("joint"):
+        name = joint.attrs.get("name")
+        if joint.attrs.get("type") not in ("revolute", "prismatic") or name in transmitted:
+            continue
+        axis = joint.first("axis")
+        limit = axis.first("limit") if axis is not None else None
+        effort = limit.first("effort") if limit is not None else None
+        text = effort.value() if effort is not None else "-1"
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        if value == 0:
+            continue
+        said = "an unlimited effort" if value < 0 else f"the effort limit {text}"
+        report.add(APPROXIMATED, f"joint '{name}'",
+                   f"written with {said}, from which Drake's SDFormat reader makes an actuator "
+                   "(the URDF has no <transmission> for it)", (file, lines.get(name)))
 
 
 def _mesh_uris(model: UrdfModel, report: LossReport, file: str | None) -> None:
