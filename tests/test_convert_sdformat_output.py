@@ -284,3 +284,13 @@ izz="0.0425"/></inertial></link></robot>""")
     assert loss.action == "approximated" and "raised by" in loss.what
     verdict, details = check_conversion(path, "sdf", str(tmp_path))
     assert verdict == "lossy-ok", details
+
+
+def test_facts_of_a_fixed_joint_are_reported_too(tmp_path):
+    path = write(tmp_path, "fixed.urdf", f"""<robot name="r"><link name="a">{HEAVY}</link>
+<link name="b">{HEAVY}</link>
+<joint name="w" type="fixed"><parent link="a"/><child link="b"/><calibration rising="0.2"/>
+</joint></robot>""")
+    result = convert_file(path, "sdf", None)
+    (loss,) = [x for x in result.report.losses if x.element == "joint 'w'"]
+    assert loss.action == "dropped" and "calibration" in loss.what and loss.line == 3

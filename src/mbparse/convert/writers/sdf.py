@@ -282,21 +282,30 @@ class SdfWriter(Writer):
 
     # -- joints -----------------------------------------------------------
     def _joint(self, node: BodyNode) -> None:
+        """Writes the joint that hangs ``node`` and reports the facts the
+        reader recorded on it that were not written."""
+        written = self._write_joint(node)
+        if node.hinge is not None:
+            j = node.hinge.joint
+            self.report_facts(j, f"joint '{j.name}'", written)
+
+    def _write_joint(self, node: BodyNode) -> set[str]:
+        """The joint's element(s); the fact keys written."""
         h = node.hinge
         if h is None:
             if node.welded_root and not self.plant.model_instance(node.body.model_instance).static:
                 self._joint_element(f"{node.name}_weld", "fixed", None, node, IDENTITY)
-            return
+            return set()
         j = h.joint
         kind = j.type_name
         if kind in ("quaternion_floating", "rpy_floating"):
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"the {kind} joint is written as a free link at its default pose",
                             where(j))
-            return
+            return set()
         if kind == "weld":
             self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
-            return
+            return set()
         if any(q != z for q, z in zip(j.default_positions, j.zero_positions())):
             self.report.add(DROPPED, f"joint '{j.name}'",
                             f"its default positions {j.default_positions} (the SDFormat reader "
@@ -308,16 +317,16 @@ class SdfWriter(Writer):
             stype = SDF_TYPES[kind]
         elif kind == "planar":
             self._planar_chain(node)
-            return
+            return set()
         elif kind == "curvilinear":
             self._curvilinear(node)
-            return
+            return set()
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"a {kind} joint has no SDFormat form; it is written as a fixed "
                             "joint", where(j))
             self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
-            return
+            return set()
         el = self._joint_element(self.written_names[id(j)], stype, node.parent, node, h.X_CM, j)
         what = f"joint '{j.name}'"
         written: set[str] = set()
@@ -340,7 +349,6 @@ class SdfWriter(Writer):
                 axis.remove(limit)
             if len(axis) == 1:
                 el.remove(axis)
-        self.report_facts(j, what, written)
         if kind == "screw":
             sub(el, "screw_thread_pitch", text=num(j.screw_pitch, what))
         actuators = self._actuators_of(j)
@@ -365,6 +373,7 @@ class SdfWriter(Writer):
                                 f"its coupling to joint '{c.joint1.name}' is written as "
                                 "<drake:mimic>, which Drake reads and libsdformat 12 (SDFormat "
                                 "1.9, no <mimic>) ignores", where(c))
+        return written
 
     def _curvilinear(self, node: BodyNode) -> None:
         """A curvilinear joint as Drake's ``<drake:joint type="curvilinear">``,
