@@ -294,3 +294,15 @@ def test_facts_of_a_fixed_joint_are_reported_too(tmp_path):
     result = convert_file(path, "sdf", None)
     (loss,) = [x for x in result.report.losses if x.element == "joint 'w'"]
     assert loss.action == "dropped" and "calibration" in loss.what and loss.line == 3
+
+
+def test_libsdformat_conversion_reports_the_mimic_it_cannot_carry(tmp_path):
+    path = write(tmp_path, "mimic.urdf", f"""<robot name="r"><link name="a">{HEAVY}</link>
+<link name="b">{HEAVY}</link><link name="c">{HEAVY}</link>
+<joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>
+<joint name="j2" type="continuous"><parent link="a"/><child link="c"/>
+<mimic joint="j1" multiplier="2"/></joint></robot>""")
+    result = convert_file(path, "sdf", None, ConvertFileOptions(libsdformat=True))
+    assert "mimic" not in result.text
+    (loss,) = [x for x in result.report.losses if "<mimic>" in x.what]
+    assert loss.element == "joint 'j2'" and loss.line == 5 and loss.action == "dropped"
