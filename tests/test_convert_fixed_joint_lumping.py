@@ -112,3 +112,19 @@ def test_extensions_of_a_lumped_link_follow_it_into_the_parent():
     assert at(base, "plugin@p/ignition::corrected_offsets").text == "1"
     lumped = at(base, "visual@base_fixed_joint_lump__tool_visual")
     assert at(lumped, "material/script/name").text == "Gazebo/Blue"
+
+
+def test_a_lumped_joint_named_as_its_lumped_parent_link_is_not_attached_to_itself():
+    # pybullet's minitaur: joint 'motor_link' hangs 'leg' from link
+    # 'motor_link', itself lumped into 'base'; libsdformat refuses a frame
+    # attached to itself ("causing a graph cycle")
+    m = convert("<link name='base'>" + inertial(1) + "</link>"
+                "<link name='motor_link'>" + inertial(1) + "</link>"
+                "<link name='leg'>" + inertial(1) + "</link>"
+                "<joint name='motor_joint' type='fixed'><parent link='base'/>"
+                "<child link='motor_link'/><origin xyz='0 0 1'/></joint>"
+                "<joint name='motor_link' type='fixed'><parent link='motor_link'/>"
+                "<child link='leg'/><origin xyz='0 1 0'/></joint>")
+    frames = {f.attrs["name"]: f.attrs["attached_to"] for f in m.all("frame")}
+    assert frames == {"motor_link": "motor_joint", "leg": "motor_link",
+                      "motor_joint": "base"}

@@ -180,9 +180,9 @@ def test_convert_command_writes_sdformat_to_a_file_or_standard_output(tmp_path, 
     urdf = tmp_path / "m.urdf"
     urdf.write_text(f"<robot name='m'>{link('a')}</robot>")
     out = tmp_path / "m.sdf"
-    assert main(["convert", str(urdf), "--to", "sdf", "-o", str(out)]) == 0
+    assert main(["convert", str(urdf), "--to", "sdf", "--libsdformat", "-o", str(out)]) == 0
     assert "<model name='m'>" in out.read_text()
-    assert main(["convert", str(urdf), "--to", "sdf"]) == 0
+    assert main(["convert", str(urdf), "--to", "sdf", "--libsdformat"]) == 0
     assert capsys.readouterr().out.startswith("<sdf version='1.9'>")
 
 

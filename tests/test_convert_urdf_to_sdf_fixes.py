@@ -22,12 +22,16 @@ def test_lumping_a_link_without_inertial_and_a_massless_child_gives_no_nan():
 
 def test_a_massless_root_is_an_error_not_an_empty_model(capsys):
     with pytest.raises(ConvertError, match="empty"):
-        convert_file(str(DATA / "massless_root.urdf"), "sdf")
-    assert main(["convert", str(DATA / "massless_root.urdf"), "--to", "sdf"]) == 1
-    assert "--via-model" in capsys.readouterr().err
+        convert_file(str(DATA / "massless_root.urdf"), "sdf", None,
+                     ConvertFileOptions(libsdformat=True))
+    assert main(["convert", str(DATA / "massless_root.urdf"), "--to", "sdf",
+                 "--libsdformat"]) == 1
+    assert "without --libsdformat" in capsys.readouterr().err
 
 
-def test_via_model_keeps_every_link_of_a_massless_root():
-    result = convert_file(str(DATA / "massless_root.urdf"), "sdf", None,
-                          ConvertFileOptions(via_model=True))
+@pytest.mark.parametrize("options", [ConvertFileOptions(), ConvertFileOptions(via_model=True),
+                                     ConvertFileOptions(libsdformat=True, via_model=True)],
+                         ids=["default", "via_model", "via_model_wins"])
+def test_the_default_keeps_every_link_of_a_massless_root(options):
+    result = convert_file(str(DATA / "massless_root.urdf"), "sdf", None, options)
     assert "<link name=\"link_0\">" in result.text and "<link name=\"link_1\">" in result.text

@@ -25,15 +25,19 @@ Joints (``Joint.description``):
 
 ========================  ===================================================
 ``effort``                per-dof effort (force or torque) limit the file gave
-                          (URDF ``<limit effort>``, SDFormat ``<limit><effort>``,
-                          MJCF ``actuatorfrcrange``), a ``list[float]``; kept
-                          whether or not an actuator was made
+                          (URDF ``<limit effort>``, SDFormat ``<limit><effort>``
+                          of a ball or universal joint, which Drake does not
+                          actuate, MJCF ``actuatorfrcrange``), a
+                          ``list[float]``; kept whether or not an actuator was
+                          made
 ``velocity``              per-dof velocity limit as written, ``list[float]``,
                           where the plant's own limit was not set from it
+                          (SDFormat ball and universal joints)
 ``friction``              per-dof Coulomb (dry) friction, ``list[float]`` (URDF
                           ``<dynamics friction>``, SDFormat ``<friction>``,
                           MJCF ``frictionloss``)
-``spring_stiffness``      per-dof spring stiffness, ``list[float]``
+``spring_stiffness``      per-dof spring stiffness, ``list[float]`` (SDFormat
+                          prismatic joints: the plant has no linear spring)
 ``spring_reference``      per-dof spring rest position, ``list[float]``
 ``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF)
 ``safety_controller``     URDF ``<safety_controller>``: ``dict`` of

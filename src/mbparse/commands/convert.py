@@ -37,15 +37,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--package-uris", action="store_true",
                    help="name meshes inside a known package package://NAME/... instead of by "
                         "a path relative to the output")
-    p.add_argument("--via-model", action="store_true",
-                   help="URDF to SDFormat through mbparse's model (every link kept) instead of "
-                        "libsdformat's conversion")
+    way = p.add_mutually_exclusive_group()
+    way.add_argument("--libsdformat", action="store_true",
+                     help="URDF to SDFormat through libsdformat's conversion (<gazebo> "
+                          "extensions, fixed-joint lumping, model:// mesh URIs); what it "
+                          "changes is in the loss report")
+    way.add_argument("--via-model", action="store_true",
+                     help="URDF to SDFormat through mbparse's model, every link kept (the "
+                          "default; accepted for earlier scripts)")
     p.add_argument("--preserve-fixed-joints", action="store_true",
-                   help="URDF to SDFormat: keep every fixed joint (no lumping of links)")
+                   help="libsdformat's conversion (implies --libsdformat) keeping every fixed "
+                        "joint (no lumping of links)")
     p.add_argument("--like-libsdformat-12-3", action="store_true",
-                   help="URDF to SDFormat: reproduce libsdformat 12.3's output: no <frame> for "
-                        "lumped joints, <static> always written, massless lumped links cut off "
-                        "their subtree")
+                   help="libsdformat's conversion (implies --libsdformat) as libsdformat 12.3 "
+                        "writes it: no <frame> "
+                        "for lumped joints, <static> always written, massless lumped links cut "
+                        "off their subtree")
     add_loading_arguments(p)
     add_jobs_argument(p)
     p.set_defaults(time_step=0.0)
@@ -62,13 +69,21 @@ def run(args: argparse.Namespace) -> int:
     sdf_options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                    else ConvertOptions())
     sdf_options.preserve_fixed_joints = args.preserve_fixed_joints
+    if args.preserve_fixed_joints or args.like_libsdformat_12_3:
+        if args.via_model:
+            print("error: --preserve-fixed-joints and --like-libsdformat-12-3 choose how "
+                  "libsdformat's conversion works; --via-model does not use it",
+                  file=sys.stderr)
+            return 2
+        args.libsdformat = True
     if len(args.files) > 1:
         return _run_many(args, sdf_options)
     args.file = args.files[0]
     try:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
-                                     use_packages=args.package_uris, via_model=args.via_model,
+                                     use_packages=args.package_uris,
+                                     libsdformat=args.libsdformat,
                                      sdf_options=sdf_options)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
@@ -112,7 +127,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
     try:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
-                                     use_packages=args.package_uris, via_model=args.via_model,
+                                     use_packages=args.package_uris,
+                                     libsdformat=args.libsdformat,
                                      sdf_options=sdf_options)
     except ParseError as e:
         print(str(e), file=sys.stderr)

@@ -28,6 +28,14 @@ def urdf_to_sdf_tree(source: DataSource | str | Path, options: ConvertOptions | 
     Problems in the URDF raise a located ParseError; things the conversion
     leaves out are reported as warnings through ``policy``.
     """
+    return converted_urdf(source, options, policy)[0]
+
+
+def converted_urdf(source: DataSource | str | Path, options: ConvertOptions | None = None,
+                   policy: DiagnosticPolicy | None = None):
+    """(the ``<sdf>`` element, the URDF model it was made from, the URDF
+    ``<robot>`` element): what :func:`urdf_to_sdf_tree` gives, with what the
+    loss report compares it to."""
     options = options or ConvertOptions()
     policy = policy or DiagnosticPolicy()
     if not isinstance(source, DataSource):
@@ -43,7 +51,7 @@ def urdf_to_sdf_tree(source: DataSource | str | Path, options: ConvertOptions | 
                            "effect", file, None, code="convert-gazebo-reference")
     sdf = SdfWriter(model, exts, options, policy, file).build(_robot_origin(robot, policy, file))
     add_required_defaults(sdf.first("model"))
-    return sdf
+    return sdf, model, robot
 
 
 def urdf_to_sdf(source: DataSource | str | Path, options: ConvertOptions | None = None,

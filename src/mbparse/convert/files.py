@@ -1,9 +1,12 @@
 """Converting one model file: ``convert_file(path, "mjcf", output=...)``.
 
-URDF to SDFormat goes through libsdformat's conversion (``<gazebo>``
-extensions, fixed-joint lumping) unless ``via_model`` is set; every other pair
-loads the file into the model and writes it with :mod:`.writers`. This is the
-unit a batch runner calls once per file.
+Every pair loads the file into the model and writes it with :mod:`.writers`,
+which keeps every link and names meshes by paths that resolve from the
+output. URDF to SDFormat can instead go through libsdformat's conversion
+(``libsdformat``: ``<gazebo>`` extensions, fixed-joint lumping, ``model://``
+mesh URIs), whose changes to the model are then in the loss report
+(:mod:`.libsdformat_losses`). This is the unit a batch runner calls once per
+file.
 """
 from __future__ import annotations
 
@@ -24,15 +27,18 @@ class ConvertFileOptions:
     that constraints such as ``<mimic>`` are kept). ``strict`` turns any loss
     into a :class:`ConvertError`. ``copy_meshes`` is a folder that receives
     the mesh files; ``use_packages`` writes ``package://`` for meshes inside
-    a known package. ``via_model`` sends URDF to SDFormat through the model
-    writer instead of libsdformat's conversion; ``sdf_options`` are that
-    conversion's choices.
+    a known package. ``libsdformat`` sends URDF to SDFormat through
+    libsdformat's conversion instead of the model writer; ``sdf_options`` are
+    that conversion's choices. ``via_model`` (the model writer, now the
+    default) is kept for callers of the earlier interface: it wins over
+    ``libsdformat``.
     """
 
     load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
     strict: bool = False
     copy_meshes: str | None = None
     use_packages: bool = False
+    libsdformat: bool = False
     via_model: bool = False
     sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
 
@@ -56,7 +62,8 @@ def convert_file(path: str, target: str, output: str | None = None,
     from .writers import write
     options = options or ConvertFileOptions()
     out_dir = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
-    if target == "sdf" and path.lower().endswith(".urdf") and not options.via_model:
+    if (target == "sdf" and path.lower().endswith(".urdf") and options.libsdformat
+            and not options.via_model):
         result = _urdf_to_sdf(path, options)
     else:
         loaded = load(path, options.load, finalize=False)
@@ -72,18 +79,21 @@ def convert_file(path: str, target: str, output: str | None = None,
 
 
 def _urdf_to_sdf(path: str, options: ConvertFileOptions) -> ConvertResult:
-    from . import urdf_to_sdf_tree
+    from . import converted_urdf
+    from .libsdformat_losses import report_conversion_losses
     policy = DiagnosticPolicy(strict=options.load.strict, emit=False)
-    sdf = urdf_to_sdf_tree(path, options.sdf_options, policy)
+    sdf, urdf, robot = converted_urdf(path, options.sdf_options, policy)
     model = sdf.first("model")
     if model is None or model.first("link") is None:
         raise ConvertError(f"{path}: the SDFormat model would be empty: libsdformat's "
                            "conversion leaves out links without mass and everything below "
                            "them, here the whole tree; give the root link an <inertial>, or "
-                           "convert through the model (--via-model), which keeps every link")
+                           "convert without --libsdformat, which keeps every link")
     report = LossReport(path, "sdf")
     for w in policy.warnings_seen:
         report.add(DROPPED, "URDF to SDFormat", w.message, (w.file, w.line))
+    report_conversion_losses(urdf, robot, sdf, report, path,
+                             options.sdf_options.lumped_joint_frames)
     return ConvertResult(sdf.to_string(), report, [])
 
 

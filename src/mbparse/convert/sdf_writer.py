@@ -84,6 +84,7 @@ class SdfWriter:
         its link frame takes the joint's pose directly (libsdformat writes both,
         giving a model its own reader refuses)."""
         taken = {c.attrs.get("name") for c in model.children if c.name in ("link", "joint")}
+        standing_in: dict[str, str] = {}  # a link frame not written -> the frame it sat on
         for joint_frame, link_frame in self.lumper.frames:
             if joint_frame.attrs["name"] in taken:
                 self.policy.warning(f"no <frame> is written for lumped joint "
@@ -99,9 +100,18 @@ class SdfWriter:
                 self.policy.warning(f"no <frame> is written for lumped link "
                                     f"'{link_frame.attrs['name']}': the name is taken",
                                     self.file, None, code="convert-frame-name-taken")
+                standing_in[link_frame.attrs["name"]] = link_frame.attrs["attached_to"]
                 continue
             model.append(link_frame)
             taken.add(link_frame.attrs["name"])
+        # A lumped joint named as its lumped parent link took that link's
+        # frame name, and so was attached to itself (a cycle libsdformat
+        # refuses): it hangs from the frame that stood for the link (the link
+        # frame sits on its joint's frame, so the pose is unchanged).
+        for frame in model.all("frame"):
+            name = frame.attrs.get("name")
+            if frame.attrs.get("attached_to") == name and name in standing_in:
+                frame.attrs["attached_to"] = standing_in[name]
 
     # -- links --------------------------------------------------------------
 

@@ -11,18 +11,32 @@ import os
 
 from lxml import etree
 
-from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh, Sphere
+from ...description import facts
+from ...geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh,
+                         Rgba, Sphere)
+from ...geometry.properties import ILLUSTRATION, PERCEPTION
 from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingRollPitchYaw,
                                LinearSpringDamper, RevoluteSpring)
 from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, DROPPED, RENAMED, SPLIT
-from .base import Writer, curve_segments, geometry_label, num, nums, pose_text, sub
+from .base import (KEPT_VISUAL, Writer, curve_segments, geometry_label, num, nums, pose_text,
+                   sub)
+from .libsdformat_inertia import moments_libsdformat_takes
 from .urdf import DRAKE_NS, proximity_children
 from .walk import BodyNode, where
 
 D = f"{{{DRAKE_NS}}}"
+PHONG_COLORS = ("diffuse", "ambient", "specular", "emissive")
 SDF_TYPES = {"weld": "fixed", "prismatic": "prismatic", "ball_rpy": "ball",
              "universal": "universal", "screw": "screw"}
+
+
+def _of(values, dof: int) -> float | None:
+    """The value of one degree of freedom in a recorded per-dof list."""
+    if isinstance(values, (list, tuple)) and dof < len(values) \
+            and isinstance(values[dof], (int, float)):
+        return float(values[dof])
+    return None
 
 
 class SdfWriter(Writer):
@@ -142,7 +156,7 @@ class SdfWriter(Writer):
         sub(inertial, "pose", text=nums(tuple(M.com) + (0.0, 0.0, 0.0), what))
         sub(inertial, "mass", text=num(M.mass, what))
         inertia = sub(inertial, "inertia")
-        ixx, iyy, izz, ixy, ixz, iyz = M.I_cm
+        ixx, iyy, izz, ixy, ixz, iyz = moments_libsdformat_takes(M.I_cm, body, self.report)
         for k, v in (("ixx", ixx), ("ixy", ixy), ("ixz", ixz), ("iyy", iyy), ("iyz", iyz),
                      ("izz", izz)):
             sub(inertia, k, text=num(v, what))
@@ -168,18 +182,48 @@ class SdfWriter(Writer):
                 el = sub(link, role, {"name": name})
                 sub(el, "pose", text=pose_text(g.X_BG, f"the pose of geometry '{g.name}'"))
                 sub(el, "geometry").append(shape)
-                if role == "collision" and not self.collision_mesh_ok(g):
-                    link.remove(el)
-                    continue
+                # Any mesh format is written for contact too: Drake's restriction
+                # of hulls to .obj, .vtk and .gltf is its engine's, not SDFormat's.
                 if role == "visual":
-                    color = self.rgba(g)
-                    if color is not None:
-                        material = sub(el, "material")
-                        sub(material, "diffuse", text=nums(color.to_list(), "a colour"))
+                    material = self._material(g)
+                    if material is not None:
+                        el.append(material)
                 else:
                     drake = etree.Element(D + "proximity_properties")
                     if proximity_children(drake, g, self, D, as_text=True):
                         el.append(drake)
+            self.report_facts(g.instance, geometry_label(g), ("texture",), g.instance.source)
+
+    def _material(self, g: Geometry):
+        """A visual's ``<material>``: every phong colour the model holds
+        (diffuse, ambient, specular, emissive) and its texture as Drake's
+        ``<drake:diffuse_map>``; other visual properties are reported."""
+        colors: dict[str, Rgba] = {}
+        texture = None
+        for role in (ILLUSTRATION, PERCEPTION):
+            props = g.properties(role)
+            if props is None:
+                continue
+            for key, value in props.items():
+                if key[0] == "phong" and key[1] in PHONG_COLORS and isinstance(value, Rgba):
+                    colors.setdefault(key[1], value)
+                elif key == ("phong", "diffuse_map") and isinstance(value, str):
+                    texture = texture or value
+                elif key not in KEPT_VISUAL:
+                    self.report.add(DROPPED, geometry_label(g),
+                                    f"the {role} property {key[0]}/{key[1]}",
+                                    g.instance.source)
+        if texture is None and isinstance(facts(g.instance).get("texture"), str):
+            texture = facts(g.instance)["texture"]
+        if not colors and texture is None:
+            return None
+        material = etree.Element("material")
+        for key in PHONG_COLORS:
+            if key in colors:
+                sub(material, key, text=nums(colors[key].to_list(), "a colour"))
+        if texture is not None:
+            sub(material, D + "diffuse_map", text=self.mesh_uri(texture))
+        return material
 
     def _shape(self, g: Geometry):
         s = g.shape
@@ -214,33 +258,54 @@ class SdfWriter(Writer):
         return el
 
     def _world_link(self) -> None:
-        name = "world_geometry"
+        """The world's geometries on the link of a static model nested in the
+        top model (an SDFormat model cannot put geometry on the world); the
+        link has no mass, so the model gains none (a link without
+        ``<inertial>`` would weigh libsdformat's default kilogram)."""
+        taken = {el.get("name") for el in self.top if el.get("name")}
+        name, n = "world_geometry", 1
+        while name in taken:
+            name = f"world_geometry_{n}"
+            n += 1
         self.report.add(SPLIT, "the world body",
-                        f"its geometries are written on a link '{name}' welded to the world "
-                        "(an SDFormat model cannot put geometry on the world)")
-        link = sub(self.top, "link", {"name": name})
+                        f"its geometries are written on the massless link '{name}' of a static "
+                        f"model '{name}' (an SDFormat model cannot put geometry on the world)")
+        model = sub(self.top, "model", {"name": name})
+        sub(model, "static", text="true")
+        link = sub(model, "link", {"name": name})
+        inertial = sub(link, "inertial")
+        sub(inertial, "mass", text="0")
+        inertia = sub(inertial, "inertia")
+        for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"):
+            sub(inertia, k, text="0")
         self._geometries(link, self.walk.world_geometries)
-        joint = sub(self.top, "joint", {"name": f"{name}_weld", "type": "fixed"})
-        sub(joint, "parent", text="world")
-        sub(joint, "child", text=name)
 
     # -- joints -----------------------------------------------------------
     def _joint(self, node: BodyNode) -> None:
+        """Writes the joint that hangs ``node`` and reports the facts the
+        reader recorded on it that were not written."""
+        written = self._write_joint(node)
+        if node.hinge is not None:
+            j = node.hinge.joint
+            self.report_facts(j, f"joint '{j.name}'", written)
+
+    def _write_joint(self, node: BodyNode) -> set[str]:
+        """The joint's element(s); the fact keys written."""
         h = node.hinge
         if h is None:
             if node.welded_root and not self.plant.model_instance(node.body.model_instance).static:
                 self._joint_element(f"{node.name}_weld", "fixed", None, node, IDENTITY)
-            return
+            return set()
         j = h.joint
         kind = j.type_name
         if kind in ("quaternion_floating", "rpy_floating"):
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"the {kind} joint is written as a free link at its default pose",
                             where(j))
-            return
+            return set()
         if kind == "weld":
             self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
-            return
+            return set()
         if any(q != z for q, z in zip(j.default_positions, j.zero_positions())):
             self.report.add(DROPPED, f"joint '{j.name}'",
                             f"its default positions {j.default_positions} (the SDFormat reader "
@@ -252,34 +317,38 @@ class SdfWriter(Writer):
             stype = SDF_TYPES[kind]
         elif kind == "planar":
             self._planar_chain(node)
-            return
+            return set()
         elif kind == "curvilinear":
             self._curvilinear(node)
-            return
+            return set()
         else:
             self.report.add(APPROXIMATED, f"joint '{j.name}'",
                             f"a {kind} joint has no SDFormat form; it is written as a fixed "
                             "joint", where(j))
             self._joint_element(self.written_names[id(j)], "fixed", node.parent, node, h.X_CM, j)
-            return
+            return set()
         el = self._joint_element(self.written_names[id(j)], stype, node.parent, node, h.X_CM, j)
         what = f"joint '{j.name}'"
+        written: set[str] = set()
         if kind in ("revolute", "prismatic", "screw"):
             axis = sub(el, "axis")
             sub(axis, "xyz", text=nums(h.axis, what))
-            self._axis_values(axis, j, kind)
+            written |= self._axis_values(axis, j, kind)
         elif kind == "universal":
-            for tag, xyz in (("axis", "1 0 0"), ("axis2", "0 1 0")):
+            for dof, (tag, xyz) in enumerate((("axis", "1 0 0"), ("axis2", "0 1 0"))):
                 axis = sub(el, tag)
                 sub(axis, "xyz", text=xyz)
-                limit = sub(axis, "limit")
-                sub(limit, "effort", text="0")
-                if j.damping[0]:
-                    sub(sub(axis, "dynamics"), "damping", text=num(j.damping[0], what))
+                written |= self._axis_values(axis, j, kind, dof)
         elif kind == "ball" or kind == "ball_rpy":
-            if j.damping[0]:
-                axis = sub(el, "axis")
-                sub(sub(axis, "dynamics"), "damping", text=num(j.damping[0], what))
+            # Drake reads a ball joint's damping and limits from its one <axis>.
+            axis = sub(el, "axis")
+            sub(axis, "xyz", text="0 0 1")
+            written |= self._axis_values(axis, j, "ball")
+            limit = axis.find("limit")
+            if limit is not None and [(x.tag, x.text) for x in limit] == [("effort", "0")]:
+                axis.remove(limit)
+            if len(axis) == 1:
+                el.remove(axis)
         if kind == "screw":
             sub(el, "screw_thread_pitch", text=num(j.screw_pitch, what))
         actuators = self._actuators_of(j)
@@ -300,6 +369,11 @@ class SdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, D + "mimic", {"joint": self.written_names.get(id(c.joint1), c.joint1.name),
                                       "multiplier": num(c.gear_ratio), "offset": num(c.offset)})
+                self.report.add(APPROXIMATED, what,
+                                f"its coupling to joint '{c.joint1.name}' is written as "
+                                "<drake:mimic>, which Drake reads and libsdformat 12 (SDFormat "
+                                "1.9, no <mimic>) ignores", where(c))
+        return written
 
     def _curvilinear(self, node: BodyNode) -> None:
         """A curvilinear joint as Drake's ``<drake:joint type="curvilinear">``,
@@ -425,29 +499,78 @@ class SdfWriter(Writer):
                 index.setdefault(id(a.joint), []).append(a)
         return index.get(id(joint), [])
 
-    def _axis_values(self, axis, j, kind: str) -> None:
+    def _axis_values(self, axis, j, kind: str, dof: int = 0) -> set[str]:
+        """``<limit>`` and ``<dynamics>`` of the axis of degree of freedom
+        ``dof``: the plant's limits, damping, spring and actuator, and what
+        the reader recorded beside the plant (mbparse.description): an effort
+        limit without an actuator, a velocity limit, dry friction, a spring
+        the plant does not hold. Returns the fact keys it wrote."""
+        what = f"joint '{j.name}'"
+        said = facts(j)
+        written: set[str] = set()
         limit = sub(axis, "limit")
-        for tag, value in (("lower", j.pos_lower[0]), ("upper", j.pos_upper[0])):
-            if math.isfinite(value) and kind != "screw":
-                sub(limit, tag, text=num(value))
+        if dof == 0 and kind not in ("screw", "universal", "ball"):
+            for tag, value in (("lower", j.pos_lower[0]), ("upper", j.pos_upper[0])):
+                if math.isfinite(value):
+                    sub(limit, tag, text=num(value, what))
         actuators = self._actuators_of(j)
-        if not actuators:
+        effort = _of(said.get("effort"), dof)
+        if actuators and dof == 0:
+            if math.isfinite(actuators[0].effort_limit):
+                sub(limit, "effort", text=num(actuators[0].effort_limit, what))
+            if effort is None or effort == actuators[0].effort_limit:
+                written.add("effort")  # the actuator holds it
+        elif effort is not None and math.isfinite(effort) and effort > 0 \
+                and kind not in ("universal", "ball"):
+            # SDFormat's effort limit is also its actuator: Drake's reader
+            # makes one, which the source did not have (said so).
+            sub(limit, "effort", text=num(effort, what))
+            self.report.add(APPROXIMATED, what,
+                            f"its effort limit {effort:g} is written as <limit><effort>, from "
+                            "which Drake's SDFormat reader makes an actuator (the source had "
+                            "none for it)", where(j))
+            written.add("effort")
+        else:
+            # (an absent effort means "no limit", and Drake makes an actuator)
             sub(limit, "effort", text="0")
-        elif math.isfinite(actuators[0].effort_limit):
-            sub(limit, "effort", text=num(actuators[0].effort_limit))
-        if math.isfinite(j.vel_upper[0]):
-            sub(limit, "velocity", text=num(j.vel_upper[0]))
-        if math.isfinite(j.acc_upper[0]):
-            sub(limit, D + "acceleration", text=num(j.acc_upper[0]))
+            if kind in ("universal", "ball") and effort is not None:
+                # Drake's reader refuses to actuate these joints; the limit is
+                # kept for other readers of SDFormat.
+                limit.remove(limit[-1])
+                sub(limit, "effort", text=num(effort, what))
+                written.add("effort")
+        velocity = j.vel_upper[dof] if dof < len(j.vel_upper) else math.inf
+        if not math.isfinite(velocity):
+            velocity = _of(said.get("velocity"), dof)
+            if velocity is not None:
+                written.add("velocity")
+        if velocity is not None and math.isfinite(velocity):
+            sub(limit, "velocity", text=num(velocity, what))
+        if dof < len(j.acc_upper) and math.isfinite(j.acc_upper[dof]):
+            sub(limit, D + "acceleration", text=num(j.acc_upper[dof], what))
         dynamics = sub(axis, "dynamics")
-        if j.damping[0]:
-            sub(dynamics, "damping", text=num(j.damping[0]))
-        for f in self.plant.force_elements():
-            if isinstance(f, RevoluteSpring) and f.joint is j:
-                sub(dynamics, "spring_reference", text=num(f.nominal_angle))
-                sub(dynamics, "spring_stiffness", text=num(f.stiffness))
+        if dof < len(j.damping) and j.damping[dof]:
+            sub(dynamics, "damping", text=num(j.damping[dof], what))
+        friction = _of(said.get("friction"), dof)
+        if friction is not None:
+            sub(dynamics, "friction", text=num(friction, what))
+            written.add("friction")
+        spring = [f for f in self.plant.force_elements()
+                  if isinstance(f, RevoluteSpring) and f.joint is j]
+        if spring and dof == 0:
+            sub(dynamics, "spring_reference", text=num(spring[0].nominal_angle, what))
+            sub(dynamics, "spring_stiffness", text=num(spring[0].stiffness, what))
+        else:
+            for key in ("spring_reference", "spring_stiffness"):
+                value = _of(said.get(key), dof)
+                if value is not None:
+                    sub(dynamics, key, text=num(value, what))
+                    written.add(key)
         if len(dynamics) == 0:
             axis.remove(dynamics)
+        if len(limit) == 0:
+            axis.remove(limit)
+        return written
 
     # -- frames, filters, forces --------------------------------------------
     def _frame(self, frame) -> None:

@@ -7,6 +7,7 @@ import math
 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, ScrewJoint,
                       UniversalJoint, WeldJoint)
+from ...description import describe
 from ...numbers import non_finite_code, non_finite_problem
 from ...plant.topology import JointConnectivity
 from ...spatial import RigidTransform, cross, dot, matvec, norm
@@ -78,9 +79,11 @@ class Axis:
         dyn = kids.get("dynamics")
         if dyn is None:
             self.damping = self.spring_reference = self.spring_stiffness = 0.0
+            self.friction = 0.0
         else:
             found = child_index(dyn)
             self.damping = read_number(diag, found.get("damping"), 0.0)
+            self.friction = read_number(diag, found.get("friction"), 0.0)
             self.spring_reference = read_number(diag, found.get("spring_reference"), 0.0)
             self.spring_stiffness = read_number(diag, found.get("spring_stiffness"), 0.0)
         limit = kids.get("limit")
@@ -156,6 +159,7 @@ class JointReader:
             loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis, xyz)
             self.kept_as_constraints.add(el)
             return jtype
+        joint = None
         with diag.located(el):
             if jtype == "fixed":
                 plant.add_joint(WeldJoint, name, parent_body, X_PF, child_body, X_CJ)
@@ -217,7 +221,28 @@ class JointReader:
             else:
                 diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.",
                            code="sdf-value-invalid")
+        if joint is not None:
+            self.describe_joint(joint, jtype, axes)
         return jtype
+
+    def describe_joint(self, joint, jtype: str, axes) -> None:
+        """Records what the axes say that Drake's plant does not keep
+        (mbparse.description), for the writers: dry friction, effort and
+        velocity limits of joints Drake does not actuate or limit (ball,
+        universal), a prismatic spring."""
+        given = [a for a in axes if a is not None]
+        if not given:
+            return
+        if any(a.friction for a in given):
+            describe(joint, "friction", [a.friction for a in given][:joint.nv])
+        if jtype in ("ball", "universal"):
+            for key in ("effort", "velocity"):
+                got = [getattr(a, key) for a in given][:joint.nv]
+                if any(math.isfinite(v) for v in got):
+                    describe(joint, key, got)
+        if jtype == "prismatic" and given[0].spring_stiffness > 0:
+            describe(joint, "spring_stiffness", [given[0].spring_stiffness])
+            describe(joint, "spring_reference", [given[0].spring_reference])
 
     # ------------------------------------------------------------ pieces
     def require_axis(self, el, axis: Axis | None) -> Axis:
