@@ -103,6 +103,7 @@ EXAMPLES = {
     "mesh-not-rendered": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="p.stl"/></geometry></visual></link>'), {"p.stl": STL}),
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
     "package-found-by-name": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://hand/m.obj"/></geometry></visual></link>'), {"hand/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
+    "file-uri-relative": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="file://meshes/m.obj"/></geometry></visual></link>'), {"meshes/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),

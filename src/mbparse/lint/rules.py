@@ -181,6 +181,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "is unknown", "fix or remove that package.xml"),
     Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
          "folders for one package)", "fix the package folders"),
+    Rule("file-uri-relative", "warning", "a file:// URI that holds a relative path "
+         "(file://meshes/a.dae) is read from the model's folder, as Gazebo, pybullet and "
+         "yourdfpy do (Drake takes the first folder for a host name and refuses the file)",
+         "write the relative path without file://, or use package://"),
     Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
          "use file://, package:// or model://"),
     Rule("uri-relative", "error", "a relative path in a model read from a string",
