@@ -104,6 +104,8 @@ EXAMPLES = {
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
     "package-found-by-name": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://hand/m.obj"/></geometry></visual></link>'), {"hand/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
     "file-uri-relative": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="file://meshes/m.obj"/></geometry></visual></link>'), {"meshes/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
+    "joint-damping-negative": ("m.xml", mjcf('<body name="b"><joint name="h" damping="-1"/><geom size="0.1"/></body>'), {}),
+    "mjcf-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),
@@ -236,6 +238,7 @@ FOR = {
     "for-gazebo-not-read": ("m.xml", SITE, {}),
     "for-pybullet-not-read": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n"
                                                 "      base_frame: world"), {}),
+    "for-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
 }
 
 # The converter's rules (mbparse convert), triggered through urdf_to_sdf.

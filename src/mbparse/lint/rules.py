@@ -265,6 +265,14 @@ RULE_LIST: tuple[Rule, ...] = (
          "<worldbody>: MuJoCo ignores it (and so does the default mode); Drake adds it as a "
          "child of the world. Usually a file meant to be included inside a <worldbody>",
          "include the file inside a <worldbody>, or move the body into <worldbody>"),
+    Rule("mjcf-mujoco-refuses", "warning", "MJCF that MuJoCo's compiler refuses (a sphere or "
+         "plane without a size, an <inertial> without pos, a free joint on a nested body) and "
+         "Drake reads; mbparse reads it as Drake does (check --for mujoco makes it an error)",
+         "write what MuJoCo's message asks for (a positive size, a pos)"),
+    Rule("joint-damping-negative", "warning", "a joint damping is negative: MuJoCo takes it "
+         "(the joint gains energy as it moves), Drake refuses it; the default mode reads the "
+         "joint with damping 0 and keeps the value for conversions",
+         "use a damping of 0 or more"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
     *_family("dmd", "value-invalid structure conflict"),
@@ -328,6 +336,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("for-mujoco-package-uri", "warning", "MuJoCo does not resolve package:// or "
          "model:// mesh URIs and fails to open them",
          "use paths relative to the model (or <compiler meshdir>)"),
+    Rule("for-mujoco-refuses", "error", "MuJoCo's compiler refuses the MJCF file (see the "
+         "message, which gives MuJoCo's reason)", "write what MuJoCo's message asks for"),
     Rule("for-mujoco-mesh-format", "warning", "a mesh MuJoCo cannot decode (it reads STL, OBJ "
          "and MSH); it refuses the model", "convert the mesh to STL or OBJ"),
     Rule("for-gazebo-link-dropped", "warning", "Gazebo's URDF converter leaves out a link "

@@ -83,6 +83,8 @@ def check_for(consumers: Sequence[str], path: str, options: LoadOptions, reading
             continue
         if name == "drake":
             out = [f for f in out if f.rule != "drake-refuses"]
+        elif name == "mujoco":  # each becomes a for-mujoco-refuses error
+            out = [f for f in out if f.rule != "mjcf-mujoco-refuses"]
         out.extend(_guarded(consumer, ctx))
     return out
 

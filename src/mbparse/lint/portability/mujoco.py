@@ -3,14 +3,16 @@ fixed to the world, bodies joined by fixed joints are fused
 (``fusestatic``) and visuals discarded (``discardvisual``) unless the file's
 ``<mujoco><compiler>`` says otherwise, a link without ``<inertial>`` gets a
 mass from its collision shapes, ``package://`` is not resolved, and only
-STL, OBJ and MSH meshes can be decoded. MJCF is MuJoCo's own format: check's
-default findings already hold what MuJoCo refuses."""
+STL, OBJ and MSH meshes can be decoded. MJCF is MuJoCo's own format: what
+its compiler refuses and Drake reads (``mjcf-mujoco-refuses``, a warning in
+check's default output) is an error here."""
 from __future__ import annotations
 
 from typing import Iterator
 
 from ...formats.common.xml import first_child
-from ..findings import Finding
+from ...formats.mjcf.mujoco_refuses import CODE as REFUSES_CODE
+from ..findings import Finding, rule_finding
 from .source import merge_findings
 
 NAME = "mujoco"
@@ -21,6 +23,9 @@ MESH_FORMATS = (".stl", ".obj", ".msh")
 
 
 def check(ctx) -> Iterator[Finding]:
+    if ctx.format == "mjcf":
+        yield from refusals(ctx)
+        return
     if ctx.urdf is None:
         return
     compiler = _compiler(ctx.urdf)
@@ -31,6 +36,14 @@ def check(ctx) -> Iterator[Finding]:
         yield from discarded_visuals(ctx)
     yield from masses(ctx)
     yield from meshes(ctx, compiler.get("discardvisual", "true") == "false")
+
+
+def refusals(ctx) -> Iterator[Finding]:
+    """What MuJoCo's compiler refuses in an MJCF file that mbparse read as
+    Drake does: each reader warning of it, as an error at its place."""
+    for f in ctx.findings:
+        if f.rule == REFUSES_CODE:
+            yield rule_finding("for-mujoco-refuses", f.message, f.file, f.line, f.column)
 
 
 def _compiler(urdf) -> dict:
