@@ -106,6 +106,7 @@ EXAMPLES = {
     "file-uri-relative": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="file://meshes/m.obj"/></geometry></visual></link>'), {"meshes/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
     "joint-damping-negative": ("m.xml", mjcf('<body name="b"><joint name="h" damping="-1"/><geom size="0.1"/></body>'), {}),
     "mjcf-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
+    "shape-zero-size": ("r.urdf", robot('<link name="a"><visual><geometry><box size="0 0 0"/></geometry></visual></link>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),

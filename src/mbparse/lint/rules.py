@@ -138,6 +138,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "fix the name"),
     Rule("model-invalid", "error", "the model refused an element (see the message)",
          "fix the element the message names"),
+    Rule("shape-zero-size", "warning", "a URDF <box> with a side of size 0: Drake refuses it; "
+         "the default mode leaves that geometry out (pybullet and yourdfpy load the file)",
+         "give the box positive sides, or remove the geometry"),
     Rule("shape-invalid", "error", "a shape has a size no shape can have (a negative radius, "
          "zero scale, ...)", "give positive sizes"),
     # -- files

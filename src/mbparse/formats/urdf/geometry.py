@@ -198,6 +198,13 @@ class GeometryReader:
             args = diag.vector(el, "size", 3)
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
+            if 0.0 in args and not diag.policy.like_drake and min(args) >= 0.0:
+                # pyflyt's pole and race gate: pybullet and yourdfpy load them.
+                diag.warning(el, f"<box> has a side of size 0 (size '{el.get('size')}'); "
+                                 "mbparse leaves this geometry out and loads the rest of the "
+                                 "model, as pybullet and yourdfpy do [Drake refuses this: a box's "
+                                 "sides must be positive]", code="shape-zero-size")
+                return None
         elif tag in _ROUND_SHAPES:
             make = _ROUND_SHAPES[tag]
             radius = diag.scalar(el, "radius")
