@@ -107,6 +107,8 @@ EXAMPLES = {
     "joint-damping-negative": ("m.xml", mjcf('<body name="b"><joint name="h" damping="-1"/><geom size="0.1"/></body>'), {}),
     "mjcf-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
     "shape-zero-size": ("r.urdf", robot('<link name="a"><visual><geometry><box size="0 0 0"/></geometry></visual></link>'), {}),
+    "sdf-value-empty": ("m.sdf", sdf('<link name="a"><inertial><mass></mass></inertial></link>'), {}),
+    "color-out-of-range": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"><color rgba="2 0 0 1"/></material></visual></link>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),

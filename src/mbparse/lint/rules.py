@@ -138,6 +138,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "fix the name"),
     Rule("model-invalid", "error", "the model refused an element (see the message)",
          "fix the element the message names"),
+    Rule("color-out-of-range", "warning", "a colour has a value outside [0, 1] "
+         "(rgba='1e200 0 0 1'); it is kept as written, as Drake keeps it, and renderers clamp it",
+         "write each of r, g, b, a between 0 and 1"),
     Rule("shape-zero-size", "warning", "a URDF <box> with a side of size 0: Drake refuses it; "
          "the default mode leaves that geometry out (pybullet and yourdfpy load the file)",
          "give the box positive sides, or remove the geometry"),
@@ -245,6 +248,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "free-base grippers): Drake refuses the reserved name; the default mode renames the link "
          "world_link and joins the model's joints that name 'world' to it, as pybullet does",
          "rename the link, and the joints' parent or child that name it"),
+    Rule("sdf-value-empty", "warning", "an SDFormat value (a <mass>, a moment of inertia) "
+         "is written empty; it takes the specification's default (1 kg, 1 kg·m²), as in "
+         "libsdformat and Drake", "write the value"),
     Rule("sdf-version", "error", "an SDFormat version that cannot be read", "use 1.0 to 1.12"),
     Rule("sdf-mimic-invalid", "error", "a <drake:mimic> that cannot be honoured",
          "mimic another single-dof joint"),

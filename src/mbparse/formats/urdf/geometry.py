@@ -114,6 +114,13 @@ class GeometryReader:
             if rgba is None:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
+            if not (0.0 <= min(rgba) and max(rgba) <= 1.0):
+                outside = [v for v in rgba if not 0.0 <= v <= 1.0]
+                diag.warning(color, f"<color rgba='{color.get('rgba')}'> has "
+                                    f"{'a value' if len(outside) == 1 else 'values'} outside "
+                                    f"[0, 1] ({', '.join(f'{v:g}' for v in outside)}); mbparse "
+                                    "keeps the colour as written, as Drake does (renderers clamp "
+                                    "it)", code="color-out-of-range")
         if rgba is None and not texture_given and name and name not in self.materials:
             # urdfdom, pybullet and yourdfpy read such a reference; Drake refuses it.
             diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
