@@ -96,6 +96,7 @@ EXAMPLES = {
     "mesh-unreadable": ("m.xml", mjcf('<geom type="mesh" mesh="bad"/>', '<asset><mesh name="bad" file="bad.obj"/></asset>'), {"bad.obj": "v 0 0 0\nf 1 2 3\n"}),
     "mesh-collision-hull": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}, LoadOptions(like="drake")),
     "drake-refuses": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}),
+    "xacro-macros-only": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="m"><link name="a"/></xacro:macro></robot>', {}),
     "xacro-error": ("r.xacro", '<robot name="r"><link name="${nowhere}"/></robot>', {}),
     "xacro-warning": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="len" value="1"/><link name="a"/></robot>', {}),
     "xml-leniency": ("r.urdf", robot(LINK).replace('name="r"', 'name="r&d"'), {}),

@@ -148,6 +148,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "zero scale, ...)", "give positive sizes"),
     # -- files
     Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xacro-macros-only", "error", "a xacro file that makes no link and only defines "
+         "macros: a library for another xacro file to include and call, not a model",
+         "load the xacro file that includes and calls the macros"),
     Rule("xacro-error", "error", "a xacro file cannot be expanded (an undefined property or "
          "macro, a bad expression, a missing include or package)",
          "fix the xacro at the line given, or add the package it finds"),
