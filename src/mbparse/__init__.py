@@ -9,9 +9,9 @@ from .diagnostics import Diagnostic, ParseError, ParseWarning
 from .geometry import SceneGraph
 from .package_map import PackageMap
 from .parser import Parser
-from .plant import MultibodyPlant
+from .plant import ModelError, MultibodyPlant
 
 __version__ = "0.1.0"
 
-__all__ = ["Diagnostic", "MultibodyPlant", "PackageMap", "ParseError", "ParseWarning",
-           "Parser", "SceneGraph", "__version__"]
+__all__ = ["Diagnostic", "ModelError", "MultibodyPlant", "PackageMap", "ParseError",
+           "ParseWarning", "Parser", "SceneGraph", "__version__"]
