@@ -134,6 +134,20 @@ def test_check_for_mujoco_reports_each_refusal_as_an_error(tmp_path, case):
     assert not [f for f in findings if f.rule == "mjcf-mujoco-refuses"]
 
 
+def test_check_for_mujoco_makes_an_unknown_attribute_an_error(tmp_path):
+    text = ('<mujoco model="m">\n<worldbody>\n<body name="b">\n<joint name="j" rnage="0 1"/>\n'
+            '<geom size="0.1"/>\n</body>\n</worldbody>\n</mujoco>\n')
+    assert "unrecognized attribute" in mujoco_compiles(text)
+    path = tmp_path / "m.xml"
+    path.write_text(text)
+    assert [f.severity for f in lint_file(str(path)) if f.rule == "mjcf-unknown-attribute"] \
+        == ["warning"]
+    refusals = [f for f in lint_file(str(path), consumers=("mujoco",))
+                if f.rule == "for-mujoco-refuses"]
+    assert [(f.severity, f.line) for f in refusals] == [("error", 4)]
+    assert "Did you mean 'range'?" in refusals[0].message
+
+
 # ------------------------------------------------------------ Drake's mode: fromto boxes
 FROMTO = ('<mujoco model="m">\n<worldbody>\n<body name="a">\n<joint name="h"/>\n'
           '<geom name="g" type="{kind}" fromto="0 0 0 0 0 1" size="0.1"/>\n'

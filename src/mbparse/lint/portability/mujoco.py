@@ -4,8 +4,9 @@ fixed to the world, bodies joined by fixed joints are fused
 ``<mujoco><compiler>`` says otherwise, a link without ``<inertial>`` gets a
 mass from its collision shapes, ``package://`` is not resolved, and only
 STL, OBJ and MSH meshes can be decoded. MJCF is MuJoCo's own format: what
-its compiler refuses and Drake reads (``mjcf-mujoco-refuses``, a warning in
-check's default output) is an error here."""
+its compiler refuses and Drake reads (``mjcf-mujoco-refuses``, an unknown
+element or attribute, a file included twice: warnings in check's default
+output) is an error here."""
 from __future__ import annotations
 
 from typing import Iterator
@@ -20,6 +21,11 @@ TITLE = "MuJoCo"
 READS = ("mjcf", "urdf")
 READS_TEXT = "it reads MJCF and URDF"
 MESH_FORMATS = (".stl", ".obj", ".msh")
+# The findings on an MJCF file that MuJoCo's compiler refuses: what Drake
+# reads and MuJoCo does not, elements and attributes its schema does not
+# have, a file included twice. Each becomes a for-mujoco-refuses error.
+REFUSAL_RULES = frozenset((REFUSES_CODE, "mjcf-unknown-element", "mjcf-unknown-attribute",
+                           "mjcf-include-repeated"))
 
 
 def check(ctx) -> Iterator[Finding]:
@@ -42,7 +48,7 @@ def refusals(ctx) -> Iterator[Finding]:
     """What MuJoCo's compiler refuses in an MJCF file that mbparse read as
     Drake does: each reader warning of it, as an error at its place."""
     for f in ctx.findings:
-        if f.rule == REFUSES_CODE:
+        if f.rule in REFUSAL_RULES:
             yield rule_finding("for-mujoco-refuses", f.message, f.file, f.line, f.column)
 
 
