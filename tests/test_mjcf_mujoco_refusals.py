@@ -172,3 +172,27 @@ def test_a_fromto_box_is_mujocos_in_the_default_mode():
     model = mujoco.MjModel.from_xml_string(text)
     assert p.plant.get_body_by_name("a").default_spatial_inertia.mass == \
         pytest.approx(model.body_mass[1])
+
+
+# ------------------------------------------------------------ the MuJoCo the messages name
+def test_the_schema_and_the_refusals_name_one_mujoco_version():
+    from mbparse.formats.mjcf.schema import schema
+    assert schema().mujoco_version == MUJOCO_VERSION
+
+
+@pytest.mark.parametrize("text, known", [
+    # measured by tools/measure_mjcf_schema.py: what MuJoCo 4 dropped, and added
+    ('<mujoco><worldbody><body><composite type="grid" count="2 2 1"/></body></worldbody>'
+     '</mujoco>', False),
+    ('<mujoco><worldbody><body><joint springyield="1"/><geom size="1"/></body></worldbody>'
+     '</mujoco>', True),
+    ('<mujoco><compiler savecompiled="false"/></mujoco>', True),
+])
+def test_the_schema_is_the_installed_mujocos(text, known):
+    refused = mujoco_compiles(text)
+    assert (refused is None or "Schema violation" not in refused) == known
+    p = parse(text.replace("<mujoco>", '<mujoco model="m">'))
+    unknown = [d for d in p.parser.diagnostic_policy().warnings_seen
+               if d.code in ("mjcf-unknown-element", "mjcf-unknown-attribute")]
+    assert (not unknown) == known
+    assert all(f"MuJoCo {MUJOCO_VERSION}" in d.message for d in unknown)
