@@ -96,6 +96,7 @@ EXAMPLES = {
     "mesh-unreadable": ("m.xml", mjcf('<geom type="mesh" mesh="bad"/>', '<asset><mesh name="bad" file="bad.obj"/></asset>'), {"bad.obj": "v 0 0 0\nf 1 2 3\n"}),
     "mesh-collision-hull": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}, LoadOptions(like="drake")),
     "drake-refuses": ("r.urdf", robot('<link name="a"><collision><geometry><mesh filename="p.stl"/></geometry></collision></link>'), {"p.stl": STL}),
+    "xacro-macros-only": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:macro name="m"><link name="a"/></xacro:macro></robot>', {}),
     "xacro-error": ("r.xacro", '<robot name="r"><link name="${nowhere}"/></robot>', {}),
     "xacro-warning": ("r.xacro", '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="len" value="1"/><link name="a"/></robot>', {}),
     "xml-leniency": ("r.urdf", robot(LINK).replace('name="r"', 'name="r&d"'), {}),
@@ -103,6 +104,12 @@ EXAMPLES = {
     "mesh-not-rendered": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="p.stl"/></geometry></visual></link>'), {"p.stl": STL}),
     "package-unknown": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://nowhere/m.obj"/></geometry></visual></link>'), {}),
     "package-found-by-name": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="package://hand/m.obj"/></geometry></visual></link>'), {"hand/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
+    "file-uri-relative": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="file://meshes/m.obj"/></geometry></visual></link>'), {"meshes/m.obj": "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"}),
+    "joint-damping-negative": ("m.xml", mjcf('<body name="b"><joint name="h" damping="-1"/><geom size="0.1"/></body>'), {}),
+    "mjcf-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
+    "shape-zero-size": ("r.urdf", robot('<link name="a"><visual><geometry><box size="0 0 0"/></geometry></visual></link>'), {}),
+    "sdf-value-empty": ("m.sdf", sdf('<link name="a"><inertial><mass></mass></inertial></link>'), {}),
+    "color-out-of-range": ("r.urdf", robot('<link name="a"><visual><geometry><box size="1 1 1"/></geometry><material name="m"><color rgba="2 0 0 1"/></material></visual></link>'), {}),
     "uri-scheme": ("r.urdf", robot('<link name="a"><visual><geometry><mesh filename="https://example.com/m.obj"/></geometry></visual></link>'), {}),
     "include-cycle": ("d.dmd.yaml", dmd("- add_directives:\n    file: file://{dir}/d.dmd.yaml"), {}),
     "too-many-warnings": ("r.urdf", robot('<link name="a">' + "<foo/>" * 10_001 + "</link>"), {}),
@@ -241,6 +248,7 @@ FOR = {
     "for-gazebo-not-read": ("m.xml", SITE, {}),
     "for-pybullet-not-read": ("d.dmd.yaml", dmd("- add_frame:\n    name: f\n    X_PF:\n"
                                                 "      base_frame: world"), {}),
+    "for-mujoco-refuses": ("m.xml", mjcf('<geom type="plane"/>'), {}),
 }
 
 # The converter's rules (mbparse convert), triggered through urdf_to_sdf.

@@ -82,20 +82,9 @@ def test_mjcf_limited_joint_without_range_is_an_error(write):
     assert_error_at(write, text, 'limited="true"', "range")
 
 
-def test_mjcf_free_joint_below_the_top_level_is_an_error(write):
-    text = mjcf('<body>\n<geom size="1"/>\n<body>\n<freejoint/>\n<geom size="1"/>\n</body>\n'
-                '</body>')
-    assert_error_at(write, text, "<freejoint/>", "free joint")
-
-
 def test_mjcf_plane_on_a_moving_body_is_an_error(write):
     text = mjcf('<body>\n<joint/>\n<geom size="1"/>\n<geom type="plane" size="1 1 1"/>\n</body>')
     assert_error_at(write, text, 'type="plane"', "plane")
-
-
-def test_mjcf_inertial_without_pos_is_an_error(write):
-    text = mjcf('<body>\n<joint/>\n<inertial mass="1" diaginertia="1 1 1"/>\n</body>')
-    assert_error_at(write, text, "<inertial", "pos")
 
 
 def test_mjcf_actuator_on_an_unknown_joint_is_an_error(write):

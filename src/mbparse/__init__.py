@@ -7,11 +7,12 @@ properties), the same model Drake's ``Parser`` builds.
 """
 from .diagnostics import Diagnostic, ParseError, ParseWarning
 from .geometry import SceneGraph
+from .model import Model, load
 from .package_map import PackageMap
 from .parser import Parser
-from .plant import MultibodyPlant
+from .plant import ModelError, MultibodyPlant
 
 __version__ = "0.1.0"
 
-__all__ = ["Diagnostic", "MultibodyPlant", "PackageMap", "ParseError", "ParseWarning",
-           "Parser", "SceneGraph", "__version__"]
+__all__ = ["Diagnostic", "Model", "ModelError", "MultibodyPlant", "PackageMap", "ParseError",
+           "ParseWarning", "Parser", "SceneGraph", "load", "__version__"]

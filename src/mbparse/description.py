@@ -40,6 +40,10 @@ Joints (``Joint.description``):
                           prismatic joints: the plant has no linear spring)
 ``spring_reference``      per-dof spring rest position, ``list[float]``
 ``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF)
+``damping``               per-dof damping the plant could not take, as written,
+                          ``list[float]``: a negative MJCF joint damping,
+                          which MuJoCo simulates and Drake refuses (the
+                          plant's joint has damping 0)
 ``safety_controller``     URDF ``<safety_controller>``: ``dict`` of
                           ``soft_lower_limit``, ``soft_upper_limit``,
                           ``k_position``, ``k_velocity`` as given
@@ -63,7 +67,7 @@ from __future__ import annotations
 from typing import Any
 
 JOINT_KEYS = ("effort", "velocity", "friction", "spring_stiffness", "spring_reference",
-              "armature", "safety_controller", "calibration")
+              "armature", "damping", "safety_controller", "calibration")
 GEOMETRY_KEYS = ("material", "texture")
 MODEL_KEYS = ("static",)
 

@@ -6,12 +6,11 @@ This is a library module: :class:`LoadOptions` is plain data, and the
 command line's flags are turned into it by ``commands/loading.py``."""
 from __future__ import annotations
 
-import os
 import warnings
 
 from .diagnostics import Diagnostic, ParseError
 from .geometry import SceneGraph
-from .package_map import PackageMapError
+from .package_map import PackageMapError, ancestor_package_xmls  # noqa: F401 (re-exported)
 from .parser import Parser
 from .plant import ModelError, MultibodyPlant
 from .records import ValueRecord
@@ -64,21 +63,6 @@ class Loaded(ValueRecord):
         self.errors: list[Diagnostic] = [] if errors is None else errors
 
 
-def ancestor_package_xmls(path: str) -> list[str]:
-    """Every ``package.xml`` in the folder of ``path`` and the folders above it
-    (whatever it is: one that is not a readable manifest is reported when read)."""
-    found = []
-    folder = os.path.dirname(os.path.abspath(path))
-    while True:
-        xml = os.path.join(folder, "package.xml")
-        if os.path.lexists(xml):
-            found.append(xml)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return found
-        folder = parent
-
-
 def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -> Loaded:
     """Parses ``path``; raises ParseError (located) on any failure."""
     options = options or LoadOptions()
@@ -93,12 +77,8 @@ def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -
     policy = parser.diagnostic_policy()
     policy.collect_errors = options.collect_errors
     pm = parser.package_map()
-    for xml in ancestor_package_xmls(path):
-        try:
-            pm.add_package_xml(xml)
-        except PackageMapError as e:
-            policy.warning(f"{e}; it is ignored, so the package it would name is not known "
-                           "here", file=xml, code="package-xml-unreadable")
+    # The packages above the file are added by add_models (Parser's package
+    # discovery), after these: a package named here keeps this folder.
     for name, folder in options.packages:
         if pm.contains(name):
             pm.remove(name)

@@ -50,6 +50,22 @@ def read_package_xml(filename: str) -> tuple[str, str | None]:
     return name_node.text.strip(), deprecated
 
 
+def ancestor_package_xmls(path: str) -> list[str]:
+    """Every ``package.xml`` in the folder of ``path`` and the folders above it,
+    nearest first (whatever it is: one that is not a readable manifest is
+    reported when read)."""
+    found = []
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        xml = os.path.join(folder, "package.xml")
+        if os.path.lexists(xml):
+            found.append(xml)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return found
+        folder = parent
+
+
 class PackageMap:
     """Maps package names to folders on this machine."""
 
@@ -124,6 +140,24 @@ class PackageMap:
     def get_package_names(self) -> list[str]:
         """The known package names, sorted."""
         return sorted(self._paths)
+
+    def populate_upstream(self, model_file: str) -> list[tuple[str, str]]:
+        """Adds the packages whose ``package.xml`` stands in the folder of
+        ``model_file`` or a folder above it, as ``mbparse`` commands and
+        :meth:`mbparse.Parser.add_models` do; a name the map already has keeps
+        its folder. Returns (manifest, problem) for each manifest that could
+        not be read (the rest are added)."""
+        problems = []
+        for xml in ancestor_package_xmls(model_file):
+            try:
+                name, deprecated = read_package_xml(xml)
+                if name not in self._paths:
+                    self.add(name, os.path.dirname(os.path.abspath(xml)))
+                    if deprecated is not None:
+                        self._deprecated[name] = deprecated
+            except PackageMapError as e:
+                problems.append((xml, str(e)))
+        return problems
 
     def populate_from_folder(self, path: str) -> None:
         """Adds every package whose ``package.xml`` lies in ``path`` or below."""
@@ -257,4 +291,5 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
     return result, None
 
 
-__all__ = ["PackageMap", "PackageMapError", "resolve_uri", "read_package_xml", "ParseError"]
+__all__ = ["PackageMap", "PackageMapError", "resolve_uri", "read_package_xml",
+           "ancestor_package_xmls", "ParseError"]

@@ -36,6 +36,7 @@ class Parser:
         self._package_map = PackageMap()
         self._policy = DiagnosticPolicy()
         self._auto_renaming = False
+        self._package_discovery = True
         # Per parse: the groups seen, and the instances' names at that time
         # (so that the groups can follow later renames of model instances).
         self._groups: list[tuple[CollisionFilterGroups, dict[str, int]]] = []
@@ -80,6 +81,20 @@ class Parser:
         """The policy warnings go through; ``warnings_seen`` keeps them all."""
         return self._policy
 
+    def set_package_discovery(self, value: bool) -> None:
+        """Whether :meth:`add_models` first adds to the package map the
+        packages whose ``package.xml`` stands in the file's folder or above
+        it (on by default, as every ``mbparse`` command does, so the library
+        and the command line load the same model). Packages already in the
+        map keep their folders. ``False`` is Drake's ``Parser``: packages
+        come only from the package map. mbparse's own; Drake has no such
+        switch."""
+        self._package_discovery = bool(value)
+
+    def get_package_discovery(self) -> bool:
+        """Whether package discovery is on (see :meth:`set_package_discovery`)."""
+        return self._package_discovery
+
     def set_auto_renaming(self, value: bool) -> None:
         """With auto-renaming, a taken model name gets a ``_1``, ``_2``, ... subscript."""
         self._auto_renaming = bool(value)
@@ -111,6 +126,9 @@ class Parser:
         """Parses a file (format by suffix) and adds all its models.
 
         Returns the indices of the new model instances, nested ones included.
+        The packages whose ``package.xml`` stands in the file's folder or
+        above it are added to the package map first (see
+        :meth:`set_package_discovery`).
         """
         if not isinstance(file_name, (str, bytes, os.PathLike)):
             raise TypeError(f"add_models takes a file path (str or os.PathLike), not "
@@ -123,6 +141,10 @@ class Parser:
         if not os.path.isfile(file_name):
             self._error(f"The file '{file_name}' does not exist or is not a file.", file_name,
                         "file-missing")
+        if self._package_discovery:
+            for xml, problem in self._package_map.populate_upstream(file_name):
+                self._policy.warning(f"{problem}; it is ignored, so the package it would name "
+                                     "is not known here", file=xml, code="package-xml-unreadable")
         return self._parse(fmt, DataSource(filename=file_name))
 
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:

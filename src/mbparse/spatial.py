@@ -211,6 +211,17 @@ class RigidTransform:
     def rpy(self) -> Vec3:
         return matrix_to_rpy(self.R)
 
+    def translation(self):
+        """``p`` as a NumPy array of 3 (pydrake's ``translation()``)."""
+        import numpy as np
+        return np.array(self.p)
+
+    def rotation(self):
+        """``R`` as a 3x3 NumPy array (pydrake's ``rotation()`` returns a
+        RotationMatrix; its ``matrix()`` is this array)."""
+        import numpy as np
+        return np.array(self.R)
+
     def matrix(self):
         """The 4x4 homogeneous matrix as a NumPy array."""
         import numpy as np

@@ -92,24 +92,48 @@ def to_dot(plant: MultibodyPlant, title: str = "", rankdir: str = "TB") -> str:
     return "\n".join(out) + "\n"
 
 
-def render(dot_text: str, output: str, fmt: str) -> None:
-    """Draws DOT text into ``output`` with Graphviz's ``dot`` (``fmt``: svg, png, pdf)."""
+def render(dot_text: str, output: str | None, fmt: str) -> bytes | None:
+    """Draws DOT text into ``output`` with Graphviz's ``dot`` (``fmt``: svg,
+    png, pdf); without ``output``, returns the picture's bytes."""
     exe = shutil.which("dot")
     if exe is None:
         raise FileNotFoundError(INSTALL_DOT)
-    result = subprocess.run([exe, f"-T{fmt}", "-o", output], input=dot_text.encode(),
+    to = ["-o", output] if output is not None else []
+    result = subprocess.run([exe, f"-T{fmt}", *to], input=dot_text.encode(),
                             capture_output=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"Graphviz failed: {result.stderr.decode(errors='replace').strip()}")
+    return None if output is not None else result.stdout
 
 
-def output_format(path: str | None) -> str:
-    if path is None:
-        return "dot"
+FORMATS = ("dot", *RENDERED)
+
+
+def _format_of_suffix(path: str) -> str | None:
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if ext in ("dot", "gv"):
         return "dot"
-    if ext in RENDERED:
-        return ext
-    raise ValueError(f"cannot tell what to write from '{path}': use a .svg, .png, .pdf, "
-                     ".dot or .gv file name")
+    return ext if ext in RENDERED else None
+
+
+def output_format(path: str | None, requested: str | None = None) -> str:
+    """What to write: ``requested`` (one of :data:`FORMATS`, the command's
+    ``--format``) or else what the suffix of ``path`` names (DOT without a
+    path). A suffix that names another format than the one requested, or no
+    format at all without one requested, is a ValueError."""
+    if requested is not None:
+        if requested not in FORMATS:
+            raise ValueError(f"unknown format '{requested}': use {', '.join(FORMATS)}")
+        named = _format_of_suffix(path) if path is not None else None
+        if named is not None and named != requested:
+            raise ValueError(f"--format {requested} asks for {requested}, but '{path}' is a "
+                             f".{named} file name; give a name "
+                             f"ending in .{requested} (or no --format)")
+        return requested
+    if path is None:
+        return "dot"
+    named = _format_of_suffix(path)
+    if named is None:
+        raise ValueError(f"cannot tell what to write from '{path}': use a .svg, .png, .pdf, "
+                         ".dot or .gv file name, or --format svg|png|pdf|dot")
+    return named

@@ -107,9 +107,40 @@ def expand(source: DataSource, workspace) -> tuple[DataSource, _Expansion]:
     if "error" in answer:
         message, file, line, code = answer["error"]
         policy.error(message, file, line, code=code)
+    if "<link" not in answer["text"]:
+        _refuse_macros_only(source, name, policy)
     expansion = _Expansion(source, answer["files"], answer["lines"])
     return DataSource(contents=answer["text"], display_name=expansion.expanded_name,
                       base_dir=source.root_dir()), expansion
+
+
+def _refuse_macros_only(source: DataSource, name: str, policy) -> None:
+    """A file that makes no link but defines macros (hector's
+    ``quadrotor_base.urdf.xacro``) is a library of macros for another xacro
+    file to include and call: an error at its first macro, not a model of
+    no bodies."""
+    from lxml import etree
+
+    try:
+        root = etree.fromstring(source.read_bytes(),
+                                etree.XMLParser(recover=True, resolve_entities=False,
+                                                no_network=True))
+    except etree.XMLSyntaxError:
+        return
+    if root is None:
+        return
+    macros = [el for el in root.iter(etree.Element)
+              if etree.QName(el).localname == "macro" and "xacro" in (etree.QName(el).namespace
+                                                                       or "")]
+    if not macros:
+        return
+    names = ", ".join(m.get("name") or "?" for m in macros[:5]) + (", ..." if len(macros) > 5
+                                                                   else "")
+    policy.error(f"the file makes no <link>: it only defines xacro macros ({names}), which "
+                 "another xacro file includes and calls; load that file, or call the macro "
+                 "(<xacro:include filename=\"...\"/> then "
+                 f"<xacro:{macros[0].get('name') or 'macro'}/>) in a file of your own",
+                 name, macros[0].sourceline, code="xacro-macros-only")
 
 
 @contextlib.contextmanager

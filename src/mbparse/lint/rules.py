@@ -138,10 +138,19 @@ RULE_LIST: tuple[Rule, ...] = (
          "fix the name"),
     Rule("model-invalid", "error", "the model refused an element (see the message)",
          "fix the element the message names"),
+    Rule("color-out-of-range", "warning", "a colour has a value outside [0, 1] "
+         "(rgba='1e200 0 0 1'); it is kept as written, as Drake keeps it, and renderers clamp it",
+         "write each of r, g, b, a between 0 and 1"),
+    Rule("shape-zero-size", "warning", "a URDF <box> with a side of size 0: Drake refuses it; "
+         "the default mode leaves that geometry out (pybullet and yourdfpy load the file)",
+         "give the box positive sides, or remove the geometry"),
     Rule("shape-invalid", "error", "a shape has a size no shape can have (a negative radius, "
          "zero scale, ...)", "give positive sizes"),
     # -- files
     Rule("xml-syntax", "error", "the file is not well-formed XML", "fix the XML at the line given"),
+    Rule("xacro-macros-only", "error", "a xacro file that makes no link and only defines "
+         "macros: a library for another xacro file to include and call, not a model",
+         "load the xacro file that includes and calls the macros"),
     Rule("xacro-error", "error", "a xacro file cannot be expanded (an undefined property or "
          "macro, a bad expression, a missing include or package)",
          "fix the xacro at the line given, or add the package it finds"),
@@ -181,6 +190,10 @@ RULE_LIST: tuple[Rule, ...] = (
          "is unknown", "fix or remove that package.xml"),
     Rule("package-invalid", "error", "the package map cannot be built (a missing folder, two "
          "folders for one package)", "fix the package folders"),
+    Rule("file-uri-relative", "warning", "a file:// URI that holds a relative path "
+         "(file://meshes/a.dae) is read from the model's folder, as Gazebo, pybullet and "
+         "yourdfpy do (Drake takes the first folder for a host name and refuses the file)",
+         "write the relative path without file://, or use package://"),
     Rule("uri-scheme", "error", "a URI scheme that is not read (no network access)",
          "use file://, package:// or model://"),
     Rule("uri-relative", "error", "a relative path in a model read from a string",
@@ -238,6 +251,9 @@ RULE_LIST: tuple[Rule, ...] = (
          "free-base grippers): Drake refuses the reserved name; the default mode renames the link "
          "world_link and joins the model's joints that name 'world' to it, as pybullet does",
          "rename the link, and the joints' parent or child that name it"),
+    Rule("sdf-value-empty", "warning", "an SDFormat value (a <mass>, a moment of inertia) "
+         "is written empty; it takes the specification's default (1 kg, 1 kg·m²), as in "
+         "libsdformat and Drake", "write the value"),
     Rule("sdf-version", "error", "an SDFormat version that cannot be read", "use 1.0 to 1.12"),
     Rule("sdf-mimic-invalid", "error", "a <drake:mimic> that cannot be honoured",
          "mimic another single-dof joint"),
@@ -261,6 +277,14 @@ RULE_LIST: tuple[Rule, ...] = (
          "<worldbody>: MuJoCo ignores it (and so does the default mode); Drake adds it as a "
          "child of the world. Usually a file meant to be included inside a <worldbody>",
          "include the file inside a <worldbody>, or move the body into <worldbody>"),
+    Rule("mjcf-mujoco-refuses", "warning", "MJCF that MuJoCo's compiler refuses (a sphere or "
+         "plane without a size, an <inertial> without pos, a free joint on a nested body) and "
+         "Drake reads; mbparse reads it as Drake does (check --for mujoco makes it an error)",
+         "write what MuJoCo's message asks for (a positive size, a pos)"),
+    Rule("joint-damping-negative", "warning", "a joint damping is negative: MuJoCo takes it "
+         "(the joint gains energy as it moves), Drake refuses it; the default mode reads the "
+         "joint with damping 0 and keeps the value for conversions",
+         "use a damping of 0 or more"),
     Rule("mjcf-mesh-note", "warning", "a mesh was read with a caveat (see the message)",
          "re-export the mesh if the caveat matters"),
     *_family("dmd", "value-invalid structure conflict"),
@@ -324,6 +348,8 @@ RULE_LIST: tuple[Rule, ...] = (
     Rule("for-mujoco-package-uri", "warning", "MuJoCo does not resolve package:// or "
          "model:// mesh URIs and fails to open them",
          "use paths relative to the model (or <compiler meshdir>)"),
+    Rule("for-mujoco-refuses", "error", "MuJoCo's compiler refuses the MJCF file (see the "
+         "message, which gives MuJoCo's reason)", "write what MuJoCo's message asks for"),
     Rule("for-mujoco-mesh-format", "warning", "a mesh MuJoCo cannot decode (it reads STL, OBJ "
          "and MSH); it refuses the model", "convert the mesh to STL or OBJ"),
     Rule("for-gazebo-link-dropped", "warning", "Gazebo's URDF converter leaves out a link "

@@ -717,7 +717,8 @@ class MultibodyPlant:
             found = table.get((model_instance, name))
             if found is None and not quiet:
                 raise ModelError(f"There is no {what} named '{name}' in model instance "
-                                 f"'{self.get_model_instance_name(model_instance)}'",
+                                 f"'{self.get_model_instance_name(model_instance)}'"
+                                 + _did_you_mean(name, table, model_instance),
                                  code="model-unknown-name")
             return found
         matches = self._name_index[id(table)].named(name)
@@ -726,7 +727,20 @@ class MultibodyPlant:
         if quiet:
             return matches[0] if matches else None
         if not matches:
-            raise ModelError(f"There is no {what} named '{name}' anywhere in the model",
-                             code="model-unknown-name")
+            raise ModelError(f"There is no {what} named '{name}' anywhere in the model"
+                             + _did_you_mean(name, table, None), code="model-unknown-name")
         raise ModelError(f"The {what} name '{name}' is not unique: give a model instance",
                          code="model-unknown-name")
+
+
+def _did_you_mean(name: str, table: dict, model_instance: int | None) -> str:
+    """"; did you mean 'x'?" for a name looked up in a name table (keys
+    (instance, name)) that is a typo of one of its names (of
+    ``model_instance`` when given), else ""."""
+    from ..formats.common.suggest import closest, too_many  # (only on a failed lookup)
+
+    if too_many(len(table)):
+        return ""
+    meant = closest(name, {n for (mi, n) in table
+                           if model_instance is None or mi == model_instance})
+    return f"; did you mean '{meant}'?" if meant is not None else ""

@@ -106,11 +106,38 @@ class FileResolver:
             if guessed is not None:
                 self._found[uri] = guessed
                 return guessed
+        if problem.code == "file-missing" and not self.diag.policy.like_drake:
+            relative = self._relative_file_uri(el, uri, path)
+            if relative is not None:
+                self._found[uri] = relative
+                return relative
         code = missing if problem.code == "file-missing" else problem.code
         if instead is None or self.diag.policy.like_drake:
             self.diag.error(el, problem, code=code)
         self.diag.warning(el, f"{problem} [Drake refuses this; {instead}]", code=code)
         return None
+
+    def _relative_file_uri(self, el, uri: str, drake_path: str) -> str | None:
+        """``file://meshes/a.dae``: a relative path written as a file URI (the
+        Gazebo and pybullet habit), read from the model's folder when the file
+        is there, with a warning. Drake reads the first word as the URI's
+        host and drops it ('/a.dae'); that reading is tried first, so what
+        Drake finds is read as Drake reads it."""
+        if not self.root_dir or not uri.startswith("file://"):
+            return None
+        relative = uri[len("file://"):]
+        if not relative or relative.startswith("/"):
+            return None
+        path = os.path.normpath(os.path.join(self.root_dir, relative))
+        if not os.path.isfile(path):
+            return None
+        self.diag.warning(
+            el, f"URI '{uri}' is a relative path written as a file URI; mbparse reads '{path}' "
+                "from the model's folder, as Gazebo, pybullet and yourdfpy do [Drake refuses "
+                f"this: it takes '{relative.split('/', 1)[0]}' for the URI's host and looks for "
+                f"'{drake_path}', which does not exist; write '{relative}' without 'file://']",
+            code="file-uri-relative")
+        return path
 
     def _guess(self, el, uri: str) -> str | None:
         package = uri.split("://", 1)[1].split("/", 1)[0]

@@ -23,6 +23,7 @@ from ...plant import ModelError, QuaternionFloatingJoint, WeldJoint
 from ...source_location import declared_at
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform, matrix_to_quaternion
+from ..common.suggest import did_you_mean
 from ...workspace import MAX_FILE_NESTING, DataSource, Workspace
 from .schema import Directive, DmdSyntaxError, Pose, load_document
 
@@ -170,8 +171,8 @@ class DirectivesRun:
                            code="dmd-unknown-model-instance")
             instance = plant.get_model_instance_by_name(namespace)
             if not plant.has_frame_named(element, instance):
-                self.error(f"model instance '{namespace}' has no frame named '{element}'",
-                           code="dmd-unknown-frame")
+                self.error(f"model instance '{namespace}' has no frame named '{element}'."
+                           + _frame_typo(plant, element, instance), code="dmd-unknown-frame")
             return plant.get_frame_by_name(element, instance)
         return plant.get_frame_by_name(element)
 
@@ -202,8 +203,10 @@ class DirectivesRun:
         for joint_name, (positions, line) in f["default_joint_positions"].items():
             if not plant.has_joint_named(joint_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no joint named '{joint_name}' to give default positions", line,
-                           code="dmd-unknown-joint")
+                           f"no joint named '{joint_name}' to give default positions."
+                           + did_you_mean(joint_name, [j.name for j in plant.joints()
+                                                       if j.model_instance == instance]),
+                           line, code="dmd-unknown-joint")
             joint = plant.get_joint_by_name(joint_name, instance)
             try:
                 joint.set_default_positions(positions)
@@ -224,7 +227,8 @@ class DirectivesRun:
         if child_name:
             if not plant.has_frame_named(child_name, instance):
                 self.error(f"model instance '{plant.get_model_instance_name(instance)}' has "
-                           f"no frame named '{child_name}' to give a default pose", pose.line,
+                           f"no frame named '{child_name}' to give a default pose."
+                           + _frame_typo(plant, child_name, instance), pose.line,
                            code="dmd-unknown-frame")
             child = plant.get_frame_by_name(child_name, instance)
         else:
@@ -348,3 +352,9 @@ def _mentions(value, names: set[str]) -> bool:
     if hasattr(value, "__dict__"):  # a pose, with its base frame
         return _mentions(vars(value), names)
     return False
+
+
+def _frame_typo(plant, name: str, instance: int) -> str:
+    """" Did you mean 'x'?" when ``name`` is a typo of a frame (body frames
+    included) of model instance ``instance``."""
+    return did_you_mean(name, [f.name for f in plant.frames() if f.model_instance == instance])

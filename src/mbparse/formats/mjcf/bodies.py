@@ -13,6 +13,7 @@ from .defaults import ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
 from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
+from .mujoco_refuses import mujoco_refuses
 
 
 _JOINT_TAGS = frozenset(("joint", "freejoint"))
@@ -301,6 +302,10 @@ class BodyTreeReader:
         a function of its attributes alone (it takes no defaults), so an
         ``<inertial>`` written as one read before gets that one's values
         (a generated model repeats a few thousands of times)."""
+        if el.get("pos") is None:  # (said at every one, not only the first of a kind)
+            mujoco_refuses(self.doc, el, "<inertial> has no 'pos'",
+                           "required attribute missing: 'pos'",
+                           "mbparse puts the center of mass at the body's origin, as Drake does")
         items = tuple(el.items())
         known = self._inertials.get(items)
         if known is None:
@@ -311,8 +316,6 @@ class BodyTreeReader:
 
     def _read_inertial(self, el) -> tuple[float, tuple, tuple]:
         a = Attrs(el, self.doc, own_values(el))
-        if not a.has("pos"):
-            self.doc.error(el, "<inertial> needs a 'pos' attribute", code="mjcf-attribute-missing")
         if not a.has("mass"):
             self.doc.error(el, "<inertial> needs a 'mass' attribute", code="mjcf-attribute-missing")
         X = frame(a, self.compiler)

@@ -10,13 +10,14 @@ from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, Ellipsoid, Hal
 from ...geometry.properties import DEFAULT_FRICTION  # MuJoCo's default too (immutable)
 from ..common.suggest import did_you_mean
 from ..common.xml import MEMO_LIMIT
-from ...numbers import all_finite
+from ...numbers import all_finite, shown
 from ...spatial import IDENTITY3, RigidTransform
 from .assets import Assets
 from .attrs import Attrs
 from .compiler import EPS, Compiler, frame, z_to_vector
 from .defaults import DefaultClasses
 from .inertia import primitive_inertia, primitive_volume, rotate_inertia
+from .mujoco_refuses import mujoco_refuses, size_refusal
 
 GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh",
               "sdf")
@@ -114,6 +115,12 @@ class GeomReader:
         kind = "sphere" if v is None else v[0] if v[0] in GEOM_TYPES else \
             a.choice("type", GEOM_TYPES, "sphere")
         size = a.numbers("size", (0, 3), ()) if "size" in values else ()
+        if "fromto" in values and (kind == "box" or kind == "ellipsoid") \
+                and doc.policy.like_drake:
+            # MuJoCo makes the box or ellipsoid along the segment; Drake leaves it out.
+            doc.warning(el, f"The fromto tag for {kind} is currently unsupported; geom {name} "
+                            "will be ignored.", code="mjcf-unsupported")
+            return None
         X_BG, size = self._pose_and_size(a, kind, size)
         if "mesh" in values and kind != "mesh":
             a.error("mesh", f"geom '{name}' has type '{kind}' and a mesh; fitting a primitive "
@@ -133,6 +140,9 @@ class GeomReader:
             shape, mesh = self._shape(a, name, kind, size)
             if shape is None and mesh is None:
                 return None
+        refusal = size_refusal(kind, size)
+        if refusal is not None:
+            self._mujoco_refuses_size(a, name, kind, size, refusal)
         if not values.keys().isdisjoint(UNSUPPORTED):
             a.warn_unsupported(UNSUPPORTED)
         if "material" in values or "rgba" in values:
@@ -153,6 +163,22 @@ class GeomReader:
             # A sphere without a size has radius 0 (warned about above).
             self._mass_properties(a, geom, kind, size or (0.0,), mesh)
         return geom
+
+    @staticmethod
+    def _mujoco_refuses_size(a: Attrs, name: str, kind: str, size: tuple, reason: str) -> None:
+        """A geom's size MuJoCo refuses (checked after 'fromto' gave a
+        length, as MuJoCo checks it), which Drake reads as written."""
+        if not size:
+            what = f"geom '{name}' is a {kind} without a size"
+        else:
+            what = f"geom '{name}' is a {kind} of size {shown(size)}"
+        if kind == "plane":
+            done = "mbparse reads the plane as a half-space, as Drake does"
+        elif kind == "sphere" and not size:
+            done = "mbparse reads a sphere of radius 0, as Drake does"
+        else:
+            done = f"mbparse reads the {kind} as written, as Drake does"
+        mujoco_refuses(a.doc, a.el, what, reason, done)
 
     # ------------------------------------------------------------ pose, shape
     def _pose_and_size(self, a: Attrs, kind: str, size: tuple):
@@ -197,10 +223,6 @@ class GeomReader:
             if kind == "plane":
                 shape = HalfSpace()
             elif kind == "sphere":
-                if not size:
-                    a.doc.warning(a.el, f"geom '{name}' is a sphere without a size; it gets "
-                                        "radius 0, which some features may not support",
-                                  code="mjcf-unsupported")
                 shape = Sphere(size[0] if size else 0.0)
             elif kind == "capsule":
                 shape = Capsule(size[0], 2 * size[1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...description import describe
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
@@ -16,6 +17,7 @@ from ..common.xml import MEMO_LIMIT
 from .bodies import Body, Placed
 from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
+from .mujoco_refuses import mujoco_refuses
 
 sharing = GeometryProperties.sharing
 JOINT_TYPES = ("hinge", "slide", "ball", "free")
@@ -207,8 +209,12 @@ class PlantBuilder:
                 doc.error(j.el, f"body '{body.name}' has a free joint and other joints; a free "
                                 "joint must be the body's only joint", code="mjcf-value-invalid")
             if body.parent.parent is not None:
-                doc.error(j.el, f"body '{body.name}' is not a child of the world body, so it "
-                                "cannot have a free joint", code="mjcf-structure")
+                # Drake gives the body its pose in the world and no joint to
+                # its parent: it floats free of it once the plant is finalized.
+                mujoco_refuses(doc, j.el, f"body '{body.name}' has a free joint but is not a "
+                               "child of the world body", "free joint can only be used on top "
+                               "level", "mbparse reads it as Drake does: the body floats free "
+                               "of its parent, starting at its pose in the world")
             self._check_attributes(j)
             if j.attrs.scalar("damping", 0.0):
                 doc.warning(j.el, f"damping on the free joint of body '{body.name}' is not "
@@ -287,6 +293,13 @@ class PlantBuilder:
                     and len(self._joints_read) < MEMO_LIMIT:
                 self._joints_read[key] = known
         kind, X_CJ, X_CM, axis, damping, limits, ref = known
+        negative_damping = None
+        if damping < 0 and not doc.policy.like_drake:
+            negative_damping, damping = damping, 0.0
+            doc.warning(a.where("damping"), f"joint '{name}' has damping {damping_text(a)}, "
+                        "which MuJoCo takes (the joint gains energy as it moves) [Drake refuses "
+                        "this: damping must be non-negative; mbparse gives the joint damping 0 "
+                        "and keeps the value for conversions]", code="joint-damping-negative")
         X_PJ = X_P @ X_CJ
         with doc.diag(j.el).located(j.el):
             if kind == "hinge":
@@ -309,6 +322,8 @@ class PlantBuilder:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
                                                   "joint is not supported and is ignored",
                                 code="mjcf-unsupported")
+        if negative_damping is not None:
+            describe(joint, "damping", [negative_damping])
         if not _SPRING.isdisjoint(values):
             self._spring(j, joint, kind)
         if "armature" in values:
@@ -411,3 +426,9 @@ class PlantBuilder:
                     code="value-out-of-range")
         nominal = self.compiler.angle(a.scalar("springref", 0.0))
         self.plant.add_force_element(RevoluteSpring(joint, nominal, stiffness[0]))
+
+
+def damping_text(a) -> str:
+    """A joint's 'damping' as written (its first number, the linear one)."""
+    text = a.text("damping") or ""
+    return text.split()[0] if text.split() else text

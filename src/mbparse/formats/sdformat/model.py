@@ -309,15 +309,21 @@ class ModelBuilder:
                                                  lambda m, code: diag.warning(el, m, code=code))
             kids = child_index(inertial)
             mass_el = kids.get("mass")
-            if mass_el is not None and (mass_el.text or "").strip():
-                mass = read_number(diag, mass_el, 0.0)
+            if mass_el is not None:
+                if (mass_el.text or "").strip():
+                    mass = read_number(diag, mass_el, 0.0)
+                else:
+                    _empty_value(diag, mass_el, "1 kg")
             node = kids.get("inertia")
             if node is not None:
                 moment_els = child_index(node)
                 for i, key in enumerate(MOMENT_TAGS):
                     child = moment_els.get(key)
-                    if child is not None and (child.text or "").strip():
-                        moments[i] = read_number(diag, child, 0.0)
+                    if child is not None:
+                        if (child.text or "").strip():
+                            moments[i] = read_number(diag, child, 0.0)
+                        else:
+                            _empty_value(diag, child, f"{moments[i]:g} kg·m²")
             pose = kids.get("pose")
             if pose is not None:
                 try:
@@ -371,3 +377,10 @@ def _welded_to_world(plant) -> set[int]:
         if 0 in group:
             return group
     return {0}
+
+
+def _empty_value(diag, el, default: str) -> None:
+    """An empty ``<mass></mass>`` (or moment of inertia): libsdformat, and so
+    Drake, give it the specification's default; said at the element."""
+    diag.warning(el, f"<{el.tag}> is empty; it is read as {default}, SDFormat's default (as "
+                     "libsdformat and Drake read it); write the value", code="sdf-value-empty")

@@ -114,6 +114,13 @@ class GeometryReader:
             if rgba is None:
                 diag.error(color, "<color> needs an rgba attribute of four numbers",
                            code="urdf-attribute-missing")
+            if not (0.0 <= min(rgba) and max(rgba) <= 1.0):
+                outside = [v for v in rgba if not 0.0 <= v <= 1.0]
+                diag.warning(color, f"<color rgba='{color.get('rgba')}'> has "
+                                    f"{'a value' if len(outside) == 1 else 'values'} outside "
+                                    f"[0, 1] ({', '.join(f'{v:g}' for v in outside)}); mbparse "
+                                    "keeps the colour as written, as Drake does (renderers clamp "
+                                    "it)", code="color-out-of-range")
         if rgba is None and not texture_given and name and name not in self.materials:
             # urdfdom, pybullet and yourdfpy read such a reference; Drake refuses it.
             diag.drake_refuses(el, f"material '{name}' has no color or texture and no earlier "
@@ -198,6 +205,13 @@ class GeometryReader:
             args = diag.vector(el, "size", 3)
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
+            if 0.0 in args and not diag.policy.like_drake and min(args) >= 0.0:
+                # pyflyt's pole and race gate: pybullet and yourdfpy load them.
+                diag.warning(el, f"<box> has a side of size 0 (size '{el.get('size')}'); "
+                                 "mbparse leaves this geometry out and loads the rest of the "
+                                 "model, as pybullet and yourdfpy do [Drake refuses this: a box's "
+                                 "sides must be positive]", code="shape-zero-size")
+                return None
         elif tag in _ROUND_SHAPES:
             make = _ROUND_SHAPES[tag]
             radius = diag.scalar(el, "radius")

@@ -83,6 +83,9 @@ def check_for(consumers: Sequence[str], path: str, options: LoadOptions, reading
             continue
         if name == "drake":
             out = [f for f in out if f.rule != "drake-refuses"]
+        elif name == "mujoco" and ctx.format == "mjcf":
+            # what MuJoCo refuses: each becomes a for-mujoco-refuses error
+            out = [f for f in out if f.rule not in mujoco.REFUSAL_RULES]
         out.extend(_guarded(consumer, ctx))
     return out
 

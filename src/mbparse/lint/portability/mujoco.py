@@ -3,14 +3,17 @@ fixed to the world, bodies joined by fixed joints are fused
 (``fusestatic``) and visuals discarded (``discardvisual``) unless the file's
 ``<mujoco><compiler>`` says otherwise, a link without ``<inertial>`` gets a
 mass from its collision shapes, ``package://`` is not resolved, and only
-STL, OBJ and MSH meshes can be decoded. MJCF is MuJoCo's own format: check's
-default findings already hold what MuJoCo refuses."""
+STL, OBJ and MSH meshes can be decoded. MJCF is MuJoCo's own format: what
+its compiler refuses and Drake reads (``mjcf-mujoco-refuses``, an unknown
+element or attribute, a file included twice: warnings in check's default
+output) is an error here."""
 from __future__ import annotations
 
 from typing import Iterator
 
 from ...formats.common.xml import first_child
-from ..findings import Finding
+from ...formats.mjcf.mujoco_refuses import CODE as REFUSES_CODE
+from ..findings import Finding, rule_finding
 from .source import merge_findings
 
 NAME = "mujoco"
@@ -18,9 +21,17 @@ TITLE = "MuJoCo"
 READS = ("mjcf", "urdf")
 READS_TEXT = "it reads MJCF and URDF"
 MESH_FORMATS = (".stl", ".obj", ".msh")
+# The findings on an MJCF file that MuJoCo's compiler refuses: what Drake
+# reads and MuJoCo does not, elements and attributes its schema does not
+# have, a file included twice. Each becomes a for-mujoco-refuses error.
+REFUSAL_RULES = frozenset((REFUSES_CODE, "mjcf-unknown-element", "mjcf-unknown-attribute",
+                           "mjcf-include-repeated"))
 
 
 def check(ctx) -> Iterator[Finding]:
+    if ctx.format == "mjcf":
+        yield from refusals(ctx)
+        return
     if ctx.urdf is None:
         return
     compiler = _compiler(ctx.urdf)
@@ -31,6 +42,14 @@ def check(ctx) -> Iterator[Finding]:
         yield from discarded_visuals(ctx)
     yield from masses(ctx)
     yield from meshes(ctx, compiler.get("discardvisual", "true") == "false")
+
+
+def refusals(ctx) -> Iterator[Finding]:
+    """What MuJoCo's compiler refuses in an MJCF file that mbparse read as
+    Drake does: each reader warning of it, as an error at its place."""
+    for f in ctx.findings:
+        if f.rule in REFUSAL_RULES:
+            yield rule_finding("for-mujoco-refuses", f.message, f.file, f.line, f.column)
 
 
 def _compiler(urdf) -> dict:

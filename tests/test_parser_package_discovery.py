@@ -1,0 +1,78 @@
+"""The library and the command line load the same model (issue 29, item 6):
+Parser.add_models adds the packages whose package.xml stands above the model,
+as every mbparse command does (tiago: 53 geometries through the API, 129
+through the CLI); a package the map already has keeps its folder, and
+set_package_discovery(False) is Drake's Parser, which finds packages only in
+its package map."""
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+from mbparse import MultibodyPlant, Parser, SceneGraph
+from mbparse.cli import main
+
+OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+MESH = '<mesh filename="package://my_robot/meshes/box.obj"/>'
+
+
+@pytest.fixture
+def model(tmp_path):
+    """A package named my_robot in a folder of another name (so the search
+    by folder name does not find it), its URDF two folders below."""
+    pkg = tmp_path / "src" / "robot_pkg"
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "meshes").mkdir()
+    (pkg / "meshes" / "box.obj").write_text(OBJ)
+    (pkg / "package.xml").write_text('<package format="2"><name>my_robot</name></package>')
+    urdf = pkg / "urdf" / "r.urdf"
+    urdf.write_text(f'<robot name="r"><link name="a"><visual><geometry>{MESH}</geometry>'
+                    f'</visual><collision><geometry>{MESH}</geometry></collision></link></robot>')
+    return urdf
+
+
+def api_geometries(path, discovery=True, packages=()):
+    plant, sg = MultibodyPlant(0.001), SceneGraph()
+    parser = Parser(plant, sg)
+    parser.set_package_discovery(discovery)
+    for name, folder in packages:
+        parser.package_map().add(name, str(folder))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        parser.add_models(path)
+    plant.finalize()
+    return sg.num_geometries(), [str(x.message) for x in w], parser
+
+
+def test_the_api_and_the_cli_load_the_same_geometries(model, capsys):
+    count, said, parser = api_geometries(model)
+    assert count == 2 and not said
+    assert parser.package_map().get_path("my_robot") == str(model.parent.parent)
+    assert main(["inspect", "--json", str(model)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert len(summary["geometries"]) == count
+
+
+def test_without_discovery_the_parser_is_drakes(model):
+    parser = Parser(MultibodyPlant(0.0))
+    assert parser.get_package_discovery()
+    count, said, _ = api_geometries(model, discovery=False)
+    assert count == 0
+    assert any("package 'my_robot', which the package map does not have" in m for m in said)
+
+
+def test_a_package_already_in_the_map_keeps_its_folder(model, tmp_path):
+    other = tmp_path / "elsewhere"
+    (other / "meshes").mkdir(parents=True)
+    (other / "meshes" / "box.obj").write_text(OBJ)
+    count, _, parser = api_geometries(model, packages=[("my_robot", other)])
+    assert count == 2 and parser.package_map().get_path("my_robot") == str(other)
+
+
+def test_an_unreadable_package_xml_above_is_said_and_the_model_loads(model):
+    (model.parent / "package.xml").write_text("<package><name></name></package>")
+    count, said, _ = api_geometries(model)
+    assert count == 2
+    assert any("has no <name>" in m and "is ignored" in m for m in said)
