@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--package-uris", action="store_true",
                    help="name meshes inside a known package package://NAME/... instead of by "
                         "a path relative to the output")
+    p.add_argument("--drake-extensions", action="store_true",
+                   help="URDF output: write Drake's drake: elements (capsules, ball joints, "
+                        "collision filters, proximity properties...) instead of standard URDF")
     p.add_argument("--via-model", action="store_true",
                    help="URDF to SDFormat through mbparse's model (every link kept) instead of "
                         "libsdformat's conversion")
@@ -69,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris, via_model=args.via_model,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     drake_extensions=args.drake_extensions)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
         print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError) else str(e),
@@ -113,7 +117,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris, via_model=args.via_model,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     drake_extensions=args.drake_extensions)
     except ParseError as e:
         print(str(e), file=sys.stderr)
         return 2

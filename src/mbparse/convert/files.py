@@ -26,7 +26,8 @@ class ConvertFileOptions:
     the mesh files; ``use_packages`` writes ``package://`` for meshes inside
     a known package. ``via_model`` sends URDF to SDFormat through the model
     writer instead of libsdformat's conversion; ``sdf_options`` are that
-    conversion's choices.
+    conversion's choices. ``drake_extensions`` writes Drake's ``drake:``
+    elements into URDF output (standard URDF otherwise).
     """
 
     load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
@@ -35,6 +36,7 @@ class ConvertFileOptions:
     use_packages: bool = False
     via_model: bool = False
     sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
+    drake_extensions: bool = False
 
 
 @dataclass
@@ -55,14 +57,15 @@ def convert_file(path: str, target: str, output: str | None = None,
     """
     from .writers import write
     options = options or ConvertFileOptions()
-    out_dir = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+    out_dir = os.path.dirname(os.path.abspath(output)) if output else None
     if target == "sdf" and path.lower().endswith(".urdf") and not options.via_model:
         result = _urdf_to_sdf(path, options)
     else:
         loaded = load(path, options.load, finalize=False)
         text, report = write(loaded.plant, loaded.scene_graph, target, out_dir,
                              options.copy_meshes, loaded.parser.package_map(),
-                             options.use_packages, source=path)
+                             options.use_packages, source=path,
+                             drake_extensions=options.drake_extensions)
         result = ConvertResult(text, report, loaded.warnings)
     if options.strict and result.report:
         raise ConvertError(f"{path}: the conversion to {target} loses "

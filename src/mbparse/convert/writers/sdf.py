@@ -168,9 +168,6 @@ class SdfWriter(Writer):
                 el = sub(link, role, {"name": name})
                 sub(el, "pose", text=pose_text(g.X_BG, f"the pose of geometry '{g.name}'"))
                 sub(el, "geometry").append(shape)
-                if role == "collision" and not self.collision_mesh_ok(g):
-                    link.remove(el)
-                    continue
                 if role == "visual":
                     color = self.rgba(g)
                     if color is not None:
