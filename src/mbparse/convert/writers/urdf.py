@@ -131,7 +131,7 @@ class UrdfWriter(Writer):
         self.joint_names: set[str] = set()
         self.materials: set[str] = set()
         self.searched: dict[int, dict[str, int]] = {}  # by id of a set of names (unique_name)
-        self.geometry_names: dict[str, set[str]] = {}
+        self.geometry_names: dict[tuple[str, str], set[str]] = {}  # by (link, role)
         free = [r for r in walk.roots if r.is_free()]
         # One root link (urdfdom refuses two): a world link when anything hangs
         # from the world or several trees stand free, and floating joints from
@@ -186,12 +186,12 @@ class UrdfWriter(Writer):
         pieces = self._shape_elements(g)
         if pieces is None:
             return
-        taken = self.geometry_names.setdefault(link.get("name"), set())
         material_name = facts(g.instance).get("material")
         written: tuple[str, ...] = ()
         for role, is_role in (("visual", self.is_visual), ("collision", self.is_collision)):
             if not is_role(g):
                 continue
+            taken = self.geometry_names.setdefault((link.get("name"), role), set())
             color = self.rgba(g) if role == "visual" else None
             proximity = self._proximity(g) if role == "collision" else None
             for suffix, X_GS, shape in pieces:
@@ -386,8 +386,8 @@ class UrdfWriter(Writer):
             how = "" if self.drake else " in standard URDF (--drake-extensions writes it)"
             self.report.add(APPROXIMATED, what,
                             f"a {kind} joint has no URDF form{how}; it is written as a fixed "
-                            "joint", where(j))
-            self._fixed(name, parent, child, h.X_PF, j)
+                            "joint at its default position", where(j))
+            self._fixed(name, parent, child, h.X_PF @ h.X_FM(True), j)
             return
         sub(el, "origin", xyz_rpy(h.X_PF, what))
         sub(el, "parent", {"link": parent})
@@ -438,7 +438,7 @@ class UrdfWriter(Writer):
         sub(el, "dynamics", {"damping": num(damping[0], what),
                              "friction": num(friction[0], what)})
 
-    def _limits(self, el, j, utype: str) -> tuple[str, ...]:
+    def _limits(self, el, j, utype: str, written_as: str | None = None) -> tuple[str, ...]:
         """``<limit>``: urdfdom refuses a revolute or prismatic joint without
         one, and any ``<limit>`` without both ``effort`` and ``velocity``; a
         continuous joint gets one only when it has an effort or velocity
@@ -483,10 +483,11 @@ class UrdfWriter(Writer):
                             "asymmetric velocity or acceleration limits are written "
                             "symmetric", where(j))
         if invented:
+            part = f" (written as the {utype} joint '{written_as}')" if written_as else ""
             self.report.add(APPROXIMATED, what,
-                            f"it has no {' or '.join(invented)} limit, and URDF readers "
-                            f"(urdfdom) need each in a {utype} joint's <limit>: written as "
-                            f"±{NO_LIMIT!r}, the largest number", where(j))
+                            f"it has no {', '.join(invented)} limit{part}: URDF readers "
+                            f"(urdfdom) need each in a {utype} joint's <limit>, so each is "
+                            f"written as ±{NO_LIMIT!r}, the largest number", where(j))
         sub(el, "limit", attrs)
         if len(set(f.get("effort") or [0])) > 1 or len(set(f.get("velocity") or [0])) > 1:
             self.report.add(APPROXIMATED, what, "per-axis effort or velocity limits are "
@@ -552,7 +553,7 @@ class UrdfWriter(Writer):
             sub(el, "child", {"link": links[k + 1]})
             sub(el, "axis", {"xyz": nums(axis, what)})
             if utype != "continuous":
-                self._limits(el, one, utype)
+                self._limits(el, one, utype, names[k])
             damping = j.damping[dof] if dof < len(j.damping) else 0.0
             if damping:
                 sub(el, "dynamics", {"damping": num(damping, what), "friction": "0"})
@@ -585,7 +586,7 @@ class UrdfWriter(Writer):
         sub(el, "parent", {"link": link})
         sub(el, "child", {"link": child})
         sub(el, "axis", {"xyz": axis})
-        self._limits(el, _OneAxis(j, 0, free=True), "prismatic")
+        self._limits(el, _OneAxis(j, 0, free=True), "prismatic", slide)
         sub(el, "mimic", {"joint": name, "multiplier": num(j.screw_pitch / (2 * math.pi), what),
                           "offset": "0"})
         self.report_facts(j, what, ())
