@@ -405,3 +405,18 @@ def test_pybullet_loads_every_output(tmp_path, meshed):
     done = subprocess.run([sys.executable, "-c", code, *map(str, paths)], capture_output=True,
                           text=True, timeout=300)
     assert f"loaded {len(paths)}" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_a_fixed_joint_keeps_its_safety_controller_and_calibration(tmp_path):
+    # (PR2's casters in example-robot-data: fixed joints with both)
+    text = ARM.replace('<joint name="elbow" type="revolute">', '<joint name="elbow" type="fixed">')
+    text = text.replace('<origin xyz="0 0 0.3"/><axis xyz="0 1 0"/>',
+                        '<origin xyz="0 0 0.3"/><calibration rising="0.5"/>'
+                        '<safety_controller k_velocity="10"/>')
+    text = text.replace('<mimic joint="elbow" multiplier="0.02" offset="0.01"/>', "")
+    root, report, out = to_urdf(write_text(tmp_path, "arm.urdf", text))
+    elbow = root.find("joint[@name='elbow']")
+    assert elbow.get("type") == "fixed"
+    assert elbow.find("calibration").get("rising") == "0.5"
+    assert elbow.find("safety_controller").get("k_velocity") == "10"
+    assert not report

@@ -359,7 +359,7 @@ class UrdfWriter(Writer):
         sub(el, "parent", {"link": parent})
         sub(el, "child", {"link": child})
         if joint is not None:
-            self.report_facts(joint, f"joint '{joint.name}'", ())
+            self._joint_facts(el, joint, ())
 
     def _moving(self, node: BodyNode, h: Hinge, parent: str, child: str) -> None:
         j = h.joint
