@@ -420,3 +420,43 @@ def test_a_fixed_joint_keeps_its_safety_controller_and_calibration(tmp_path):
     assert elbow.find("calibration").get("rising") == "0.5"
     assert elbow.find("safety_controller").get("k_velocity") == "10"
     assert not report
+
+
+SCREW_MIMIC = f"""<?xml version="1.0"?>
+<robot name="s" xmlns:drake="http://drake.mit.edu">
+  <link name="base">{INERTIAL}</link><link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>
+  <joint name="r" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <drake:joint name="s" type="screw"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <drake:screw_thread_pitch value="0.1"/><mimic joint="r" multiplier="2" offset="0.5"/>
+  </drake:joint>
+</robot>
+"""
+
+
+def test_a_screw_that_mimics_keeps_its_mimic_on_its_rotation(tmp_path):
+    root, report, out = to_urdf(write_text(tmp_path, "s.urdf", SCREW_MIMIC))
+    mimic = root.find("joint[@name='s']/mimic")
+    assert (mimic.get("joint"), mimic.get("multiplier"), mimic.get("offset")) == ("r", "2", "0.5")
+    assert root.find("joint[@name='s_translation']/mimic").get("joint") == "s"
+    assert not any("coupling" in x.what for x in report.losses)
+    couplers = [c for c in read_back(str(out)).plant.constraints() if c.type == "coupler"]
+    assert {(c.joint0.name, c.joint1.name) for c in couplers} == {("s", "r"),
+                                                                 ("s_translation", "s")}
+
+
+def test_a_coupler_on_a_joint_written_fixed_is_reported(tmp_path):
+    from test_convert_joint_types import CURVILINEAR_SDF
+    text = CURVILINEAR_SDF.replace("</model>", f"""<link name="wheel">
+      <inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
+      </link><joint name="spin" type="revolute"><parent>base</parent><child>wheel</child>
+      <axis><xyz>0 0 1</xyz></axis></joint></model>""")
+    from mbparse.loading import LoadOptions, load
+    loaded = load(str(write_text(tmp_path, "curv.sdf", text)), LoadOptions(time_step=0.0),
+                  finalize=False)
+    plant = loaded.plant
+    plant.add_coupler_constraint(plant.get_joint_by_name("curve"),
+                                 plant.get_joint_by_name("spin"), 0.5)
+    _, report = write(plant, loaded.scene_graph, "urdf")
+    assert any(x.element == "joint 'curve'" and "coupling to joint 'spin'" in x.what
+               and x.action == "dropped" for x in report.losses)

@@ -132,6 +132,7 @@ class UrdfWriter(Writer):
         self.materials: set[str] = set()
         self.searched: dict[int, dict[str, int]] = {}  # by id of a set of names (unique_name)
         self.geometry_names: dict[tuple[str, str], set[str]] = {}  # by (link, role)
+        self.mimics: set[int] = set()  # ids of the couplers written as <mimic>
         free = [r for r in walk.roots if r.is_free()]
         # One root link (urdfdom refuses two): a world link when anything hangs
         # from the world or several trees stand free, and floating joints from
@@ -499,6 +500,16 @@ class UrdfWriter(Writer):
             if isinstance(c, CouplerConstraint) and c.joint0 is j:
                 sub(el, "mimic", {"joint": self.name(c.joint1), "multiplier": num(c.gear_ratio),
                                   "offset": num(c.offset)})
+                self.mimics.add(id(c))
+
+    def _unwritten_couplers(self) -> None:
+        """Couplers whose following joint was not written as a URDF joint
+        that can hold a ``<mimic>`` (a joint written fixed, or as a chain)."""
+        for c in self.plant.constraints():
+            if isinstance(c, CouplerConstraint) and id(c) not in self.mimics:
+                self.report.add(DROPPED, f"joint '{c.joint0.name}'",
+                                f"its coupling to joint '{c.joint1.name}' (a <mimic>): the "
+                                "joint is not written as one URDF joint", where(c))
 
     def _joint_facts(self, el, j, written: tuple[str, ...]) -> None:
         """The safety controller and calibration the source gave, and a
@@ -581,6 +592,7 @@ class UrdfWriter(Writer):
         sub(el, "child", {"link": link})
         sub(el, "axis", {"xyz": axis})
         self._dynamics(el, j, "screw", what)
+        self._mimic(el, j)  # (the screw's position is the rotation's)
         el = sub(self.robot, "joint", {"name": slide, "type": "prismatic"})
         sub(el, "origin", xyz_rpy(IDENTITY, what))
         sub(el, "parent", {"link": link})
@@ -653,6 +665,7 @@ class UrdfWriter(Writer):
             sub(group, D + "ignored_collision_filter_group", {"name": f"filter_{i}"})
 
     def _forces_and_constraints(self) -> None:
+        self._unwritten_couplers()
         if not self.drake:
             self.report_unwritten({CouplerConstraint: ""})
             return
