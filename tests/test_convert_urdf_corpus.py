@@ -19,7 +19,7 @@ import warnings
 import pytest
 
 from conftest import CORPUS, needs_corpus
-from mbparse.convert.files import ConvertFileOptions, convert_file
+from mbparse.convert.files import convert_file
 from mbparse.convert.loss import ConvertError
 from mbparse.convert.roundtrip import check_conversion, read_back
 from mbparse.description import facts
