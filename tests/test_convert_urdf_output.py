@@ -460,3 +460,30 @@ def test_a_coupler_on_a_joint_written_fixed_is_reported(tmp_path):
     _, report = write(plant, loaded.scene_graph, "urdf")
     assert any(x.element == "joint 'curve'" and "coupling to joint 'spin'" in x.what
                and x.action == "dropped" for x in report.losses)
+
+
+MSH_MODEL = Path(__file__).parent / "data" / "mjcf" / "own_msh.xml"
+
+
+def test_a_mujoco_msh_mesh_becomes_an_obj_beside_the_output(tmp_path):
+    root, report, out = to_urdf(MSH_MODEL, tmp_path / "out" / "msh.urdf")
+    filenames = {m.get("filename") for m in root.iter("mesh")}
+    assert filenames == {"box_msh.obj"} and (out.parent / "box_msh.obj").is_file()
+    assert any("MSH" in x.what and x.action == "approximated" for x in report.losses)
+    from mbparse.geometry.meshes import read_mesh
+    original = read_mesh(str(MSH_MODEL.parent / "meshes" / "box_msh.msh"))
+    written = read_mesh(str(out.parent / "box_msh.obj"))
+    assert written.vertices.tolist() == original.vertices.tolist()
+    assert check_conversion(str(MSH_MODEL), "urdf", str(tmp_path))[0] == "lossy-ok"
+    pytest.importorskip("pybullet")
+    code = "import sys, pybullet as p\np.connect(p.DIRECT)\np.loadURDF(sys.argv[1])\nprint('ok')"
+    done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True,
+                          text=True, timeout=120)
+    assert "ok" in done.stdout.split(), done.stdout[-1000:]
+
+
+def test_without_an_output_folder_an_msh_mesh_is_named_and_reported(tmp_path):
+    result = convert_file(str(MSH_MODEL), "urdf", None)
+    assert "box_msh.msh" in result.text
+    loss = next(x for x in result.report.losses if "MSH" in x.what)
+    assert loss.action == "dropped" and "--copy-meshes" in loss.what

@@ -43,26 +43,18 @@ class MeshPlacer:
 
     def as_obj(self, filename: str) -> str:
         """The URI of an OBJ copy of a mesh file of another format, written
-        into ``copy_to`` (which must be set): the triangles as mbparse reads
-        them (a Collada file's unit and up axis, a glTF file turned to +z),
-        without materials or textures. Raises MeshError when the file
-        cannot be read."""
+        into :meth:`generated_folder` (which must not be None): the triangles
+        as mbparse reads them (a Collada file's unit and up axis, a glTF file
+        turned to +z), without materials or textures. Raises MeshError when
+        the file cannot be read."""
         from ...geometry.meshes import read_mesh
         path = os.path.abspath(filename)
         key = path + "#obj"
         if key not in self.copied:
             mesh = read_mesh(path)
-            folder = os.path.abspath(self.copy_to)
-            os.makedirs(folder, exist_ok=True)
             stem = os.path.splitext(os.path.basename(path))[0]
-            target = os.path.join(folder, stem + ".obj")
-            n = 1
-            taken = set(self.copied.values())
-            while target in taken or os.path.exists(target):
-                target = os.path.join(folder, f"{stem}_{n}.obj")
-                n += 1
-            write_obj(target, mesh.vertices, mesh.faces, f"triangles of {os.path.basename(path)}")
-            self.copied[key] = target
+            self.generated(stem, mesh.vertices, mesh.faces,
+                           f"triangles of {os.path.basename(path)}", key=key)
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
 
@@ -74,14 +66,19 @@ class MeshPlacer:
             return os.path.abspath(self.copy_to)
         return os.path.abspath(self.out_dir) if self.out_dir_known else None
 
-    def generated(self, stem: str, vertices, faces, comment: str = "") -> str:
+    def generated(self, stem: str, vertices, faces, comment: str = "",
+                  key: str | None = None) -> str:
         """The URI of an OBJ of ``vertices`` and ``faces`` written into
-        :meth:`generated_folder` (which must not be None) as ``stem.obj``; a
-        file there of that name and the same text is used as it is, one of
-        other text gets a number added to the new file's name."""
-        key = f"#generated:{stem}"
+        :meth:`generated_folder` (which must not be None) as ``stem.obj``,
+        once per ``key`` (the stem by default); a file there of that name and
+        the same text is used as it is, one of other text gets a number added
+        to the new file's name."""
+        key = key or f"#generated:{stem}"
         if key not in self.copied:
             folder = self.generated_folder()
+            if folder is None:
+                raise ValueError("no folder to write a mesh to: the output goes to standard "
+                                 "output and no copy-meshes folder was given")
             os.makedirs(folder, exist_ok=True)
             text = obj_text(vertices, faces, comment)
             target = os.path.join(folder, stem + ".obj")

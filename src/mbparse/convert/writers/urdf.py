@@ -18,6 +18,7 @@ body keeps its own frame.
 from __future__ import annotations
 
 import copy
+import os
 
 from lxml import etree
 
@@ -32,6 +33,8 @@ from .base import Writer, geometry_label, num, nums, sub, unique_name, xyz_rpy
 from .urdf_joints import D, DRAKE_NS, NO_LIMIT, UrdfJoints
 from .walk import BodyNode, where
 
+# Mesh files that no URDF reader but mbparse reads, written as OBJ copies.
+MESHES_AS_OBJ = {".msh": "MuJoCo's MSH meshes"}
 # Proximity properties as drake:proximity_properties children.
 PROXIMITY_TAGS = {("hydroelastic", "hydroelastic_modulus"): "hydroelastic_modulus",
                   ("hydroelastic", "resolution_hint"): "mesh_resolution_hint",
@@ -230,7 +233,10 @@ class UrdfWriter(UrdfJoints, Writer):
                     "a": num(s.a, what), "b": num(s.b, what), "c": num(s.c, what)}))]
             return self._ellipsoid_mesh(g, s, what)
         if isinstance(s, Mesh):
-            el = etree.Element("mesh", {"filename": self.mesh_uri(s.filename),
+            uri = None
+            if os.path.splitext(s.filename)[1].lower() in MESHES_AS_OBJ:
+                uri = self._mesh_as_obj(g, s)
+            el = etree.Element("mesh", {"filename": uri or self.mesh_uri(s.filename),
                                         "scale": nums(s.scale, what)})
             if isinstance(s, Convex):
                 if self.drake:
@@ -244,6 +250,31 @@ class UrdfWriter(UrdfJoints, Writer):
         self.report.add(DROPPED, geometry_label(g),
                         f"a {s.type_name} has no URDF shape", g.instance.source)
         return None
+
+    def _mesh_as_obj(self, g: Geometry, s: Mesh) -> str | None:
+        """The URI of an OBJ of a mesh no URDF reader but mbparse reads
+        (MuJoCo's MSH), written beside the output; None, reported, when
+        there is no folder to write it to or the file cannot be read (the
+        mesh is then named as it is)."""
+        from ...geometry.meshes import MeshError
+        kind = MESHES_AS_OBJ[os.path.splitext(s.filename)[1].lower()]
+        if self.meshes.generated_folder() is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"URDF readers (ROS, pybullet, yourdfpy) do not read {kind} like "
+                            f"'{s.filename}'; write to a file (-o) or give --copy-meshes DIR "
+                            "and an OBJ of it is written there", g.instance.source)
+            return None
+        try:
+            uri = self.meshes.as_obj(s.filename)
+        except (MeshError, OSError) as e:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"URDF readers do not read {kind}, and '{s.filename}' cannot be "
+                            f"converted to OBJ: {e}", g.instance.source)
+            return None
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"URDF readers do not read {kind}: '{s.filename}' is written as the "
+                        f"OBJ '{uri}' (its triangles)", g.instance.source)
+        return uri
 
     def _ellipsoid_mesh(self, g: Geometry, s: Ellipsoid, what: str):
         """An ellipsoid in standard URDF: a unit sphere's mesh scaled by the
