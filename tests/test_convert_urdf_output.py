@@ -487,3 +487,26 @@ def test_without_an_output_folder_an_msh_mesh_is_named_and_reported(tmp_path):
     assert "box_msh.msh" in result.text
     loss = next(x for x in result.report.losses if "MSH" in x.what)
     assert loss.action == "dropped" and "--copy-meshes" in loss.what
+
+
+def test_limits_of_joints_written_as_chains_are_kept_on_their_axes(tmp_path):
+    # A screw with a range, a velocity limit and the source's effort (SDFormat
+    # gives a screw these), and a universal joint with velocity limits.
+    from mbparse.loading import LoadOptions, load
+    text = SCREW_MIMIC.replace('<mimic joint="r" multiplier="2" offset="0.5"/>', "")
+    source = write_text(tmp_path, "s.urdf", text)
+    loaded = load(str(source), LoadOptions(time_step=0.0), finalize=False)
+    screw = loaded.plant.get_joint_by_name("s")
+    screw.set_position_limits([-3.0], [3.0])
+    screw.set_velocity_limits([-4.0], [4.0])
+    describe(screw, "effort", [7.0])
+    text, report = write(loaded.plant, loaded.scene_graph, "urdf", source=str(source))
+    root = etree.fromstring(text.encode())
+    rotation = root.find("joint[@name='s']")
+    assert rotation.get("type") == "revolute"
+    limit = rotation.find("limit")
+    assert [float(limit.get(k)) for k in ("lower", "upper", "effort", "velocity")] == [
+        -3, 3, 7, 4]
+    assert not any("effort" in x.what and "no place" in x.what for x in report.losses)
+    slide = root.find("joint[@name='s_translation']/limit")
+    assert float(slide.get("effort")) == NO_LIMIT  # (it follows the rotation)

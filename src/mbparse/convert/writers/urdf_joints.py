@@ -194,16 +194,18 @@ class UrdfJoints:
         limit. What the model does not limit is written as the largest
         double and reported. Returns the description keys written."""
         what = f"joint '{j.name}'"
-        f = facts(j)
+        # (one axis of a joint written as several: its own facts and actuator)
+        base, dof = (j.joint, j.dof) if isinstance(j, _OneAxis) else (j, 0)
+        f = facts(base)
         velocity = j.vel_upper[0]
-        if not math.isfinite(velocity) and f.get("velocity"):
-            velocity = f["velocity"][0]
+        if not math.isfinite(velocity) and len(f.get("velocity") or ()) > dof:
+            velocity = f["velocity"][dof]
         effort = math.inf
-        actuators = [a for a in self.plant.actuators() if a.joint is j]
+        actuators = [a for a in self.plant.actuators() if a.joint is base]
         if actuators and math.isfinite(actuators[0].effort_limit):
             effort = actuators[0].effort_limit
-        elif f.get("effort"):
-            effort = f["effort"][0]
+        elif len(f.get("effort") or ()) > dof:
+            effort = f["effort"][dof]
         if utype == "continuous" and not (math.isfinite(effort) or math.isfinite(velocity)):
             return ()
         attrs, invented = {}, []
@@ -238,7 +240,8 @@ class UrdfJoints:
                             f"(urdfdom) need each in a {utype} joint's <limit>, so each is "
                             f"written as ±{NO_LIMIT!r}, the largest number", where(j))
         sub(el, "limit", attrs)
-        if len(set(f.get("effort") or [0])) > 1 or len(set(f.get("velocity") or [0])) > 1:
+        if base is j and (len(set(f.get("effort") or [0])) > 1
+                          or len(set(f.get("velocity") or [0])) > 1):
             self.report.add(APPROXIMATED, what, "per-axis effort or velocity limits are "
                                                 "written as the first axis's", where(j))
         return ("effort", "velocity")
@@ -300,6 +303,7 @@ class UrdfJoints:
                         f"links {', '.join(repr(n) for n in links[1:-1])} "
                         "(--drake-extensions writes a drake:joint)", where(j))
         what = f"joint '{j.name}'"
+        written: set[str] = set()
         for k, (suffix, utype, axis, dof) in enumerate(steps):
             if k < len(steps) - 1:
                 sub(self.robot, "link", {"name": links[k + 1]})
@@ -311,12 +315,11 @@ class UrdfJoints:
             sub(el, "parent", {"link": links[k]})
             sub(el, "child", {"link": links[k + 1]})
             sub(el, "axis", {"xyz": nums(axis, what)})
-            if utype != "continuous":
-                self._limits(el, one, utype, names[k])
+            written |= set(self._limits(el, one, utype, names[k]))
             damping = j.damping[dof] if dof < len(j.damping) else 0.0
             if damping:
                 sub(el, "dynamics", {"damping": num(damping, what), "friction": "0"})
-        self.report_facts(j, what, ())
+        self.report_facts(j, what, written)
 
     def _screw(self, h: Hinge, parent: str, child: str) -> None:
         """A screw joint in standard URDF: a continuous joint about the axis
@@ -334,13 +337,18 @@ class UrdfJoints:
                         "(--drake-extensions writes a drake:joint)", where(j))
         axis = nums(h.axis, what)
         sub(self.robot, "link", {"name": link})
-        el = sub(self.robot, "joint", {"name": name, "type": "continuous"})
+        rotation = _OneAxis(j, 0)
+        limited = any(map(math.isfinite, rotation.pos_lower + rotation.pos_upper))
+        utype = "revolute" if limited else "continuous"
+        el = sub(self.robot, "joint", {"name": name, "type": utype})
         sub(el, "origin", xyz_rpy(h.X_PF, what))
         sub(el, "parent", {"link": parent})
         sub(el, "child", {"link": link})
         sub(el, "axis", {"xyz": axis})
+        written = self._limits(el, rotation, utype, name)
         self._dynamics(el, j, "screw", what)
         self._mimic(el, j)  # (the screw's position is the rotation's)
+        self._joint_facts(el, j, written)
         el = sub(self.robot, "joint", {"name": slide, "type": "prismatic"})
         sub(el, "origin", xyz_rpy(IDENTITY, what))
         sub(el, "parent", {"link": link})
@@ -349,15 +357,18 @@ class UrdfJoints:
         self._limits(el, _OneAxis(j, 0, free=True), "prismatic", slide)
         sub(el, "mimic", {"joint": name, "multiplier": num(j.screw_pitch / (2 * math.pi), what),
                           "offset": "0"})
-        self.report_facts(j, what, ())
 
 
 class _OneAxis:
-    """One degree of freedom of a joint, as :meth:`UrdfWriter._limits` reads
-    a joint: its limits (none when ``free``), and no actuator or facts."""
+    """One degree of freedom ``dof`` of ``joint``, as :meth:`UrdfJoints._limits`
+    reads a joint: its limits, and the joint's facts and actuator; when
+    ``free`` (a screw's translation, which only follows its rotation), no
+    limits, facts or actuator."""
 
     def __init__(self, joint, dof: int, free: bool = False):
         inf = math.inf
+        self.joint = self if free else joint
+        self.dof = dof
         self.name = joint.name
         self.source = getattr(joint, "source", None)
         self.description = None
