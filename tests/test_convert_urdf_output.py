@@ -510,3 +510,22 @@ def test_limits_of_joints_written_as_chains_are_kept_on_their_axes(tmp_path):
     assert not any("effort" in x.what and "no place" in x.what for x in report.losses)
     slide = root.find("joint[@name='s_translation']/limit")
     assert float(slide.get("effort")) == NO_LIMIT  # (it follows the rotation)
+
+
+def test_a_gltf_mesh_becomes_an_obj_pybullet_reads_unless_drake_extensions(tmp_path):
+    import trimesh
+    folder = tmp_path / "model"
+    folder.mkdir()
+    trimesh.creation.box(extents=(1, 2, 3)).export(str(folder / "box.gltf"))
+    source = write_text(folder, "g.urdf", f"""<robot name="g"><link name="base">{INERTIAL}
+      <visual><geometry><mesh filename="box.gltf"/></geometry></visual></link></robot>""")
+    root, report, out = to_urdf(source, tmp_path / "out" / "g.urdf")
+    assert root.find(".//mesh").get("filename") == "box.obj"
+    (loss,) = report.losses
+    assert loss.action == "approximated" and "pybullet" in loss.what and loss.line == 2
+    original = read_back(str(source)).plant.scene_graph.geometries()[0].shape.filename
+    from mbparse.geometry.meshes import read_mesh
+    assert read_mesh(str(out.parent / "box.obj")).vertices.tolist() == \
+        read_mesh(original).vertices.tolist()  # (as Drake reads glTF: turned to +z)
+    root, report, _ = to_urdf(source, tmp_path / "drake" / "g.urdf", drake_extensions=True)
+    assert root.find(".//mesh").get("filename").endswith("box.gltf") and not report

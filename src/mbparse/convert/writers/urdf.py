@@ -33,8 +33,13 @@ from .base import Writer, geometry_label, num, nums, sub, unique_name, xyz_rpy
 from .urdf_joints import D, DRAKE_NS, NO_LIMIT, UrdfJoints
 from .walk import BodyNode, where
 
-# Mesh files that no URDF reader but mbparse reads, written as OBJ copies.
-MESHES_AS_OBJ = {".msh": "MuJoCo's MSH meshes"}
+# Mesh files written as OBJ copies of their triangles: what no URDF reader but
+# mbparse reads, and, in standard URDF, what pybullet (which reads OBJ, STL and
+# DAE only, and refuses the whole file otherwise) does not read. Drake reads
+# glTF, so Drake's URDF keeps it.
+MESHES_AS_OBJ = {".msh": "MuJoCo's MSH meshes", ".ply": "PLY meshes",
+                 ".gltf": "glTF meshes", ".glb": "glTF (GLB) meshes"}
+DRAKE_READS = (".gltf", ".glb")
 # Proximity properties as drake:proximity_properties children.
 PROXIMITY_TAGS = {("hydroelastic", "hydroelastic_modulus"): "hydroelastic_modulus",
                   ("hydroelastic", "resolution_hint"): "mesh_resolution_hint",
@@ -234,7 +239,8 @@ class UrdfWriter(UrdfJoints, Writer):
             return self._ellipsoid_mesh(g, s, what)
         if isinstance(s, Mesh):
             uri = None
-            if os.path.splitext(s.filename)[1].lower() in MESHES_AS_OBJ:
+            ext = os.path.splitext(s.filename)[1].lower()
+            if ext in MESHES_AS_OBJ and not (self.drake and ext in DRAKE_READS):
                 uri = self._mesh_as_obj(g, s)
             el = etree.Element("mesh", {"filename": uri or self.mesh_uri(s.filename),
                                         "scale": nums(s.scale, what)})
@@ -252,28 +258,31 @@ class UrdfWriter(UrdfJoints, Writer):
         return None
 
     def _mesh_as_obj(self, g: Geometry, s: Mesh) -> str | None:
-        """The URI of an OBJ of a mesh no URDF reader but mbparse reads
-        (MuJoCo's MSH), written beside the output; None, reported, when
-        there is no folder to write it to or the file cannot be read (the
-        mesh is then named as it is)."""
+        """The URI of an OBJ of the triangles of a mesh file URDF readers do
+        not all read (MESHES_AS_OBJ), written beside the output; None,
+        reported, when there is no folder to write it to or the file cannot
+        be read (the mesh is then named as it is)."""
         from ...geometry.meshes import MeshError
         kind = MESHES_AS_OBJ[os.path.splitext(s.filename)[1].lower()]
+        why = f"pybullet reads OBJ, STL and DAE meshes only, not {kind}"
+        if kind.startswith("MuJoCo"):
+            why = f"no URDF reader (ROS, pybullet, yourdfpy, Drake) reads {kind}"
         if self.meshes.generated_folder() is None:
             self.report.add(DROPPED, geometry_label(g),
-                            f"URDF readers (ROS, pybullet, yourdfpy) do not read {kind} like "
-                            f"'{s.filename}'; write to a file (-o) or give --copy-meshes DIR "
-                            "and an OBJ of it is written there", g.instance.source)
+                            f"{why} like '{s.filename}'; write to a file (-o) or give "
+                            "--copy-meshes DIR and an OBJ of it is written there",
+                            g.instance.source)
             return None
         try:
             uri = self.meshes.as_obj(s.filename)
         except (MeshError, OSError) as e:
             self.report.add(DROPPED, geometry_label(g),
-                            f"URDF readers do not read {kind}, and '{s.filename}' cannot be "
-                            f"converted to OBJ: {e}", g.instance.source)
+                            f"{why}, and '{s.filename}' cannot be converted to OBJ: {e}",
+                            g.instance.source)
             return None
         self.report.add(APPROXIMATED, geometry_label(g),
-                        f"URDF readers do not read {kind}: '{s.filename}' is written as the "
-                        f"OBJ '{uri}' (its triangles)", g.instance.source)
+                        f"{why}: '{s.filename}' is written as the OBJ '{uri}' (its triangles; "
+                        "materials and textures are not carried)", g.instance.source)
         return uri
 
     def _ellipsoid_mesh(self, g: Geometry, s: Ellipsoid, what: str):
