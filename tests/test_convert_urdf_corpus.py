@@ -1,13 +1,13 @@
 """Every corpus model that loads converts to URDF that urdfdom's check_urdf
-(the parser ROS tools use) accepts, and every corpus URDF written again as
-URDF reads back to the same model and the same facts (effort limits,
-friction, safety controllers, calibrations).
+(the parser ROS tools use) and yourdfpy (where installed) accept, and every
+corpus URDF written again as URDF reads back to the same model and the same
+facts (effort limits, friction, safety controllers, calibrations).
 
 Figures (urdfw, 2026-11-27): 346 corpus models load (165 of the 511 files are
 refused, most of them libsdformat's tests of bad input); 346 URDF outputs
-accepted by check_urdf; of the 116 corpus URDFs that load, 72 read back
-faithful and 44 the same up to their loss report, and the 571 joints whose
-source says more than the plant holds keep those facts.
+accepted by check_urdf and by yourdfpy; of the 116 corpus URDFs that load, 72
+read back faithful and 44 the same up to their loss report, and the 571
+joints whose source says more than the plant holds keep those facts.
 """
 from __future__ import annotations
 
@@ -35,10 +35,27 @@ def corpus_files(suffixes=SUFFIXES) -> list[str]:
     return sorted(out)
 
 
+def yourdfpy_refusal(path: str) -> str | None:
+    """Why yourdfpy refuses the URDF file (None when it validates it)."""
+    import yourdfpy
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            robot = yourdfpy.URDF.load(path, build_scene_graph=False, load_meshes=False)
+    except Exception as e:  # noqa: BLE001 - any refusal is the answer
+        return f"yourdfpy: {e}"
+    return None if robot.validate() else "yourdfpy: validate() is False"
+
+
 @needs_corpus
 @pytest.mark.skipif(shutil.which("check_urdf") is None,
                     reason="urdfdom's check_urdf is not installed")
 def test_every_corpus_model_that_loads_converts_to_urdf_check_urdf_accepts(tmp_path):
+    try:
+        import yourdfpy  # noqa: F401
+        with_yourdfpy = True
+    except ImportError:
+        with_yourdfpy = False
     written, refused = 0, []
     for i, path in enumerate(corpus_files()):
         out = tmp_path / f"{i}.urdf"
@@ -54,6 +71,9 @@ def test_every_corpus_model_that_loads_converts_to_urdf_check_urdf_accepts(tmp_p
                               timeout=60)
         if done.returncode != 0:
             refused.append(f"{path}: {(done.stderr or done.stdout).strip().splitlines()[0]}")
+        why = yourdfpy_refusal(str(out)) if with_yourdfpy else None
+        if why:
+            refused.append(f"{path}: {why}")
     assert written >= 300, written
     assert not refused, "\n".join(refused)
 
