@@ -529,3 +529,24 @@ def test_a_gltf_mesh_becomes_an_obj_pybullet_reads_unless_drake_extensions(tmp_p
         read_mesh(original).vertices.tolist()  # (as Drake reads glTF: turned to +z)
     root, report, _ = to_urdf(source, tmp_path / "drake" / "g.urdf", drake_extensions=True)
     assert root.find(".//mesh").get("filename").endswith("box.gltf") and not report
+
+
+def test_a_damped_floating_joint_is_a_floating_joint_and_its_damping_is_reported():
+    from mbparse.geometry import SceneGraph
+    from mbparse.plant import MultibodyPlant
+    from mbparse.plant.joints import QuaternionFloatingJoint, RevoluteJoint
+    from mbparse.spatial import RigidTransform, SpatialInertia
+    plant = MultibodyPlant(0.0)
+    M = SpatialInertia(1, (0, 0, 0), (1, 1, 1, 0, 0, 0))
+    base, arm = plant.add_rigid_body("base", spatial_inertia=M), \
+        plant.add_rigid_body("arm", spatial_inertia=M)
+    plant.add_joint(QuaternionFloatingJoint, "free", plant.world_body(),
+                    RigidTransform(p=(0, 0, 1)), base, None, damping=0.2)
+    plant.add_joint(RevoluteJoint, "hinge", base, None, arm, None, axis=(0, 0, 1))
+    text, report = write(plant, SceneGraph(), "urdf")
+    root = etree.fromstring(text.encode())
+    free = root.find("joint[@name='free']")
+    assert free.get("type") == "floating" and free.find("parent").get("link") == "world"
+    assert [float(v) for v in free.find("origin").get("xyz").split()] == [0, 0, 1]
+    assert any(x.element == "joint 'free'" and "damping" in x.what and x.action == "dropped"
+               for x in report.losses)

@@ -99,6 +99,9 @@ class UrdfJoints:
                             "default pose: ROS tools read the pose, but Drake (and mbparse) "
                             "read a floating joint as a free body at the world origin", source)
         if joint is not None:
+            if any(joint.damping):
+                self.report.add(DROPPED, label, f"its damping {joint.damping} (a URDF floating "
+                                "joint has none)", source)
             self.report_facts(joint, label, ())
 
     def _fixed(self, name: str, parent: str, child: str, X: RigidTransform, joint=None) -> None:
