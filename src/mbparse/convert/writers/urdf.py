@@ -205,7 +205,8 @@ class UrdfWriter(UrdfJoints, Writer):
         drake = etree.Element(D + "proximity_properties")
         return drake if proximity_children(drake, g, self, D) else None
 
-    def _shape_elements(self, g: Geometry) -> list[tuple[str, RigidTransform, etree._Element]] | None:
+    def _shape_elements(self, g: Geometry
+                        ) -> list[tuple[str, RigidTransform, etree._Element]] | None:
         """The shape as (name suffix, pose in the geometry's frame, URDF
         element) pieces: one, or, for a capsule in standard URDF, a cylinder and
         two spheres."""
