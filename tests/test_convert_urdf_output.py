@@ -424,7 +424,8 @@ def test_a_fixed_joint_keeps_its_safety_controller_and_calibration(tmp_path):
 
 SCREW_MIMIC = f"""<?xml version="1.0"?>
 <robot name="s" xmlns:drake="http://drake.mit.edu">
-  <link name="base">{INERTIAL}</link><link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>
+  <link name="base">{INERTIAL}</link>
+  <link name="a">{INERTIAL}</link><link name="b">{INERTIAL}</link>
   <joint name="r" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
   <drake:joint name="s" type="screw"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
