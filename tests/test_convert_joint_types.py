@@ -94,8 +94,9 @@ def curvilinear_sdf(tmp_path: Path) -> Path:
     return path
 
 
-def convert(path: Path, target: str, out: Path):
-    result = convert_file(str(path), target, str(out), ConvertFileOptions(via_model=True))
+def convert(path: Path, target: str, out: Path, drake_extensions: bool = False):
+    result = convert_file(str(path), target, str(out), ConvertFileOptions(
+        via_model=True, drake_extensions=drake_extensions))
     out.write_text(result.text)
     return result.report
 
@@ -114,8 +115,9 @@ def assert_same_poses(want: dict, got: dict, names) -> None:
             assert a == pytest.approx(b, abs=1e-9), name
 
 
-def test_urdf_keeps_planar_universal_screw_and_ball_joints(joints_urdf, tmp_path):
-    report = convert(joints_urdf, "urdf", tmp_path / "out.urdf")
+def test_urdf_keeps_planar_universal_screw_and_ball_joints_with_drake_extensions(
+        joints_urdf, tmp_path):
+    report = convert(joints_urdf, "urdf", tmp_path / "out.urdf", drake_extensions=True)
     original = read_back(str(joints_urdf)).plant
     written = read_back(str(tmp_path / "out.urdf")).plant
     for name in Q:
@@ -125,6 +127,29 @@ def test_urdf_keeps_planar_universal_screw_and_ball_joints(joints_urdf, tmp_path
     assert written.get_joint_by_name("screw").screw_pitch == PITCH
     assert_same_poses(poses(original, Q), poses(written, Q), "abcd")
     assert not any("'planar'" in x.element or "'screw'" in x.element for x in report.losses)
+
+
+def test_standard_urdf_writes_several_dof_and_screw_joints_as_chains_that_move_alike(
+        joints_urdf, tmp_path):
+    out = tmp_path / "out.urdf"
+    report = convert(joints_urdf, "urdf", out)
+    assert "drake" not in out.read_text()
+    for name in ("planar", "universal", "screw", "ball"):
+        loss = next(x for x in report.losses if x.element == f"joint '{name}'")
+        assert loss.action == "split" and loss.line == LINES[name]
+    written = read_back(str(out)).plant
+    assert written.get_joint_by_name("screw_translation").type_name == "prismatic"
+    assert written.get_joint_by_name("planar_x").damping == [0.5]
+    assert written.get_joint_by_name("universal").damping == [0.2]
+    (x, y, theta), (u0, u1) = Q["planar"], Q["universal"]
+    roll, pitch, yaw = Q["ball"]
+    rotation = Q["screw"][0]
+    q_written = {"planar_x": [x], "planar_y": [y], "planar": [theta],
+                 "universal_x": [u0], "universal": [u1],
+                 "screw": [rotation], "screw_translation": [PITCH * rotation / (2 * math.pi)],
+                 "ball_z": [yaw], "ball_y": [pitch], "ball": [roll]}
+    original = read_back(str(joints_urdf)).plant
+    assert_same_poses(poses(original, Q), poses(written, q_written), "abcd")
 
 
 def test_sdf_keeps_universal_screw_and_ball_joints_as_sdformat_types(joints_urdf, tmp_path):
@@ -201,7 +226,7 @@ def test_curvilinear_joint_is_kept_in_urdf_and_sdf_with_drake_extensions(
     original = read_back(str(curvilinear_sdf)).plant
     q = {"curve": [1.9]}  # on the arc
     for target, name in (("urdf", "out.urdf"), ("sdf", "out.sdf")):
-        report = convert(curvilinear_sdf, target, tmp_path / name)
+        report = convert(curvilinear_sdf, target, tmp_path / name, drake_extensions=True)
         written = read_back(str(tmp_path / name)).plant
         joint = written.get_joint_by_name("curve")
         assert joint.type_name == "curvilinear" and joint.damping == [0.3]

@@ -22,9 +22,11 @@ DATA = Path(__file__).parent / "data" / "convert"
 FEATURES = str(DATA / "features.urdf")
 
 
-def converted(target: str, path: str = FEATURES, tmp_path: Path | None = None):
+def converted(target: str, path: str = FEATURES, tmp_path: Path | None = None,
+              drake_extensions: bool = False):
     out = str(tmp_path / f"out.{target}") if tmp_path else None
-    result = convert_file(path, target, out, ConvertFileOptions(via_model=True))
+    result = convert_file(path, target, out, ConvertFileOptions(
+        via_model=True, drake_extensions=drake_extensions))
     return etree.fromstring(result.text.encode()), result.report
 
 
@@ -36,7 +38,7 @@ def test_urdf_writes_full_inertia_about_the_com_in_body_axes():
 
 
 def test_urdf_writes_ball_joint_mimic_frame_and_transmission_with_drake_extensions():
-    root, _ = converted("urdf")
+    root, _ = converted("urdf", drake_extensions=True)
     ns = {"drake": "http://drake.mit.edu"}
     assert root.find("drake:joint[@name='wrist']", ns).get("type") == "ball"
     mimic = root.find("joint[@name='slide_b']/mimic")

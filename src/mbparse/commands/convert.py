@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     way.add_argument("--via-model", action="store_true",
                      help="URDF to SDFormat through mbparse's model, every link kept (the "
                           "default; accepted for earlier scripts)")
+    p.add_argument("--drake-extensions", action="store_true",
+                   help="URDF output: write Drake's drake: elements (capsules, ball joints, "
+                        "collision filters, proximity properties...) instead of standard URDF")
     p.add_argument("--preserve-fixed-joints", action="store_true",
                    help="libsdformat's conversion (implies --libsdformat) keeping every fixed "
                         "joint (no lumping of links)")
@@ -84,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris,
                                      libsdformat=args.libsdformat,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     drake_extensions=args.drake_extensions)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
         print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError)
@@ -129,7 +133,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris,
                                      libsdformat=args.libsdformat,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     drake_extensions=args.drake_extensions)
     except ParseError as e:
         print(str(e), file=sys.stderr)
         return 2

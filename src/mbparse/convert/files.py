@@ -31,7 +31,8 @@ class ConvertFileOptions:
     libsdformat's conversion instead of the model writer; ``sdf_options`` are
     that conversion's choices. ``via_model`` (the model writer, now the
     default) is kept for callers of the earlier interface: it wins over
-    ``libsdformat``.
+    ``libsdformat``. ``drake_extensions`` writes Drake's ``drake:``
+    elements into URDF output (standard URDF otherwise).
     """
 
     load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
@@ -41,6 +42,7 @@ class ConvertFileOptions:
     libsdformat: bool = False
     via_model: bool = False
     sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
+    drake_extensions: bool = False
 
 
 @dataclass
@@ -61,7 +63,7 @@ def convert_file(path: str, target: str, output: str | None = None,
     """
     from .writers import write
     options = options or ConvertFileOptions()
-    out_dir = os.path.dirname(os.path.abspath(output)) if output else os.getcwd()
+    out_dir = os.path.dirname(os.path.abspath(output)) if output else None
     if (target == "sdf" and path.lower().endswith(".urdf") and options.libsdformat
             and not options.via_model):
         result = _urdf_to_sdf(path, options)
@@ -69,7 +71,8 @@ def convert_file(path: str, target: str, output: str | None = None,
         loaded = load(path, options.load, finalize=False)
         text, report = write(loaded.plant, loaded.scene_graph, target, out_dir,
                              options.copy_meshes, loaded.parser.package_map(),
-                             options.use_packages, source=path)
+                             options.use_packages, source=path,
+                             drake_extensions=options.drake_extensions)
         result = ConvertResult(text, report, loaded.warnings)
     if options.strict and result.report:
         raise ConvertError(f"{path}: the conversion to {target} loses "

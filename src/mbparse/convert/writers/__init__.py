@@ -25,14 +25,18 @@ SUFFIXES = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
 def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
           out_dir: str | None = None, copy_meshes: str | None = None,
           package_map: PackageMap | None = None, use_packages: bool = False,
-          source: str | None = None) -> tuple[str, LossReport]:
+          source: str | None = None,
+          drake_extensions: bool = False) -> tuple[str, LossReport]:
     """The model as ``target`` text ("urdf", "sdf" or "mjcf") and its loss report.
 
     Mesh files are named relative to ``out_dir`` (the folder the text will be
     written to; the current folder by default), copied into ``copy_meshes``
     first when given, or named ``package://`` inside a package of
-    ``package_map`` when ``use_packages``. ``source`` is the model file named
-    in the report. Raises :class:`ConvertError` for a model with no bodies or
+    ``package_map`` when ``use_packages``; a mesh the writer makes (an
+    ellipsoid in standard URDF) goes into ``copy_meshes``, else into
+    ``out_dir`` when it is given. ``source`` is the model file named
+    in the report. URDF output is standard URDF unless ``drake_extensions``
+    asks for Drake's ``drake:`` elements. Raises :class:`ConvertError` for a model with no bodies or
     a non-finite number.
     """
     if target not in FORMATS:
@@ -40,8 +44,13 @@ def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
     report = LossReport(source, target)
     walk = ModelWalk(plant, scene_graph if scene_graph is not None else plant.scene_graph,
                      report)
-    meshes = MeshPlacer(out_dir or os.getcwd(), copy_meshes, package_map, use_packages)
-    writer = _writer_class(target)(walk, meshes, report)
+    meshes = MeshPlacer(out_dir or os.getcwd(), copy_meshes, package_map, use_packages,
+                        out_dir_known=out_dir is not None)
+    if target == "urdf":
+        from .urdf import UrdfWriter
+        writer = UrdfWriter(walk, meshes, report, drake_extensions=drake_extensions)
+    else:
+        writer = _writer_class(target)(walk, meshes, report)
     with collector_paused():  # many new objects, none freed until the text is made
         return writer.write(), report
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ...geometry import CoulombFriction, Geometry, Mesh, Rgba
+from ...geometry import CoulombFriction, Geometry, Rgba
 from ...description import facts
-from ...formats.common.drake import collision_mesh_problem
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant.elements import Frame, RigidBody
 from ...spatial import RigidTransform, matrix_to_rpy
@@ -99,19 +98,6 @@ class Writer:
     def friction(g: Geometry) -> CoulombFriction | None:
         props = g.properties(PROXIMITY)
         return props.get_property("material", "coulomb_friction") if props else None
-
-    def collision_mesh_ok(self, g: Geometry) -> bool:
-        """Drake (and so mbparse) collides with a mesh through its convex
-        hull, which it computes from OBJ, VTK and glTF files only; a collision
-        mesh of another kind is reported and left out."""
-        s = g.shape
-        problem = collision_mesh_problem(s) if isinstance(s, Mesh) else None
-        if problem:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"its collision role: {problem} (the visual is kept)",
-                            g.instance.source)
-            return False
-        return True
 
     def mesh_uri(self, filename: str) -> str:
         return self.meshes.uri(filename)

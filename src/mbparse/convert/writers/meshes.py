@@ -19,6 +19,8 @@ class MeshPlacer:
     ``copy_to`` (a folder) receives a copy of every mesh file, named after the
     file (a number added when two files share a name). ``package_map`` with
     ``use_packages`` writes ``package://NAME/...`` for meshes inside a package.
+    ``out_dir_known`` says that the output will be written into ``out_dir``
+    (not to standard output), so that meshes a writer makes may go there.
     """
 
     out_dir: str
@@ -26,6 +28,7 @@ class MeshPlacer:
     package_map: PackageMap | None = None
     use_packages: bool = False
     copied: dict[str, str] = field(default_factory=dict)
+    out_dir_known: bool = True
 
     def uri(self, filename: str) -> str:
         path = os.path.abspath(filename)
@@ -40,25 +43,52 @@ class MeshPlacer:
 
     def as_obj(self, filename: str) -> str:
         """The URI of an OBJ copy of a mesh file of another format, written
-        into ``copy_to`` (which must be set): the triangles as mbparse reads
-        them (a Collada file's unit and up axis, a glTF file turned to +z),
-        without materials or textures. Raises MeshError when the file
-        cannot be read."""
+        into :meth:`generated_folder` (which must not be None): the triangles
+        as mbparse reads them (a Collada file's unit and up axis, a glTF file
+        turned to +z), without materials or textures. Raises MeshError when
+        the file cannot be read."""
         from ...geometry.meshes import read_mesh
         path = os.path.abspath(filename)
         key = path + "#obj"
         if key not in self.copied:
             mesh = read_mesh(path)
-            folder = os.path.abspath(self.copy_to)
-            os.makedirs(folder, exist_ok=True)
             stem = os.path.splitext(os.path.basename(path))[0]
+            self.generated(stem, mesh.vertices, mesh.faces,
+                           f"triangles of {os.path.basename(path)}", key=key)
+        rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
+        return rel.replace(os.sep, "/")
+
+    def generated_folder(self) -> str | None:
+        """Where a mesh the writer makes goes: the copy-meshes folder, else
+        the output's folder when the output is written to a file, else
+        nowhere (None)."""
+        if self.copy_to is not None:
+            return os.path.abspath(self.copy_to)
+        return os.path.abspath(self.out_dir) if self.out_dir_known else None
+
+    def generated(self, stem: str, vertices, faces, comment: str = "",
+                  key: str | None = None) -> str:
+        """The URI of an OBJ of ``vertices`` and ``faces`` written into
+        :meth:`generated_folder` (which must not be None) as ``stem.obj``,
+        once per ``key`` (the stem by default); a file there of that name and
+        the same text is used as it is, one of other text gets a number added
+        to the new file's name."""
+        key = key or f"#generated:{stem}"
+        if key not in self.copied:
+            folder = self.generated_folder()
+            if folder is None:
+                raise ValueError("no folder to write a mesh to: the output goes to standard "
+                                 "output and no copy-meshes folder was given")
+            os.makedirs(folder, exist_ok=True)
+            text = obj_text(vertices, faces, comment)
             target = os.path.join(folder, stem + ".obj")
             n = 1
-            taken = set(self.copied.values())
-            while target in taken or os.path.exists(target):
+            while os.path.exists(target) and not _has_text(target, text):
                 target = os.path.join(folder, f"{stem}_{n}.obj")
                 n += 1
-            write_obj(target, mesh.vertices, mesh.faces, f"triangles of {os.path.basename(path)}")
+            if not os.path.exists(target):
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text)
             self.copied[key] = target
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
@@ -100,12 +130,36 @@ def write_obj(path: str, vertices, faces, comment: str = "") -> None:
     """A Wavefront OBJ of triangles: ``v`` lines (shortest round-trip
     decimals) and 1-based ``f`` lines."""
     with open(path, "w", encoding="utf-8") as f:
-        if comment:
-            f.write(f"# {comment}\n")
-        for x, y, z in vertices:
-            f.write(f"v {float(x)!r} {float(y)!r} {float(z)!r}\n")
-        for a, b, c in faces:
-            f.write(f"f {int(a) + 1} {int(b) + 1} {int(c) + 1}\n")
+        f.write(obj_text(vertices, faces, comment))
+
+
+def obj_text(vertices, faces, comment: str = "") -> str:
+    """The text :func:`write_obj` writes."""
+    lines = [f"# {comment}"] if comment else []
+    lines += [f"v {float(x)!r} {float(y)!r} {float(z)!r}" for x, y, z in vertices]
+    lines += [f"f {int(a) + 1} {int(b) + 1} {int(c) + 1}" for a, b, c in faces]
+    return "\n".join(lines) + "\n"
+
+
+_UNIT_SPHERE: list = []
+
+
+def unit_sphere_triangles():
+    """(vertices, faces) of a sphere of radius 1 about the origin: an
+    icosphere of 1280 triangles, its vertices on the sphere."""
+    if not _UNIT_SPHERE:
+        import trimesh
+        mesh = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
+        _UNIT_SPHERE.append((mesh.vertices.tolist(), mesh.faces.tolist()))
+    return _UNIT_SPHERE[0]
+
+
+def _has_text(path: str, text: str) -> bool:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _same_file(a: str, b: str) -> bool:

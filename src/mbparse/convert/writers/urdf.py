@@ -1,34 +1,45 @@
-"""URDF from the model, with Drake's ``drake:`` extensions for what plain URDF
-cannot hold (ball, universal, screw joints, capsules, ellipsoids, convex
-meshes, proximity properties, collision filter groups, bushings, ball
-constraints, rotor inertia and gains of actuators).
+"""URDF from the model: standard URDF that urdfdom (ROS), yourdfpy and
+pybullet read, or, when asked (``drake_extensions``), with Drake's ``drake:``
+extensions for what plain URDF cannot hold (ball, universal, screw and
+curvilinear joints, capsules, ellipsoids, convex meshes, proximity
+properties, collision filter groups, bushings, spring-dampers, ball
+constraints, acceleration limits, rotor inertia and gains of actuators).
 
-URDF puts a link's frame on its parent joint; a joint whose frame on the
-child is not the child's body frame is written through an extra massless
-link (reported as split), so every body keeps its own frame.
+Without the extensions, each of those is written in the closest standard form
+and reported (a capsule as a cylinder and two spheres, a ball joint as three
+revolute joints through massless links, a frame as a massless link on a fixed
+joint), or reported dropped when no standard form says it.
+
+The joints are written by :mod:`.urdf_joints`. URDF puts a link's frame on
+its parent joint; a joint whose frame on the child is not the child's body
+frame is written through an extra massless link (reported as split), so every
+body keeps its own frame.
 """
 from __future__ import annotations
 
 import copy
-import math
+import os
 
 from lxml import etree
 
+from ...description import facts
 from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, Mesh, Sphere
 from ...geometry.properties import HydroelasticType, PROXIMITY
 from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingRollPitchYaw,
                                LinearSpringDamper)
-from ...spatial import RigidTransform
-from ..loss import APPROXIMATED, DROPPED, SPLIT
-from .base import (Writer, curve_segments, geometry_label, num, nums, sub, unique_name,
-                   xyz_rpy)
-from .walk import BodyNode, Hinge, where
+from ...spatial import IDENTITY, RigidTransform
+from ..loss import APPROXIMATED, DROPPED
+from .base import Writer, geometry_label, num, nums, sub, unique_name, xyz_rpy
+from .urdf_joints import D, DRAKE_NS, NO_LIMIT, UrdfJoints
+from .walk import BodyNode, where
 
-DRAKE_NS = "http://drake.mit.edu"
-D = f"{{{DRAKE_NS}}}"
-URDF_TYPES = {"weld": "fixed", "prismatic": "prismatic", "planar": "planar"}
-DRAKE_TYPES = {"ball_rpy": "ball", "universal": "universal", "screw": "screw",
-               "curvilinear": "curvilinear"}
+# Mesh files written as OBJ copies of their triangles: what no URDF reader but
+# mbparse reads, and, in standard URDF, what pybullet (which reads OBJ, STL and
+# DAE only, and refuses the whole file otherwise) does not read. Drake reads
+# glTF, so Drake's URDF keeps it.
+MESHES_AS_OBJ = {".msh": "MuJoCo's MSH meshes", ".ply": "PLY meshes",
+                 ".gltf": "glTF meshes", ".glb": "glTF (GLB) meshes"}
+DRAKE_READS = (".gltf", ".glb")
 # Proximity properties as drake:proximity_properties children.
 PROXIMITY_TAGS = {("hydroelastic", "hydroelastic_modulus"): "hydroelastic_modulus",
                   ("hydroelastic", "resolution_hint"): "mesh_resolution_hint",
@@ -72,21 +83,45 @@ def proximity_children(parent, g: Geometry, writer: Writer, prefix: str,
     return wrote
 
 
-class UrdfWriter(Writer):
+def proximity_said(g: Geometry) -> list[str]:
+    """The proximity properties of ``g`` that only ``drake:`` elements could
+    say (a Coulomb friction of 1 and 1, Drake's default, says nothing)."""
+    out = []
+    for (group, name), value in g.properties(PROXIMITY).items():
+        if (group, name) == ("material", "coulomb_friction") and (
+                value.static_friction, value.dynamic_friction) == (1.0, 1.0):
+            continue
+        out.append(f"{group}/{name}")
+    return out
+
+
+class UrdfWriter(UrdfJoints, Writer):
     target = "URDF"
+
+    def __init__(self, walk, meshes, report, drake_extensions: bool = False):
+        super().__init__(walk, meshes, report)
+        self.drake = drake_extensions
 
     def build(self):
         walk = self.walk
         name = walk.model_name("robot")
-        robot = etree.Element("robot", {"name": name}, nsmap={"drake": DRAKE_NS})
+        robot = etree.Element("robot", {"name": name},
+                              nsmap={"drake": DRAKE_NS} if self.drake else None)
         self.robot = robot
         self.link_names = {n.body.index: self.name(n.body) for n in walk.preorder()}
         self.taken = set(self.link_names.values()) | {"world"}
+        self.joint_names = {self.name(j) for j in walk.joints}
         self.materials: set[str] = set()
         self.searched: dict[int, dict[str, int]] = {}  # by id of a set of names (unique_name)
-        self.geometry_names: dict[str, set[str]] = {}
-        if (walk.world_geometries or walk.world_frames
-                or any(r.hinge is not None or r.welded_root for r in walk.roots)):
+        self.geometry_names: dict[tuple[str, str], set[str]] = {}  # by (link, role)
+        self.mimics: set[int] = set()  # ids of the couplers written as <mimic>
+        free = [r for r in walk.roots if r.is_free()]
+        # One root link (urdfdom refuses two): a world link when anything hangs
+        # from the world or several trees stand free, and floating joints from
+        # it to each free tree.
+        self.has_world = bool(walk.world_geometries or walk.world_frames or len(free) > 1
+                              or any(not r.is_free() for r in walk.roots))
+        if self.has_world:
             world = sub(robot, "link", {"name": "world"})
             for g in walk.world_geometries:
                 self._geometry(world, g)
@@ -103,6 +138,13 @@ class UrdfWriter(Writer):
         self._filters()
         self._forces_and_constraints()
         return robot
+
+    def _unique(self, name: str, taken: set[str] | None = None) -> str:
+        taken = self.taken if taken is None else taken
+        return unique_name(name, taken, self.searched.setdefault(id(taken), {}))
+
+    def _joint_name(self, name: str) -> str:
+        return self._unique(name, self.joint_names)
 
     # -- links ------------------------------------------------------------
     def _link(self, node: BodyNode) -> None:
@@ -123,203 +165,215 @@ class UrdfWriter(Writer):
                                                             "cannot say so")
 
     def _geometry(self, link, g: Geometry) -> None:
-        shape = self._shape_element(g)
-        if shape is None:
+        pieces = self._shape_elements(g)
+        if pieces is None:
             return
-        taken = self.geometry_names.setdefault(link.get("name"), set())
+        material_name = facts(g.instance).get("material")
+        written: tuple[str, ...] = ()
         for role, is_role in (("visual", self.is_visual), ("collision", self.is_collision)):
             if not is_role(g):
                 continue
-            if role == "collision" and not self.collision_mesh_ok(g):
-                continue
-            el = sub(link, role, {"name": self._unique(self.geometry_name(g), taken)})
-            sub(el, "origin", xyz_rpy(g.X_BG, f"the pose of geometry '{g.name}'"))
-            geometry = sub(el, "geometry")
-            geometry.append(copy.deepcopy(shape))  # (each role its own copy)
-            if role == "visual":
-                color = self.rgba(g)
+            taken = self.geometry_names.setdefault((link.get("name"), role), set())
+            color = self.rgba(g) if role == "visual" else None
+            proximity = self._proximity(g) if role == "collision" else None
+            for suffix, X_GS, shape in pieces:
+                el = sub(link, role, {"name": self._unique(self.geometry_name(g) + suffix, taken)})
+                sub(el, "origin", xyz_rpy(g.X_BG @ X_GS, f"the pose of geometry '{g.name}'"))
+                geometry = sub(el, "geometry")
+                geometry.append(copy.deepcopy(shape))  # (each role its own copy)
                 if color is not None:
-                    material = sub(el, "material", {"name": self._unique(
-                        f"{self.geometry_name(g)}_material", self.materials)})
+                    base = material_name or f"{self.geometry_name(g)}_material"
+                    material = sub(el, "material", {"name": self._unique(base, self.materials)})
                     sub(material, "color", {"rgba": nums(color.to_list(), "a colour")})
-            else:
-                drake = etree.Element(D + "proximity_properties")
-                if proximity_children(drake, g, self, D):
-                    el.append(drake)
+                    written = ("material",)
+                if proximity is not None:
+                    el.append(copy.deepcopy(proximity))
+        self.report_facts(g.instance, geometry_label(g), written, g.instance.source)
 
-    def _shape_element(self, g: Geometry):
+    def _proximity(self, g: Geometry):
+        """Drake's contact properties of a collision geometry: a
+        ``drake:proximity_properties`` element (None when there are none), or,
+        in standard URDF, reported."""
+        if not self.drake:
+            said = proximity_said(g)
+            if said:
+                self.report.add(DROPPED, geometry_label(g),
+                                f"the proximity properties {', '.join(said)} (standard URDF "
+                                "has no contact properties; --drake-extensions writes them)",
+                                g.instance.source)
+            return None
+        drake = etree.Element(D + "proximity_properties")
+        return drake if proximity_children(drake, g, self, D) else None
+
+    def _shape_elements(self, g: Geometry
+                        ) -> list[tuple[str, RigidTransform, etree._Element]] | None:
+        """The shape as (name suffix, pose in the geometry's frame, URDF
+        element) pieces: one, or, for a capsule in standard URDF, a cylinder and
+        two spheres."""
         s = g.shape
         what = f"the shape of geometry '{g.name}'"
         if isinstance(s, Box):
-            return etree.Element("box", {"size": nums(s.size(), what)})
+            return [("", IDENTITY, etree.Element("box", {"size": nums(s.size(), what)}))]
         if isinstance(s, Sphere):
-            return etree.Element("sphere", {"radius": num(s.radius, what)})
+            return [("", IDENTITY, etree.Element("sphere", {"radius": num(s.radius, what)}))]
         if isinstance(s, Cylinder):
-            return etree.Element("cylinder", {"radius": num(s.radius, what),
-                                              "length": num(s.length, what)})
+            return [("", IDENTITY, etree.Element("cylinder", {"radius": num(s.radius, what),
+                                                             "length": num(s.length, what)}))]
         if isinstance(s, Capsule):
-            return etree.Element(D + "capsule", {"radius": num(s.radius, what),
-                                                 "length": num(s.length, what)}, nsmap={"drake": DRAKE_NS})
+            if self.drake:
+                return [("", IDENTITY, etree.Element(D + "capsule", {
+                    "radius": num(s.radius, what), "length": num(s.length, what)}))]
+            self.report.add(APPROXIMATED, geometry_label(g),
+                            "standard URDF has no capsule: it is written as a cylinder and a "
+                            "sphere at each end, the same solid (--drake-extensions writes "
+                            "drake:capsule)", g.instance.source)
+            r, half = num(s.radius, what), s.length / 2
+            sphere = etree.Element("sphere", {"radius": r})
+            return [("", IDENTITY, etree.Element("cylinder", {"radius": r,
+                                                             "length": num(s.length, what)})),
+                    ("_cap_top", RigidTransform(p=(0.0, 0.0, half)), sphere),
+                    ("_cap_bottom", RigidTransform(p=(0.0, 0.0, -half)), copy.deepcopy(sphere))]
         if isinstance(s, Ellipsoid):
-            return etree.Element(D + "ellipsoid", {"a": num(s.a, what), "b": num(s.b, what),
-                                                   "c": num(s.c, what)}, nsmap={"drake": DRAKE_NS})
+            if self.drake:
+                return [("", IDENTITY, etree.Element(D + "ellipsoid", {
+                    "a": num(s.a, what), "b": num(s.b, what), "c": num(s.c, what)}))]
+            return self._ellipsoid_mesh(g, s, what)
         if isinstance(s, Mesh):
-            el = etree.Element("mesh", {"filename": self.mesh_uri(s.filename),
+            uri = None
+            ext = os.path.splitext(s.filename)[1].lower()
+            if ext in MESHES_AS_OBJ and not (self.drake and ext in DRAKE_READS):
+                uri = self._mesh_as_obj(g, s)
+            el = etree.Element("mesh", {"filename": uri or self.mesh_uri(s.filename),
                                         "scale": nums(s.scale, what)})
             if isinstance(s, Convex):
-                sub(el, D + "declare_convex")
-            return el
+                if self.drake:
+                    sub(el, D + "declare_convex")
+                else:
+                    self.report.add(APPROXIMATED, geometry_label(g),
+                                    "Drake's convex declaration: standard URDF names the mesh "
+                                    "itself, not its convex hull (--drake-extensions writes "
+                                    "drake:declare_convex)", g.instance.source)
+            return [("", IDENTITY, el)]
         self.report.add(DROPPED, geometry_label(g),
                         f"a {s.type_name} has no URDF shape", g.instance.source)
         return None
 
-    # -- joints -----------------------------------------------------------
-    def _joint(self, node: BodyNode) -> None:
-        child = self.link_names[node.body.index]
-        parent = self.link_names[node.parent.body.index] if node.parent else "world"
-        h = node.hinge
-        if h is None:
-            if node.welded_root:
-                self._fixed(f"{child}_weld", parent, child, node.X_PB(True))
-            elif not node.X_PB(True).is_exactly_identity():
-                self.report.add(APPROXIMATED, f"body '{node.name}'",
-                                "its default pose as a free body (URDF places free bodies at "
-                                "the world origin)", where(node.body))
-            return
-        j = h.joint
-        if j.type_name == "weld":
-            self._fixed(self.name(j), parent, child, node.X_PB(True), j)
-            return
-        if j.type_name in ("quaternion_floating", "rpy_floating"):
-            self.report.add(APPROXIMATED, f"joint '{j.name}'",
-                            f"the {j.type_name} joint is written as a free body (its pose is "
-                            "lost)", where(j))
-            return
-        if any(q != z for q, z in zip(j.default_positions, j.zero_positions())):
-            self.report.add(DROPPED, f"joint '{j.name}'",
-                            f"its default positions {j.default_positions} (URDF has none; the "
-                            "model is written at zero positions)", where(j))
-        target = child
-        if not h.X_CM.is_exactly_identity():
-            target = self._unique(f"{j.name}_frame")
-            self.report.add(SPLIT, f"joint '{j.name}'",
-                            f"its frame on body '{node.name}' is not the body's frame; an "
-                            f"extra massless link '{target}' carries it", where(j))
-            sub(self.robot, "link", {"name": target})
-            self._fixed(self._unique(f"{j.name}_offset"), target, child, h.X_CM.inverse())
-        self._moving(node, h, parent, target)
+    def _mesh_as_obj(self, g: Geometry, s: Mesh) -> str | None:
+        """The URI of an OBJ of the triangles of a mesh file URDF readers do
+        not all read (MESHES_AS_OBJ), written beside the output; None,
+        reported, when there is no folder to write it to or the file cannot
+        be read (the mesh is then named as it is)."""
+        from ...geometry.meshes import MeshError
+        kind = MESHES_AS_OBJ[os.path.splitext(s.filename)[1].lower()]
+        why = f"pybullet reads OBJ, STL and DAE meshes only, not {kind}"
+        if kind.startswith("MuJoCo"):
+            why = f"no URDF reader (ROS, pybullet, yourdfpy, Drake) reads {kind}"
+        if self.meshes.generated_folder() is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{why} like '{s.filename}'; write to a file (-o) or give "
+                            "--copy-meshes DIR and an OBJ of it is written there",
+                            g.instance.source)
+            return None
+        try:
+            uri = self.meshes.as_obj(s.filename)
+        except (MeshError, OSError) as e:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{why}, and '{s.filename}' cannot be converted to OBJ: {e}",
+                            g.instance.source)
+            return None
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"{why}: '{s.filename}' is written as the OBJ '{uri}' (its triangles; "
+                        "materials and textures are not carried)", g.instance.source)
+        return uri
 
-    def _unique(self, name: str, taken: set[str] | None = None) -> str:
-        taken = self.taken if taken is None else taken
-        return unique_name(name, taken, self.searched.setdefault(id(taken), {}))
-
-    def _fixed(self, name: str, parent: str, child: str, X: RigidTransform, joint=None) -> None:
-        el = sub(self.robot, "joint", {"name": name, "type": "fixed"})
-        sub(el, "origin", xyz_rpy(X, f"the pose of joint '{name}'"))
-        sub(el, "parent", {"link": parent})
-        sub(el, "child", {"link": child})
-
-    def _moving(self, node: BodyNode, h: Hinge, parent: str, child: str) -> None:
-        j = h.joint
-        kind = j.type_name
-        name = self.name(j)
-        if kind == "revolute":
-            limited = any(math.isfinite(v) for v in j.pos_lower + j.pos_upper)
-            utype = "revolute" if limited else "continuous"
-            el = sub(self.robot, "joint", {"name": name, "type": utype})
-        elif kind in URDF_TYPES:
-            el = sub(self.robot, "joint", {"name": name, "type": URDF_TYPES[kind]})
-        elif kind in DRAKE_TYPES:
-            el = sub(self.robot, D + "joint", {"name": name, "type": DRAKE_TYPES[kind]})
-        else:
-            self.report.add(APPROXIMATED, f"joint '{j.name}'",
-                            f"a {kind} joint has no URDF form; it is written as a fixed joint",
-                            where(j))
-            self._fixed(name, parent, child, h.X_PF)
-            return
-        what = f"joint '{j.name}'"
-        sub(el, "origin", xyz_rpy(h.X_PF, what))
-        sub(el, "parent", {"link": parent})
-        sub(el, "child", {"link": child})
-        if h.axis is not None:
-            sub(el, "axis", {"xyz": nums(h.axis, what)})
-        elif kind == "planar":
-            sub(el, "axis", {"xyz": "0 0 1"})
-        if kind == "screw":
-            sub(el, D + "screw_thread_pitch", {"value": num(j.screw_pitch, what)})
-        if kind == "curvilinear":
-            sub(el, D + "initial_tangent", {"xyz": nums(j.tangent, what)})
-            sub(el, D + "plane_normal", {"xyz": nums(j.normal, what)})
-            sub(el, D + "is_periodic", {"value": "true" if j.is_periodic else "false"})
-            curves = sub(el, D + "curves")
-            for shape, a, b in curve_segments(j):
-                if shape == "line":
-                    sub(curves, D + "line_segment", {"length": num(a, what)})
-                else:
-                    sub(curves, D + "circular_arc", {"radius": num(a, what), "angle": num(b, what)})
-        if kind in ("revolute", "prismatic"):
-            self._limits(el, j)
-        damping = j.damping
-        if any(damping):
-            if kind == "planar":
-                sub(el, "dynamics", {"damping": nums(damping, what)})
-            else:
-                if len(set(damping)) > 1:
-                    self.report.add(APPROXIMATED, what, f"per-axis damping {damping} is written "
-                                                        f"as {damping[0]}", where(j))
-                sub(el, "dynamics", {"damping": num(damping[0], what)})
-        if kind not in ("revolute", "prismatic", "curvilinear") and (
-                any(math.isfinite(v) for v in j.pos_lower + j.pos_upper + j.vel_upper)):
-            self.report.add(DROPPED, what, f"the limits of a {kind} joint", where(j))
-        for c in self.plant.constraints():
-            if isinstance(c, CouplerConstraint) and c.joint0 is j:
-                sub(el, "mimic", {"joint": self.name(c.joint1), "multiplier": num(c.gear_ratio),
-                                  "offset": num(c.offset)})
-
-    def _limits(self, el, j) -> None:
-        attrs = {}
-        for key, value in (("lower", j.pos_lower[0]), ("upper", j.pos_upper[0]),
-                           ("velocity", j.vel_upper[0]), (D + "acceleration", j.acc_upper[0])):
-            if math.isfinite(value):
-                attrs[key] = num(value)
-        if j.vel_lower[0] != -j.vel_upper[0] or j.acc_lower[0] != -j.acc_upper[0]:
-            self.report.add(APPROXIMATED, f"joint '{j.name}'",
-                            "asymmetric velocity or acceleration limits are written "
-                            "symmetric", where(j))
-        actuators = [a for a in self.plant.actuators() if a.joint is j]
-        if actuators and math.isfinite(actuators[0].effort_limit):
-            attrs["effort"] = num(actuators[0].effort_limit)
-        if attrs:
-            sub(el, "limit", attrs)
+    def _ellipsoid_mesh(self, g: Geometry, s: Ellipsoid, what: str):
+        """An ellipsoid in standard URDF: a unit sphere's mesh scaled by the
+        semi-axes, written beside the output; without a folder to write it
+        to, the ellipsoid is reported and left out."""
+        from .meshes import unit_sphere_triangles
+        if self.meshes.generated_folder() is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            "standard URDF has no ellipsoid and the output's folder is not "
+                            "known to write its mesh to (write to a file, -o, or give "
+                            "--copy-meshes DIR; --drake-extensions writes drake:ellipsoid)",
+                            g.instance.source)
+            return None
+        vertices, faces = unit_sphere_triangles()
+        uri = self.meshes.generated("unit_sphere", vertices, faces,
+                                    "a unit sphere, scaled to ellipsoids by <mesh scale>")
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"standard URDF has no ellipsoid: it is written as the mesh '{uri}' "
+                        f"(a sphere of {len(faces)} triangles) scaled by its semi-axes "
+                        "(--drake-extensions writes drake:ellipsoid)", g.instance.source)
+        return [("", IDENTITY, etree.Element("mesh", {"filename": uri,
+                                                      "scale": nums((s.a, s.b, s.c), what)}))]
 
     # -- frames, actuators, filters, forces ---------------------------------
     def _frame(self, frame, link: str) -> None:
-        sub(self.robot, "frame", {"name": self.name(frame), "link": link,
-                                  **xyz_rpy(frame.X_BF, f"the pose of frame '{frame.name}'")})
+        name = self.name(frame)
+        X = frame.X_BF
+        if self.drake:
+            sub(self.robot, "frame", {"name": name, "link": link,
+                                      **xyz_rpy(X, f"the pose of frame '{frame.name}'")})
+            return
+        target = self._unique(name)
+        self.report.add(APPROXIMATED, f"frame '{frame.name}'",
+                        f"standard URDF has no <frame>: it is written as the massless link "
+                        f"'{target}' on a fixed joint to '{link}' (--drake-extensions writes "
+                        "<frame>)", where(frame))
+        sub(self.robot, "link", {"name": target})
+        self._fixed(self._joint_name(f"{target}_joint"), link, target, X)
 
     def _transmissions(self) -> None:
         for a in self.plant.actuators():
-            t = sub(self.robot, "transmission")
+            t = sub(self.robot, "transmission", {"name": self._unique(f"{self.name(a)}_trans")})
             sub(t, "type", text="transmission_interface/SimpleTransmission")
             joint = sub(t, "joint", {"name": self.name(a.joint)})
             sub(joint, "hardwareInterface", text="hardware_interface/EffortJointInterface")
             act = sub(t, "actuator", {"name": self.name(a)})
-            if a.rotor_inertia:
-                sub(act, D + "rotor_inertia", {"value": num(a.rotor_inertia)})
+            if self.drake:
+                if a.rotor_inertia:
+                    sub(act, D + "rotor_inertia", {"value": num(a.rotor_inertia)})
+                if a.gear_ratio != 1.0:
+                    sub(act, D + "gear_ratio", {"value": num(a.gear_ratio)})
+                if a.controller_gains is not None:
+                    sub(act, D + "controller_gains", {"p": num(a.controller_gains.p),
+                                                      "d": num(a.controller_gains.d)})
+                continue
+            label = f"actuator '{a.name}'"
             if a.gear_ratio != 1.0:
-                sub(act, D + "gear_ratio", {"value": num(a.gear_ratio)})
+                sub(act, "mechanicalReduction", text=num(a.gear_ratio))
+                self.report.add(APPROXIMATED, label,
+                                f"its gear ratio {a.gear_ratio:g} is written as ROS's "
+                                "<mechanicalReduction>, which Drake's reader does not read "
+                                "(--drake-extensions writes drake:gear_ratio)", where(a))
+            if a.rotor_inertia:
+                self.report.add(DROPPED, label, f"its rotor inertia {a.rotor_inertia:g} "
+                                "(standard URDF has none; --drake-extensions writes "
+                                "drake:rotor_inertia)", where(a))
             if a.controller_gains is not None:
-                sub(act, D + "controller_gains", {"p": num(a.controller_gains.p),
-                                                  "d": num(a.controller_gains.d)})
+                self.report.add(DROPPED, label, "its PD controller gains (standard URDF has "
+                                "none; --drake-extensions writes drake:controller_gains)",
+                                where(a))
 
     def _filters(self) -> None:
         for i, (a, b) in enumerate(self.filtered_pairs()):
+            if not self.drake:
+                self.report.add(DROPPED, f"bodies '{a.name}' and '{b.name}'",
+                                "the filter that keeps them from colliding (standard URDF has "
+                                "no collision filters; --drake-extensions writes "
+                                "drake:collision_filter_group)", where(a.body))
+                continue
             group = sub(self.robot, D + "collision_filter_group", {"name": f"filter_{i}"})
             sub(group, D + "member", {"link": self.link_names[a.body.index]})
             sub(group, D + "member", {"link": self.link_names[b.body.index]})
             sub(group, D + "ignored_collision_filter_group", {"name": f"filter_{i}"})
 
     def _forces_and_constraints(self) -> None:
+        self._unwritten_couplers()
+        if not self.drake:
+            self.report_unwritten({CouplerConstraint: ""})
+            return
         robot = self.robot
         for f in self.plant.force_elements():
             if isinstance(f, LinearBushingRollPitchYaw):
@@ -351,4 +405,4 @@ class UrdfWriter(Writer):
                                BallConstraint: "", CouplerConstraint: ""})
 
 
-
+__all__ = ["UrdfWriter", "DRAKE_NS", "NO_LIMIT", "proximity_children", "proximity_said"]
