@@ -15,7 +15,7 @@ from mbparse.cli import build_parser, main
 from mbparse.commands.loading import options_from_args
 from mbparse.diagnostics import ParseError
 from mbparse.limits import (DEFAULT_LIMITS, OPTION_OF, SizeLimits, current_limits,
-                            applied_limits, set_size_limits)
+                            applied_limits, call_with_limits, set_size_limits)
 from mbparse.loading import LoadOptions, load
 
 LINK = "<link name='l{i}'/>"
@@ -148,20 +148,29 @@ def test_size_limits_pickle_with_the_load_options():
     assert pickle.loads(pickle.dumps(options)).size_limits == SizeLimits(max_elements=7)
 
 
-def test_the_limits_of_a_load_stay_for_meshes_read_after_it(write):
+def test_meshes_read_after_the_parse_are_read_under_the_limits_in_force(write):
     """A mesh read after the parse (a hull, an inertia, a conversion) is
-    read under the load's limits, cached or not."""
+    read under the limits in force then, cached or not; the commands run
+    each file's whole work under its limits (call_with_limits)."""
     from mbparse.geometry.meshes import MeshReadError, read_mesh
-    mesh = write("m.obj", prism_obj(4))
-    model = write("r.urdf", "<robot name='r'><link name='a'><collision><geometry><mesh "
-                            f"filename='{mesh}'/></geometry></collision></link></robot>")
-    load(str(model), LoadOptions(size_limits=SizeLimits(max_mesh_triangles=100)))
-    assert len(read_mesh(str(mesh)).faces) == 12
-    load(str(model), LoadOptions(size_limits=SizeLimits(max_mesh_triangles=10)))
+    mesh = str(write("m.obj", prism_obj(4)))
+    assert len(call_with_limits(SizeLimits(max_mesh_triangles=100), read_mesh, mesh).faces) == 12
     with pytest.raises(MeshReadError, match="--max-mesh-triangles"):
-        read_mesh(str(mesh))
-    load(str(model))  # (no limits given: those in force stay)
-    assert current_limits() == SizeLimits(max_mesh_triangles=10)
+        call_with_limits(SizeLimits(max_mesh_triangles=10), read_mesh, mesh)
+    assert current_limits() == DEFAULT_LIMITS
+    with applied_limits(SizeLimits(max_mesh_triangles=10)):
+        with pytest.raises(MeshReadError):
+            read_mesh(mesh)
+
+
+def test_a_load_applies_its_limits_to_its_parse_only(write):
+    path = str(write("r.urdf", chain_urdf(4)))
+    with pytest.raises(ParseError):
+        load(path, LoadOptions(size_limits=SizeLimits(max_bodies=3)))
+    assert current_limits() == DEFAULT_LIMITS
+    with applied_limits(SizeLimits(max_bodies=3)):  # (none of its own: those in force)
+        with pytest.raises(ParseError, match="--max-bodies"):
+            load(path)
 
 
 # ---------------------------------------------------------------- command line

@@ -10,16 +10,26 @@ A failure stays with its file: an exception the work raises becomes that
 file's :class:`Failed` result, and a worker process that dies (a crash, the
 out-of-memory killer) fails the files it held, after which the remaining
 files run on a fresh pool.
+
+Past one machine, :func:`run_batch` takes any :class:`concurrent.futures.Executor`
+instead of its own processes: Dask's ``Client.get_executor()`` runs the files
+on a cluster (``inspect``/``check``/``convert --dask ADDRESS``); the results
+still come back in the order of the files, and a file whose task fails (its
+worker lost more often than the cluster retries it) is that file's
+:class:`Failed` result.
 """
 from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from .internal_errors import showing_tracebacks
 from .memory import collector_paused
 from .records import FrozenRecord, _set
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 # concurrent.futures and multiprocessing are imported when a pool is made:
 # a command on one file does not pay for them at start-up.
@@ -28,6 +38,9 @@ from .records import FrozenRecord, _set
 # the workers busy while results are streamed, without queueing a whole
 # dataset at once.
 _AHEAD_PER_WORKER = 4
+# Items submitted to a caller's executor ahead of the one being yielded
+# (its number of workers is not known here).
+_AHEAD_IN_EXECUTOR = 64
 
 
 class Failed(FrozenRecord):
@@ -69,7 +82,9 @@ def _jobs(text: str) -> int:
 
 def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
               jobs: int | None = None,
-              warm_up: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
+              warm_up: Callable[[], None] | None = None,
+              executor: "Executor | None" = None,
+              ahead: int | None = None) -> Iterator[tuple[Any, Any]]:
     """Yields ``(item, work(item))`` for every item, in the items' order.
 
     ``work`` runs in ``jobs`` worker processes (default :func:`default_jobs`);
@@ -78,7 +93,17 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
     ``work`` and the items must be picklable when more than one job runs.
     ``warm_up`` runs here before the workers start (imports they would
     otherwise each repeat, see :func:`mbparse.formats.preload`).
+
+    With ``executor`` (any :class:`concurrent.futures.Executor`: a thread or
+    process pool, Dask's ``Client.get_executor()``), ``jobs`` and
+    ``warm_up`` are not used: each item is submitted to it, at most
+    ``ahead`` (default 64) beyond the one being yielded, and an exception
+    from its future (a lost worker, a cancelled task) is that item's
+    :class:`Failed` result. The executor is not shut down.
     """
+    if executor is not None:
+        yield from _in_executor(work, list(items), executor, ahead or _AHEAD_IN_EXECUTOR)
+        return
     items = list(items)
     jobs = default_jobs() if jobs is None else jobs
     if jobs <= 1 or len(items) <= 1:
@@ -102,6 +127,28 @@ def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
         if showing_tracebacks():
             raise
         return Failed(item, f"{type(e).__name__}: {e}")
+
+
+def _in_executor(work, items: list, executor, ahead: int) -> Iterator[tuple[Any, Any]]:
+    pending: deque = deque()  # (item, its future)
+    next_index = 0
+    try:
+        while next_index < len(items) or pending:
+            while next_index < len(items) and len(pending) < ahead:
+                item = items[next_index]
+                pending.append((item, executor.submit(_guarded, work, item)))
+                next_index += 1
+            item, future = pending.popleft()
+            try:
+                result = future.result()
+            except Exception as e:  # the task, not the work, failed (the work's own are kept)
+                if showing_tracebacks():
+                    raise
+                result = Failed(item, f"{type(e).__name__}: {e}")
+            yield item, result
+    finally:
+        for _, future in pending:  # (a consumer that stopped early: the rest is not run)
+            future.cancel()
 
 
 def _context():
