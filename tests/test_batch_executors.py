@@ -34,7 +34,7 @@ def test_run_batch_on_an_executor_keeps_the_order_and_each_failure_with_its_item
 
 
 class _LosingExecutor:
-    """An executor whose task for item 2 fails as a lost worker's does."""
+    """An executor whose task holding item 2 fails as a lost worker's does."""
 
     def __init__(self):
         self.submitted = []
@@ -42,7 +42,7 @@ class _LosingExecutor:
     def submit(self, fn, *args):
         self.submitted.append(args[1])
         future: Future = Future()
-        if args[1] == 2:
+        if 2 in args[1]:
             future.set_exception(RuntimeError("worker lost"))
         else:
             future.set_result(fn(*args))
@@ -58,7 +58,7 @@ def test_run_batch_submits_at_most_ahead_items_beyond_the_one_it_yields():
     executor = _LosingExecutor()
     it = run_batch(lambda n: n, range(100), executor=executor, ahead=5)
     next(it)
-    assert len(executor.submitted) == 5
+    assert executor.submitted == [[0], [1], [2], [3], [4]]
     it.close()
 
 
@@ -181,3 +181,13 @@ def test_the_size_limits_reach_dask_workers(dask_cluster, write, capsys):
                  "--dask", dask_cluster.scheduler_address, *files]) == 1
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(lines) == 2 and all("--max-elements" in line["error"] for line in lines)
+
+
+def test_items_run_several_to_a_task_and_a_failed_task_runs_its_items_one_each():
+    executor = _LosingExecutor()
+    results = list(run_batch(lambda n: -n, range(7), executor=executor, ahead=2, chunk=3))
+    assert [item for item, _ in results] == list(range(7))
+    assert dict(results)[2] == Failed(2, "RuntimeError: worker lost")
+    assert [r for i, r in results if i != 2] == [0, -1, -3, -4, -5, -6]
+    # (tasks: [0 1 2] failed, then [0] [1] [2] alone, then [3 4 5] and [6])
+    assert executor.submitted == [[0, 1, 2], [3, 4, 5], [0], [1], [2], [6]]

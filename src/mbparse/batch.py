@@ -84,7 +84,7 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
               jobs: int | None = None,
               warm_up: Callable[[], None] | None = None,
               executor: "Executor | None" = None,
-              ahead: int | None = None) -> Iterator[tuple[Any, Any]]:
+              ahead: int | None = None, chunk: int = 1) -> Iterator[tuple[Any, Any]]:
     """Yields ``(item, work(item))`` for every item, in the items' order.
 
     ``work`` runs in ``jobs`` worker processes (default :func:`default_jobs`);
@@ -96,13 +96,16 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
 
     With ``executor`` (any :class:`concurrent.futures.Executor`: a thread or
     process pool, Dask's ``Client.get_executor()``), ``jobs`` and
-    ``warm_up`` are not used: each item is submitted to it, at most
-    ``ahead`` (default 64) beyond the one being yielded, and an exception
-    from its future (a lost worker, a cancelled task) is that item's
-    :class:`Failed` result. The executor is not shut down.
+    ``warm_up`` are not used: the items are submitted to it ``chunk`` at a
+    time (one task runs that many: a cluster's cost per task is paid once
+    for them), at most ``ahead`` tasks (default 64) beyond the one being
+    yielded. An exception from a task's future (a lost worker, a cancelled
+    task) runs its items again one task each, and is the :class:`Failed`
+    result of the item whose task fails alone. The executor is not shut down.
     """
     if executor is not None:
-        yield from _in_executor(work, list(items), executor, ahead or _AHEAD_IN_EXECUTOR)
+        yield from _in_executor(work, list(items), executor, ahead or _AHEAD_IN_EXECUTOR,
+                                max(1, chunk))
         return
     items = list(items)
     jobs = default_jobs() if jobs is None else jobs
@@ -129,26 +132,36 @@ def _guarded(work: Callable[[Any], Any], item: Any) -> Any:
         return Failed(item, f"{type(e).__name__}: {e}")
 
 
-def _in_executor(work, items: list, executor, ahead: int) -> Iterator[tuple[Any, Any]]:
-    pending: deque = deque()  # (item, its future)
+def _in_executor(work, items: list, executor, ahead: int,
+                 chunk: int) -> Iterator[tuple[Any, Any]]:
+    pending: deque = deque()  # (items, the future of their results)
     next_index = 0
     try:
         while next_index < len(items) or pending:
             while next_index < len(items) and len(pending) < ahead:
-                item = items[next_index]
-                pending.append((item, executor.submit(_guarded, work, item)))
-                next_index += 1
-            item, future = pending.popleft()
+                some = items[next_index:next_index + chunk]
+                pending.append((some, executor.submit(_guarded_each, work, some)))
+                next_index += len(some)
+            some, future = pending.popleft()
             try:
-                result = future.result()
+                results = future.result()
             except Exception as e:  # the task, not the work, failed (the work's own are kept)
                 if showing_tracebacks():
                     raise
-                result = Failed(item, f"{type(e).__name__}: {e}")
-            yield item, result
+                if len(some) == 1:
+                    results = [Failed(some[0], f"{type(e).__name__}: {e}")]
+                else:  # each on its own again: only the one that fails the task fails
+                    results = [result for _, result in _in_executor(work, some, executor,
+                                                                    ahead, 1)]
+            yield from zip(some, results)
     finally:
         for _, future in pending:  # (a consumer that stopped early: the rest is not run)
             future.cancel()
+
+
+def _guarded_each(work: Callable[[Any], Any], items: list) -> list:
+    """:func:`_guarded` of each item (one task of several files)."""
+    return [_guarded(work, item) for item in items]
 
 
 def _context():

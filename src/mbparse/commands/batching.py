@@ -20,9 +20,14 @@ from typing import Any, Callable, Iterable, Iterator, TextIO
 from ..batch import add_jobs_argument, run_batch
 
 DASK_INSTALL_HINT = "pip install 'mbparse[dask]' (Dask's distributed scheduler)"
-# Files submitted to a Dask cluster per worker thread beyond the one being
+# Tasks submitted to a Dask cluster per worker thread beyond the one being
 # written out: enough to keep every worker busy while results stream.
 _AHEAD_PER_DASK_THREAD = 4
+# Files per Dask task, at most: a task costs the cluster milliseconds of its
+# own (scheduling, sending the work and the results), so one file per task
+# ran the corpus at a third of one core's rate; 32 files a task, at that
+# rate. Fewer when there are few files, so that every worker gets some.
+_MOST_FILES_PER_DASK_TASK = 32
 
 
 def add_batch_arguments(p: argparse.ArgumentParser) -> None:
@@ -132,6 +137,14 @@ def dask_client(address: str):
         raise BatchError(f"--dask: no Dask scheduler at '{address}': {e}") from None
 
 
+def dask_batching(client, files: int) -> tuple[int, int]:
+    """(tasks ahead, files per task) for ``files`` files on ``client``'s
+    cluster (:func:`mbparse.batch.run_batch`'s ``ahead`` and ``chunk``)."""
+    threads = sum(client.nthreads().values()) or 1
+    ahead = threads * _AHEAD_PER_DASK_THREAD
+    return ahead, max(1, min(_MOST_FILES_PER_DASK_TASK, files // ahead))
+
+
 class Batch:
     """One command's run over many files: which still run (``items``), where
     their lines go (:meth:`write`), the executor and the progress bar.
@@ -172,13 +185,12 @@ class Batch:
                 warm_up: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
         """``(item, result)`` of every item still to run, in their order
         (see :func:`mbparse.batch.run_batch`); the bar steps after each."""
-        executor, ahead = None, None
+        executor, ahead, chunk = None, None, 1
         if self._client is not None:
             executor = self._client.get_executor(pure=False)
-            threads = sum(self._client.nthreads().values()) or 1
-            ahead = threads * _AHEAD_PER_DASK_THREAD
+            ahead, chunk = dask_batching(self._client, len(self.items))
         for item, result in run_batch(work, self.items, self.args.jobs, warm_up,
-                                      executor=executor, ahead=ahead):
+                                      executor=executor, ahead=ahead, chunk=chunk):
             yield item, result
             if self.bar:
                 self.bar.step(str(item[0] if isinstance(item, tuple) else item))
