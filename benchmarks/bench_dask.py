@@ -84,13 +84,15 @@ def main() -> None:
                             for _ in range(args.runs))
                 print(f"  {label:<24} {whole:7.1f} s  {len(files) / whole:6.1f} files/s",
                       flush=True)
-        print("\n=== steady rates (inspect --json's work, warm workers, in this process)")
-        for label, rate in steady_rates(files, args.runs):
-            print(f"  {label:<24} {rate:6.1f} files/s", flush=True)
+        for command in args.commands.split(","):
+            print(f"\n=== steady rates of {command}'s work (warm workers, in this process)")
+            for label, rate in steady_rates(command, files, args.runs, folder):
+                print(f"  {label:<40} {rate:6.1f} files/s  ({1e3 / rate:5.1f} ms a file)",
+                      flush=True)
 
 
-def steady_rates(files: list[str], runs: int):
-    """(label, files per second) of inspect --json's work over ``files`` on
+def steady_rates(command: str, files: list[str], runs: int, folder: str):
+    """(label, files per second) of ``command``'s work over ``files`` on
     one core and on a local Dask cluster of two worker processes, each the
     best of ``runs`` passes after an untimed one."""
     import functools
@@ -100,10 +102,19 @@ def steady_rates(files: list[str], runs: int):
 
     from mbparse.batch import run_batch
     from mbparse.commands.batching import dask_batching
-    from mbparse.commands.inspect import inspect_one
     from mbparse.loading import LoadOptions
 
-    work = functools.partial(inspect_one, options=LoadOptions(), as_json=True)
+    if command == "inspect":
+        from mbparse.commands.inspect import inspect_one
+        work = functools.partial(inspect_one, options=LoadOptions(), as_json=True)
+    elif command == "check":
+        from mbparse.lint import lint_file
+        work = functools.partial(lint_file, options=LoadOptions(contact_approximation="sap"))
+    else:
+        from mbparse.commands.convert import convert_to_file, output_names
+        from mbparse.convert.files import ConvertFileOptions
+        work = functools.partial(convert_to_file, target="mjcf", options=ConvertFileOptions())
+        files = output_names(files, tempfile.mkdtemp(dir=folder), ".xml")
 
     def best(**how) -> float:
         times = []
