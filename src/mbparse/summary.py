@@ -304,6 +304,11 @@ def _floats_text(values) -> str:
     return "[" + ", ".join(map(_float_text, values)) + "]"
 
 
+# The most rotation texts _Texts keeps (a model of many different rotations
+# would otherwise keep them all).
+_MOST_ROTATIONS_KEPT = 4096
+
+
 class _Texts:
     """The JSON text of the bodies, joints and geometries sections, entry by
     entry, as ``json.dumps`` writes ``_bodies``, ``_joints`` and
@@ -313,16 +318,22 @@ class _Texts:
     model's repeated poses) is written once."""
 
     def __init__(self, plant: MultibodyPlant, dumps, quote) -> None:
+        import struct
         # (quote: json's own writing of a str, json.encoder.encode_basestring_ascii)
         self.plant, self.dumps, self.quote = plant, dumps, quote
-        self._rotations: dict[int, tuple] = {}  # id(R) -> (R, its text)
+        # A rotation's text by its nine numbers' bits (0.0 and -0.0 apart)
+        self._rotations: dict[bytes, str] = {}
+        self._bits = struct.Struct("9d").pack
 
     def pose(self, X: RigidTransform) -> str:
-        R = X.R
-        kept = self._rotations.get(id(R))
-        if kept is None or kept[0] is not R:
-            kept = self._rotations[id(R)] = (R, "[" + ", ".join(map(_floats_text, R)) + "]")
-        return '{"p": ' + _floats_text(X.p) + ', "R": ' + kept[1] + "}"
+        (a, b, c), (d, e, f), (g, h, i) = R = X.R
+        key = self._bits(a, b, c, d, e, f, g, h, i)
+        text = self._rotations.get(key)
+        if text is None:
+            if len(self._rotations) >= _MOST_ROTATIONS_KEPT:
+                self._rotations.clear()
+            text = self._rotations[key] = "[" + ", ".join(map(_floats_text, R)) + "]"
+        return '{"p": ' + _floats_text(X.p) + ', "R": ' + text + "}"
 
     def _names(self, names) -> Iterator[str]:
         """The JSON of each name, checking that none comes twice."""
@@ -334,8 +345,8 @@ class _Texts:
             yield self.quote(name)
 
     def _kept(self, memo: dict, obj, make) -> str:
-        """The text of ``obj`` (a shape, a property set the model shares
-        among its geometries) made once by ``make(obj)``."""
+        """The text of ``obj`` (property values the model's geometries
+        share) made once by ``make(obj)``."""
         kept = memo.get(id(obj))
         if kept is None or kept[0] is not obj:
             kept = memo[id(obj)] = (obj, make(obj))
@@ -382,12 +393,8 @@ class _Texts:
             return
         name = plant.scoped_name
         body_names: dict[int, str] = {}
-        shapes: dict = {}
         props: dict = {}
         roles_text: dict = {}
-
-        def shape_text(shape) -> str:
-            return dumps(shape.summary())
 
         def props_text(values) -> str:
             return dumps({f"{grp}/{key}": summarize_property_value(v)
@@ -400,10 +407,12 @@ class _Texts:
                 body = body_names[g.body] = _quote("world" if b.is_world() else name(b))
             roles = tuple(r for r in ROLES if g.has_role(r))
             roles_json = roles_text.get(roles) or roles_text.setdefault(roles, dumps(list(roles)))
-            props_json = ", ".join(f"{_quote(r)}: {kept(props, g.properties(r), props_text)}"
-                                   for r in roles)
+            # (geometries that share their property values share their text)
+            props_json = ", ".join(
+                f"{_quote(r)}: {kept(props, g.properties(r).values_read(), props_text)}"
+                for r in roles)
             yield (f'{{"body": {body}, "name": {_quote(g.name)}, "roles": {roles_json}, '
-                   f'"shape": {kept(shapes, g.shape, shape_text)}, "X_BG": {pose(g.X_BG)}, '
+                   f'"shape": {dumps(g.shape.summary())}, "X_BG": {pose(g.X_BG)}, '
                    f'"props": {{{props_json}}}}}')
 
 
