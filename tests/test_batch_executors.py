@@ -51,7 +51,9 @@ class _LosingExecutor:
 
 def test_a_task_that_fails_in_the_executor_is_its_items_failed_result():
     results = dict(run_batch(lambda n: -n, range(4), executor=_LosingExecutor()))
-    assert results == {0: 0, 1: -1, 2: Failed(2, "RuntimeError: worker lost"), 3: -3}
+    assert results == {0: 0, 1: -1, 3: -3,
+                       2: Failed(2, "the task working on this file failed (RuntimeError: "
+                                    "worker lost)")}
 
 
 def test_run_batch_submits_at_most_ahead_items_beyond_the_one_it_yields():
@@ -187,7 +189,24 @@ def test_items_run_several_to_a_task_and_a_failed_task_runs_its_items_one_each()
     executor = _LosingExecutor()
     results = list(run_batch(lambda n: -n, range(7), executor=executor, ahead=2, chunk=3))
     assert [item for item, _ in results] == list(range(7))
-    assert dict(results)[2] == Failed(2, "RuntimeError: worker lost")
+    assert "(RuntimeError: worker lost)" in dict(results)[2].error
     assert [r for i, r in results if i != 2] == [0, -1, -3, -4, -5, -6]
     # (tasks: [0 1 2] failed, then [0] [1] [2] alone, then [3 4 5] and [6])
     assert executor.submitted == [[0, 1, 2], [3, 4, 5], [0], [1], [2], [6]]
+
+
+def test_resume_finds_the_file_of_lines_too_long_to_parse_whole(tmp_path):
+    """A large model's summary line is tens of MB: its "file" (inspect's
+    last key, check's and convert's first) is found without parsing it."""
+    from mbparse.commands.batching import files_done
+    big = '{"schema": "mbsummary/1", "bodies": {' + ", ".join(
+        f'"b{i}": {{"file": "not this"}}' for i in range(5000)) + '}, "file": "a \\"b\\".urdf"}'
+    out = tmp_path / "o.jsonl"
+    out.write_text(big + "\n" + '{"file": "c.urdf", "findings": [' + ", ".join(
+        ['{"message": "x"}'] * 10000) + "]}\n" + '{"file": "d.urdf"}\n' + big[:1000])
+    assert files_done(str(out)) == {'a "b".urdf', "c.urdf", "d.urdf"}
+    assert out.read_text().endswith('{"file": "d.urdf"}\n')  # (the cut line is gone)
+    out.write_text('{"x": 1, ' + '"y": 2, ' * 20000 + '"z": 3}\n')
+    from mbparse.commands.batching import BatchError
+    with pytest.raises(BatchError, match="line 1"):
+        files_done(str(out))

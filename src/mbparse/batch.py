@@ -149,7 +149,8 @@ def _in_executor(work, items: list, executor, ahead: int,
                 if showing_tracebacks():
                     raise
                 if len(some) == 1:
-                    results = [Failed(some[0], f"{type(e).__name__}: {e}")]
+                    results = [Failed(some[0], f"the task working on this file failed "
+                                               f"({type(e).__name__}: {e})")]
                 else:  # each on its own again: only the one that fails the task fails
                     results = [result for _, result in _in_executor(work, some, executor,
                                                                     ahead, 1)]

@@ -84,33 +84,80 @@ def files_done(path: str) -> set[str]:
     """The files the JSON lines of ``path`` are of (their ``"file"``); none
     when it does not exist. A last line cut short (the run was killed while
     writing it) is removed, so that its file runs again and the appended
-    lines start on a line of their own."""
-    import json
+    lines start on a line of their own. Read a line at a time: the lines of
+    a million files' summaries need not fit in memory."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        f = open(path, "r+b")
     except FileNotFoundError:
         return set()
     except OSError as e:
         raise BatchError(f"--resume: cannot read '{path}': {e.strerror or e}") from None
-    end = data.rfind(b"\n") + 1
-    if end < len(data):
-        with open(path, "r+b") as f:
-            f.truncate(end)
     done = set()
-    for number, line in enumerate(data[:end].splitlines(), 1):
-        if not line.strip():
-            continue
+    with f:
+        _drop_cut_line(f)
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            name = _file_of(line)
+            if name is None:
+                raise BatchError(f"--resume: '{path}' line {number} is not a JSON line of one "
+                                 "file's result (an object with \"file\"); give the output of "
+                                 "an earlier run of this command, or a new file")
+            done.add(name)
+    return done
+
+
+def _drop_cut_line(f) -> None:
+    """Truncates ``f`` (binary, read-write) after its last newline."""
+    end = f.seek(0, os.SEEK_END)
+    position = end
+    while position > 0:
+        step = min(position, 1 << 16)
+        f.seek(position - step)
+        block = f.read(step)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            position = position - step + newline + 1
+            break
+        position -= step
+    if position < end:
+        f.truncate(position)
+    f.seek(0)
+
+
+# A line longer than this is not parsed whole to find its "file" (a large
+# model's summary is tens of MB): the key is found where the commands write
+# it, first (check, convert) or last (inspect).
+_PARSED_WHOLE = 1 << 16
+
+
+def _file_of(line: bytes) -> str | None:
+    """The ``"file"`` of one JSON line (an object), or None."""
+    import json
+    if len(line) <= _PARSED_WHOLE:
         try:
             record = json.loads(line)
         except ValueError:
-            record = None
-        if not isinstance(record, dict) or not isinstance(record.get("file"), str):
-            raise BatchError(f"--resume: '{path}' line {number} is not a JSON line of one "
-                             "file's result (an object with \"file\"); give the output of an "
-                             "earlier run of this command, or a new file")
-        done.add(record["file"])
-    return done
+            return None
+        name = record.get("file") if isinstance(record, dict) else None
+        return name if isinstance(name, str) else None
+    from json.decoder import scanstring
+    text = line.decode("utf-8", errors="replace").rstrip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return None
+    # (a '"' inside a JSON string is escaped: '"file": "' there is the key)
+    for at in (text.find('"file": "') if text.startswith('{"file": "') else -1,
+               text.rfind(', "file": "')):
+        if at < 0:
+            continue
+        start = text.index('"file": "', at) + len('"file": "')
+        try:
+            name, after = scanstring(text, start)
+        except ValueError:
+            return None
+        if at == 1 or after == len(text) - 1:  # (the first key, or the last)
+            return name
+    return None
 
 
 def dask_client(address: str):
