@@ -43,3 +43,24 @@ def test_a_model_with_unbounded_limits_and_negative_zeros_is_written_as_json_dum
                            "file": path})
     assert summary_json(loaded.plant, loaded.parser, loaded.instances, {"file": path}) == expected
     assert "Infinity" not in expected and '"inf"' in expected
+
+
+def test_a_vector_met_again_is_written_the_same_and_zeros_keep_their_sign():
+    for values in ([math.inf, -0.0], [math.inf, 0.0], [math.inf, -0.0], [-math.inf, math.inf],
+                   [-math.inf, math.inf], (-math.inf, math.inf), [math.nan, 1.0]):
+        assert _floats_text(values) == json.dumps(vec(values))
+
+
+def test_bodies_and_poses_that_differ_only_in_the_sign_of_a_zero_are_written_apart(write):
+    links = "".join(
+        f"<link name='l{i}'><inertial><origin xyz='{x} 0 0' rpy='0 0 {x}'/><mass value='1'/>"
+        f"<inertia ixx='1' iyy='1' izz='1' ixy='{x}' ixz='0' iyz='0'/></inertial></link>"
+        for i, x in enumerate(["0", "-0.0", "0", "-0.0"]))
+    joints = "".join(f"<joint name='j{i}' type='fixed'><parent link='l{i - 1}'/><child "
+                     f"link='l{i}'/><origin xyz='{x} 0 0' rpy='{x} 0 0'/></joint>"
+                     for i, x in ((1, "-0.0"), (2, "0"), (3, "-0.0")))
+    path = str(write("r.urdf", f"<robot name='r'>{links}{joints}</robot>"))
+    loaded = load(path)
+    text = summary_json(loaded.plant, loaded.parser, loaded.instances)
+    assert text == json.dumps(summarize(loaded.plant, loaded.parser, loaded.instances))
+    assert "-0.0" in text

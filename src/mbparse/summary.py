@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import struct
 from typing import Iterator
 
 from .geometry.properties import ROLES, summarize_property_value
@@ -301,11 +302,23 @@ def _floats_text(values) -> str:
             return "[" + ", ".join(map(float.__repr__, values)) + "]"
         except TypeError:  # (not every value a float)
             return "[" + ", ".join([float(v).__repr__() for v in values]) + "]"
-    return "[" + ", ".join(map(_float_text, values)) + "]"
+    # Unbounded limits (a joint's velocity and acceleration limits, mostly
+    # infinite) come again and again: their text is kept, unless a zero is
+    # among them (0.0 and -0.0 are equal keys, but not the same text).
+    key = tuple(values)
+    text = _NON_FINITE_TEXTS.get(key)
+    if text is None:
+        text = "[" + ", ".join(map(_float_text, values)) + "]"
+        if 0.0 not in key and len(_NON_FINITE_TEXTS) < 1024:
+            _NON_FINITE_TEXTS[key] = text
+    return text
 
 
-# The most rotation texts _Texts keeps (a model of many different rotations
-# would otherwise keep them all).
+_NON_FINITE_TEXTS: dict[tuple, str] = {}
+
+
+# The most rotation (and inertia) texts _Texts keeps (a model of many
+# different ones would otherwise keep them all).
 _MOST_ROTATIONS_KEPT = 4096
 
 
@@ -318,7 +331,6 @@ class _Texts:
     model's repeated poses) is written once."""
 
     def __init__(self, plant: MultibodyPlant, dumps, quote) -> None:
-        import struct
         # (quote: json's own writing of a str, json.encoder.encode_basestring_ascii)
         self.plant, self.dumps, self.quote = plant, dumps, quote
         # A rotation's text by its nine numbers' bits (0.0 and -0.0 apart)
@@ -357,11 +369,19 @@ class _Texts:
         name, pose, floats = plant.scoped_name, self.pose, _floats_text
         poses = plant.calc_body_poses_in_world()
         bodies = plant.bodies()[1:]
+        inertias: dict[bytes, str] = {}  # (a generated model repeats a few inertias)
+        bits = struct.Struct("10d").pack
         for key, body in zip(self._names(map(name, bodies)), bodies):
             M = body.default_spatial_inertia
-            yield (f'{key}: {{"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
-                   f'"inertia": {floats(M.inertia_about_origin())}, '
-                   f'"X_WB": {pose(poses[body.index])}, '
+            (x, y, z), (a, b, c, d, e, f) = M.com, M.I_cm
+            known = bits(M.mass, x, y, z, a, b, c, d, e, f)
+            mass_com_inertia = inertias.get(known)
+            if mass_com_inertia is None:
+                mass_com_inertia = (f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
+                                    f'"inertia": {floats(M.inertia_about_origin())}')
+                if len(inertias) < _MOST_ROTATIONS_KEPT:
+                    inertias[known] = mass_com_inertia
+            yield (f'{key}: {{{mass_com_inertia}, "X_WB": {pose(poses[body.index])}, '
                    f'"floating": {"true" if body.is_floating_base_body else "false"}}}')
 
     def joints(self) -> Iterator[str]:
