@@ -128,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         batch = Batch(args, files, out=out)
     except BatchError as e:
+        if out is not None:
+            out.close()
         print(f"mbparse check: {e}", file=sys.stderr)
         return 2
     work = functools.partial(call_with_limits, options.size_limits, functools.partial(
