@@ -45,6 +45,9 @@ def sdf_model(links: int) -> str:
             + "".join(f'<link name="l{i}"/>' for i in range(links)) + "</model></sdf>")
 
 
+XACRO = ("<robot name='r' xmlns:xacro='http://www.ros.org/wiki/xacro'>"
+         "<xacro:property name='n' value='${{{}}}'/><link name='l${{n}}'/></robot>")
+
 # (limit, its value here, the file name, the file's text, what else it needs)
 # Each file is refused under the small limit and loads with the limit at 0.
 CASES = {
@@ -67,6 +70,11 @@ CASES = {
     "max_include_splices": (2, "main.xml", '<mujoco model="m"><worldbody>' + "".join(
         f'<body name="b{i}"><include file="part.xml"/></body>' for i in range(3))
         + "</worldbody></mujoco>", {"part.xml": '<mujoco><geom size="0.1"/></mujoco>'}),
+    # (a string of 200 MB, made at once; a loop of 10**8 steps that keeps nothing)
+    "max_xacro_memory": (100 << 20, "r.urdf.xacro",
+                         XACRO.format("len(&quot;a&quot; * 200000000)"), {}),
+    "max_xacro_seconds": (1, "r.urdf.xacro", XACRO.format(
+        "len([k for k in range(100000000) if k &lt; 0])"), {}),
     "max_replicated_elements": (5, "m.xml", '<mujoco model="m"><worldbody><replicate count="3" '
                                 "offset='1 0 0'><body name='b'><geom size='0.1'/></body>"
                                 "</replicate></worldbody></mujoco>", {}),
@@ -102,10 +110,10 @@ def test_a_file_past_a_small_limit_is_refused_with_a_message_naming_its_flag(wri
         load(str(path), LoadOptions(size_limits=SizeLimits(**{field: limit})))
     d = info.value.diagnostic
     assert OPTION_OF[field] in d.message and f"SizeLimits.{field}" in d.message
-    assert d.code == "size-limit"
+    assert d.code == ("xacro-error" if field.startswith("max_xacro") else "size-limit")
 
 
-@pytest.mark.parametrize("field", sorted(CASES))
+@pytest.mark.parametrize("field", sorted(set(CASES) - {"max_xacro_seconds"}))
 def test_the_same_file_loads_with_that_limit_lifted(write, field):
     limit, path = _write_case(write, field)
     lifted = SizeLimits(**{field: 0})
@@ -182,11 +190,12 @@ def _args(command: str, *argv: str):
     ("inspect", ["r.urdf"]), ("check", ["r.urdf"]), ("convert", ["r.urdf", "--to", "sdf"]),
     ("tree", ["r.urdf"]), ("view", ["r.urdf"])])
 def test_every_command_takes_every_limit_flag(command, positional):
+    in_bytes = ("max_file_bytes", "max_xacro_memory")
     argv = positional + [arg for field, option in OPTION_OF.items()
-                         for arg in (option, "123K" if field == "max_file_bytes" else "17")]
+                         for arg in (option, "123K" if field in in_bytes else "17")]
     limits = options_from_args(_args(command, *argv)).size_limits
-    assert limits.max_file_bytes == 123 * 1024
-    assert all(getattr(limits, f) == 17 for f in OPTION_OF if f != "max_file_bytes")
+    assert limits.max_file_bytes == limits.max_xacro_memory == 123 * 1024
+    assert all(getattr(limits, f) == 17 for f in OPTION_OF if f not in in_bytes)
     assert options_from_args(_args(command, *positional)).size_limits == DEFAULT_LIMITS
 
 

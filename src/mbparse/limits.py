@@ -3,7 +3,7 @@ a user who means to read a large model raises or lifts.
 
 Each limit bounds input whose reading costs time or memory in proportion to
 its size (elements, values, bytes, bodies, triangles, numbers, files read
-through includes). A file past a limit is refused with a located
+through includes, a xacro expansion's CPU time and memory). A file past a limit is refused with a located
 ``size-limit`` error that names the option raising it. ``0`` means no limit.
 
 :class:`SizeLimits` holds them (plain data: ``LoadOptions.size_limits``,
@@ -71,6 +71,11 @@ MAX_INCLUDE_SPLICES = 20_000
 # MJCF: <replicate> makes at most this many elements in one file (a count of
 # 10**9, or three nested counts of 1000, would otherwise fill the memory).
 MAX_REPLICATED_ELEMENTS = 60_000
+# xacro evaluates ${...} as Python and copies macros without bound: its
+# expansion runs in a child process with at most this much CPU time (real
+# files take under 1 s) and address space (formats/xacro_expand.py).
+MAX_XACRO_SECONDS = 4
+MAX_XACRO_MEMORY = 1 << 30
 
 
 class SizeLimits(FrozenRecord):
@@ -86,11 +91,14 @@ class SizeLimits(FrozenRecord):
     reads through SDFormat and model directive includes.
     ``max_include_splices``: MJCF ``<include>`` splices in one model.
     ``max_replicated_elements``: elements MJCF ``<replicate>`` makes in one
-    file. :meth:`none` lifts every one of them."""
+    file. ``max_xacro_seconds`` and ``max_xacro_memory``: the CPU time and
+    the bytes of address space of a xacro file's expansion. :meth:`none`
+    lifts every one of them."""
 
     _fields = ("max_elements", "max_yaml_values", "max_file_bytes", "max_bodies",
                "max_mesh_triangles", "max_list_numbers", "max_attributes",
-               "max_included_files", "max_include_splices", "max_replicated_elements")
+               "max_included_files", "max_include_splices", "max_replicated_elements",
+               "max_xacro_seconds", "max_xacro_memory")
 
     def __init__(self, max_elements: int = MAX_ELEMENTS, max_yaml_values: int = MAX_YAML_VALUES,
                  max_file_bytes: int = MAX_MODEL_FILE_BYTES, max_bodies: int = MAX_BODIES,
@@ -99,11 +107,13 @@ class SizeLimits(FrozenRecord):
                  max_attributes: int = MAX_ATTRIBUTES,
                  max_included_files: int = MAX_INCLUDED_FILES,
                  max_include_splices: int = MAX_INCLUDE_SPLICES,
-                 max_replicated_elements: int = MAX_REPLICATED_ELEMENTS) -> None:
+                 max_replicated_elements: int = MAX_REPLICATED_ELEMENTS,
+                 max_xacro_seconds: int = MAX_XACRO_SECONDS,
+                 max_xacro_memory: int = MAX_XACRO_MEMORY) -> None:
         for name, value in zip(self._fields, (
                 max_elements, max_yaml_values, max_file_bytes, max_bodies, max_mesh_triangles,
                 max_list_numbers, max_attributes, max_included_files, max_include_splices,
-                max_replicated_elements)):
+                max_replicated_elements, max_xacro_seconds, max_xacro_memory)):
             if value.__class__ is bool or not isinstance(value, int) or value < 0:
                 raise ValueError(f"SizeLimits.{name} wants a whole number, 0 or more (0: no "
                                  f"limit), not {value!r}")
@@ -129,6 +139,8 @@ OPTION_OF = {
     "max_included_files": "--max-included-files",
     "max_include_splices": "--max-include-splices",
     "max_replicated_elements": "--max-replicated-elements",
+    "max_xacro_seconds": "--max-xacro-seconds",
+    "max_xacro_memory": "--max-xacro-memory",
 }
 
 _CURRENT: ContextVar[SizeLimits] = ContextVar("mbparse_size_limits", default=DEFAULT_LIMITS)

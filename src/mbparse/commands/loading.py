@@ -41,6 +41,8 @@ _COUNTED = {
     "max_included_files": "files one load reads through SDFormat and directive includes",
     "max_include_splices": "MJCF <include> splices in one model",
     "max_replicated_elements": "elements MJCF <replicate> makes in one file",
+    "max_xacro_seconds": "seconds of CPU time a xacro file's expansion may take",
+    "max_xacro_memory": "bytes of memory a xacro file's expansion may use (K, M, G)",
 }
 
 
@@ -55,9 +57,10 @@ def add_limit_arguments(p: argparse.ArgumentParser) -> None:
                             "given too still applies")
     for field, option in OPTION_OF.items():
         default = getattr(DEFAULT_LIMITS, field)
-        kind = _byte_count if field == "max_file_bytes" else _count
-        shown = f"{default >> 20}M" if field == "max_file_bytes" else f"{default:,}"
-        group.add_argument(option, dest=field, type=kind, default=None, metavar="N",
+        in_bytes = field in ("max_file_bytes", "max_xacro_memory")
+        shown = f"{default >> 20}M" if in_bytes else f"{default:,}"
+        group.add_argument(option, dest=field, type=_byte_count if in_bytes else _count,
+                           default=None, metavar="N",
                            help=f"{_COUNTED[field]} (default {shown})")
 
 
