@@ -2,25 +2,29 @@
 """Peak memory and time of loading large synthetic URDF files.
 
 Writes URDF files of about the sizes asked (``--sizes-mb``, default 1 and
-7: larger files pass the 250,000-element limit and are refused), each link with an inertial, a box visual with an origin and a sphere
+7), or of the numbers of links asked (``--links 10000,80000``), each link
+with an inertial, a box visual with an origin and a sphere
 collision, each joint revolute with an origin, axis and limits; shaped as a
 chain or as a binary tree, written compact (one line) or indented (every
 element on its line, as editors and xacro write them). For each file it runs,
 each in a fresh process:
 
 - ``library``: ``Parser(plant, scene_graph).add_models(file)`` and
-  ``plant.finalize()``;
-- ``inspect --json``: the whole command, its JSON written to /dev/null;
+  ``plant.finalize()``, with the size limits lifted;
+- ``inspect --json``: the whole command, ``--no-size-limits``, its JSON
+  written to /dev/null;
 
 and prints the peak resident set size (the child's ``ru_maxrss``), that
-peak over the file's size, and the wall time. Memory should be in
+peak over the file's size, the CPU time (user + system, which a busy
+machine moves less than the wall time) and the wall time. The 82,918-link
+chain of issue 30 is ``--sizes-mb 50 --shapes chain --layouts indented``. Memory should be in
 proportion to the model (the same multiple of the file size at every
 size) and time linear in the size. Nothing here is a test; the machine's
 load moves the times.
 
 Usage:
-  python benchmarks/bench_memory.py [--sizes-mb 1,7] [--shapes chain,tree]
-      [--layouts compact,indented] [--modes library,inspect]
+  python benchmarks/bench_memory.py [--sizes-mb 1,7 | --links 10000,20000]
+      [--shapes chain,tree] [--layouts compact,indented] [--modes library,inspect]
 """
 from __future__ import annotations
 
@@ -34,15 +38,20 @@ import time
 LIBRARY = """
 import sys
 from mbparse import MultibodyPlant, Parser, SceneGraph
+from mbparse.limits import SizeLimits
 plant = MultibodyPlant(0.001)
-Parser(plant, SceneGraph()).add_models(sys.argv[1])
+parser = Parser(plant, SceneGraph())
+parser.set_size_limits(SizeLimits.none())
+parser.add_models(sys.argv[1])
 plant.finalize()
 """
-# Runs its arguments as a child and prints the child's peak RSS in kB.
+# Runs its arguments as a child and prints the child's peak RSS in kB and
+# its CPU time (user + system) in seconds.
 MEASURE = """
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
 """
 
 
@@ -77,37 +86,50 @@ def write_urdf(path: str, megabytes: float, shape: str, layout: str) -> int:
     return n
 
 
-def peak_kb(command: list[str]) -> tuple[int, float]:
-    """The peak RSS (kB) of ``command`` run as a fresh process, and its wall time."""
+def peak_kb(command: list[str]) -> tuple[int, float, float]:
+    """The peak RSS (kB) of ``command`` run as a fresh process, its CPU time
+    and its wall time."""
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", MEASURE, *command], capture_output=True,
                          text=True, check=True).stdout
-    return int(out.split()[-1]), time.perf_counter() - t0
+    kb, cpu = out.split()[-2:]
+    return int(kb), float(cpu), time.perf_counter() - t0
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes-mb", default="1,7")
+    ap.add_argument("--links", default="",
+                    help="numbers of links instead of sizes (e.g. 10000,20000,40000,80000)")
     ap.add_argument("--shapes", default="chain,tree")
     ap.add_argument("--layouts", default="compact,indented")
     ap.add_argument("--modes", default="library,inspect")
     args = ap.parse_args()
     modes = {"library": [sys.executable, "-c", LIBRARY],
-             "inspect": [sys.executable, "-m", "mbparse.cli", "inspect", "--json"]}
+             "inspect": [sys.executable, "-m", "mbparse.cli", "inspect", "--json",
+                         "--no-size-limits"]}
     print(f"{'file':<28} {'links':>7} {'MB':>6} {'mode':<8} {'peak MB':>8} {'x size':>7} "
-          f"{'wall s':>7}")
+          f"{'cpu s':>7} {'wall s':>7}")
+    sizes = ([("links", int(n)) for n in args.links.split(",")] if args.links
+             else [("MB", float(s)) for s in args.sizes_mb.split(",")])
     with tempfile.TemporaryDirectory() as folder:
-        for size in (float(s) for s in args.sizes_mb.split(",")):
+        for unit, size in sizes:
             for shape in args.shapes.split(","):
                 for layout in args.layouts.split(","):
-                    label = f"{shape}_{layout}_{size:g}MB.urdf"
+                    label = f"{shape}_{layout}_{size:g}{unit}.urdf"
                     path = os.path.join(folder, label)
-                    links = write_urdf(path, size, shape, layout)
+                    if unit == "links":  # (the size that makes that many links)
+                        nl = "\n  " if layout == "indented" else ""
+                        per_link = (len(link_text(10_000, nl))
+                                    + len(joint_text(10_000, 5000, nl)))
+                        links = write_urdf(path, (size + 0.5) * per_link / 1e6, shape, layout)
+                    else:
+                        links = write_urdf(path, size, shape, layout)
                     mb = os.path.getsize(path) / 2**20
                     for mode in args.modes.split(","):
-                        kb, wall = peak_kb([*modes[mode], path])
+                        kb, cpu, wall = peak_kb([*modes[mode], path])
                         print(f"{label:<28} {links:>7} {mb:6.1f} {mode:<8} {kb / 1024:8.0f} "
-                              f"{kb / 1024 / mb:7.1f} {wall:7.1f}", flush=True)
+                              f"{kb / 1024 / mb:7.1f} {cpu:7.1f} {wall:7.1f}", flush=True)
                     os.remove(path)
 
 

@@ -14,9 +14,11 @@ from mbparse.workspace import MAX_LIST_NUMBERS, MAX_NUMBERS_TEXT
 LONG = " 0" * (MAX_NUMBERS_TEXT // 2 + 10)
 
 
-def refusal(path, like: str = "default"):
+def refusal(path, like: str = "default", limits=None):
+    options = LoadOptions(like=like) if limits is None else LoadOptions(like=like,
+                                                                        size_limits=limits)
     with pytest.raises(ParseError) as info:
-        load(str(path), LoadOptions(like=like))
+        load(str(path), options)
     return info.value.diagnostic
 
 
@@ -90,27 +92,25 @@ def test_the_size_limit_rule_names_the_value_limits():
 
 
 @pytest.fixture
-def small_file_limit(monkeypatch):
-    import mbparse.workspace as workspace
-    import mbparse.formats.obj as obj
-    monkeypatch.setattr(workspace, "MAX_MODEL_FILE_BYTES", 1000)
-    monkeypatch.setattr(obj, "MAX_MODEL_FILE_BYTES", 1000)
-    return 1000
+def small_file_limit():
+    from mbparse.limits import SizeLimits
+    return SizeLimits(max_file_bytes=1000)
 
 
 @pytest.mark.parametrize("name", ["r.urdf", "m.sdf", "m.xml", "d.dmd.yaml", "m.obj",
                                   "r.urdf.xacro"])
 def test_a_model_file_past_the_byte_limit_is_refused_unread(write, small_file_limit, name):
-    d = refusal(write(name, " " * 1001))
+    d = refusal(write(name, " " * 1001), limits=small_file_limit)
     assert d.code == "size-limit" and d.file.endswith(name)
     assert "1,001 bytes, more than the 1,000 bytes" in d.message
 
 
 def test_model_text_past_the_byte_limit_is_refused(small_file_limit):
     from mbparse import MultibodyPlant, Parser
+    parser = Parser(MultibodyPlant(0.0))
+    parser.set_size_limits(small_file_limit)
     with pytest.raises(ParseError) as info:
-        Parser(MultibodyPlant(0.0)).add_models_from_string("<robot name='r'/>" + " " * 1000,
-                                                           "urdf")
+        parser.add_models_from_string("<robot name='r'/>" + " " * 1000, "urdf")
     assert info.value.diagnostic.code == "size-limit"
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from mbparse.diagnostics import ParseError
 from mbparse.geometry import mesh_io
-from mbparse.loading import load
+from mbparse.limits import SizeLimits
+from mbparse.loading import LoadOptions, load
 
 PENTAGON_PRISM = ("v 0 0 0\nv 2 0 0\nv 3 1 0\nv 1 2 0\nv -1 1 0\n"
                   "v 0 0 1\nv 2 0 1\nv 3 1 1\nv 1 2 1\nv -1 1 1\n")
@@ -25,10 +26,11 @@ def prism(caps: int) -> str:
     return PENTAGON_PRISM + SIDES + (bottom + top) * caps
 
 
-def refusal(path):
-    """The diagnostic of the ParseError that loading ``path`` raises."""
+def refusal(path, **limits):
+    """The diagnostic of the ParseError that loading ``path`` raises (with
+    these limits of SizeLimits changed)."""
     with pytest.raises(ParseError) as info:
-        load(str(path))
+        load(str(path), LoadOptions(size_limits=SizeLimits(**limits)))
     return info.value.diagnostic
 
 
@@ -62,32 +64,27 @@ def test_fans_and_ear_clipping_enclose_the_same_solid_of_a_convex_prism(monkeypa
     assert a[0] == pytest.approx(b[0]) and a[1] == pytest.approx(b[1])
 
 
-def test_a_mesh_of_more_triangles_than_the_limit_is_a_located_error(monkeypatch, write):
-    monkeypatch.setattr(mesh_io, "MAX_MESH_TRIANGLES", 10)
-    d = refusal(write("m.obj", prism(1)))
+def test_a_mesh_of_more_triangles_than_the_limit_is_a_located_error(write):
+    d = refusal(write("m.obj", prism(1)), max_mesh_triangles=10)
     assert d.line == 1 and "the mesh has 16 triangles, more than the 10" in d.message
 
 
-def test_an_mjcf_mesh_file_larger_than_a_model_file_is_refused(monkeypatch, write):
-    import mbparse.workspace as workspace
-    monkeypatch.setattr(workspace, "MAX_MODEL_FILE_BYTES", 300)
+def test_an_mjcf_mesh_file_larger_than_a_model_file_is_refused(write):
     write("m.obj", prism(20))
     path = write("m.xml", '<mujoco model="m"><asset><mesh name="a" file="m.obj"/></asset>'
                           '<worldbody><body><geom type="mesh" mesh="a"/></body></worldbody>'
                           '</mujoco>')
-    d = refusal(path)
+    d = refusal(path, max_file_bytes=300)
     assert d.code == "mesh-unreadable" and "more than the 300 bytes" in d.message
 
 
-def test_long_polygons_past_the_triangle_limit_are_refused_at_their_line(monkeypatch, write):
+def test_long_polygons_past_the_triangle_limit_are_refused_at_their_line(write):
     """Polygons of thousands of corners are counted as they are met: the
     file is refused at the line where their triangles pass the limit,
     before the rest of its indices are read (a 29 MB fuzz mutant of such
     lines took 4.8 s to be refused at its end)."""
-    monkeypatch.setattr(mesh_io, "MAX_MESH_TRIANGLES", 1000)
     row = "f " + " ".join(str(1 + k % 3) for k in range(300)) + "\n"
     path = write("long.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n" + row * 10)
-    with pytest.raises(ParseError) as info:
-        load(str(path))
-    assert info.value.diagnostic.line == 7  # the fourth row: 4 x 298 triangles > 1000
-    assert "1,192 triangles" in str(info.value)
+    d = refusal(path, max_mesh_triangles=1000)
+    assert d.line == 7  # the fourth row: 4 x 298 triangles > 1000
+    assert "1,192 triangles" in d.message

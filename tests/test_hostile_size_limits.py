@@ -8,16 +8,17 @@ import pytest
 
 from mbparse.diagnostics import ParseError
 from mbparse.formats.common.xml import parse_xml_bytes
+from mbparse.limits import DEFAULT_LIMITS, SizeLimits
 from mbparse.loading import LoadOptions, load
 from mbparse.plant import ModelError, MultibodyPlant
 from mbparse.plant.plant import MAX_BODIES
 from mbparse.workspace import MAX_ELEMENTS, MAX_YAML_VALUES
 
 
-def refusal(path, like: str = "default"):
+def refusal(path, like: str = "default", limits: SizeLimits = DEFAULT_LIMITS):
     """The diagnostic of the ParseError that loading ``path`` raises."""
     with pytest.raises(ParseError) as info:
-        load(str(path), LoadOptions(like=like))
+        load(str(path), LoadOptions(like=like, size_limits=limits))
     return info.value.diagnostic
 
 
@@ -139,13 +140,9 @@ def test_a_character_yaml_refuses_is_reported_before_the_size_of_the_document(wr
 # includes a large file many times would otherwise multiply. The limit is
 # made small here so that small files reach it.
 @pytest.fixture
-def small_parse_budget(monkeypatch):
-    """Two files' worth is 60 XML elements or 40 YAML values (the per-file
-    limits themselves are read where the files are parsed, at import)."""
-    import mbparse.workspace as workspace
-    monkeypatch.setattr(workspace, "MAX_ELEMENTS", 30)
-    monkeypatch.setattr(workspace, "MAX_YAML_VALUES", 20)
-    return 2
+def small_parse_budget():
+    """Limits by which two files' worth is 60 XML elements or 40 YAML values."""
+    return SizeLimits(max_elements=30, max_yaml_values=20)
 
 
 def model_sdf(links: int) -> str:
@@ -159,8 +156,8 @@ def test_an_sdf_file_read_again_and_again_through_includes_passes_the_parse_budg
     world = write("w.sdf", '<sdf version="1.9"><world name="w">' + "".join(
         f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(3))
         + "</world></sdf>")
-    d = refusal(world)
-    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
+    d = refusal(world, limits=small_parse_budget)
+    assert d.code == "size-limit" and "2 files at mbparse's size limit (30 XML elements" in d.message
     assert d.file.endswith("m.sdf")
 
 
@@ -171,7 +168,8 @@ def test_an_sdf_file_included_within_the_parse_budget_loads_and_the_next_parse_s
         f"<include><uri>file://{model}</uri><name>m{i}</name></include>" for i in range(2))
         + "</world></sdf>")
     for _ in range(3):
-        assert load(str(world)).plant.num_bodies() == 41
+        loaded = load(str(world), LoadOptions(size_limits=small_parse_budget))
+        assert loaded.plant.num_bodies() == 41
 
 
 def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
@@ -180,9 +178,9 @@ def test_an_mjcf_file_spliced_in_again_and_again_passes_the_parse_budget(
     main = write("main.xml", '<mujoco model="m"><worldbody>\n<body name="a">'
                  '<include file="parts.xml"/></body>\n<body name="b"><include file="parts.xml"/>'
                  '</body>\n<body name="c">\n<include file="parts.xml"/></body></worldbody></mujoco>')
-    d = refusal(main)
+    d = refusal(main, limits=small_parse_budget)
     assert d.code == "size-limit" and d.line == 5 and d.file == str(main)
-    assert "2 files at mbparse's size limits (30 XML elements" in d.message
+    assert "2 files at mbparse's size limit (30 XML elements" in d.message
 
 
 def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, small_parse_budget):
@@ -190,7 +188,7 @@ def test_directives_adding_one_file_many_times_pass_the_parse_budget(write, smal
     directives = write("d.dmd.yaml", "directives:\n" + "".join(
         f"- add_model:\n    name: m{i}\n    file: file://{{here}}/m.sdf\n" for i in range(3)))
     directives.write_text(directives.read_text().replace("{here}", str(directives.parent)))
-    assert refusal(directives).code == "size-limit"
+    assert refusal(directives, limits=small_parse_budget).code == "size-limit"
 
 
 def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget(
@@ -200,8 +198,10 @@ def test_directives_reading_one_directives_file_many_times_pass_the_parse_budget
     main = write("main.dmd.yaml", "directives:\n" + "".join(
         f"- add_model_instance:\n    name: n{i}\n- add_directives:\n    file: file://{leaf}\n"
         f"    model_namespace: n{i}\n" for i in range(4)))
-    d = refusal(main)
-    assert d.code == "size-limit" and "2 files at mbparse's size limits (30 XML elements" in d.message
+    # (each file within the limit of one file: 33 and 25 values)
+    d = refusal(main, limits=SizeLimits(max_elements=30, max_yaml_values=35))
+    assert d.code == "size-limit" and "2 files at mbparse's size limit (35 YAML values" in d.message
+    assert d.file.endswith("leaf.dmd.yaml")
 
 
 @pytest.mark.parametrize("name, text, own", [

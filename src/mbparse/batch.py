@@ -10,16 +10,26 @@ A failure stays with its file: an exception the work raises becomes that
 file's :class:`Failed` result, and a worker process that dies (a crash, the
 out-of-memory killer) fails the files it held, after which the remaining
 files run on a fresh pool.
+
+Past one machine, :func:`run_batch` takes any :class:`concurrent.futures.Executor`
+instead of its own processes: Dask's ``Client.get_executor()`` runs the files
+on a cluster (``inspect``/``check``/``convert --dask ADDRESS``); the results
+still come back in the order of the files, and a file whose task fails (its
+worker lost more often than the cluster retries it) is that file's
+:class:`Failed` result.
 """
 from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from .internal_errors import showing_tracebacks
 from .memory import collector_paused
 from .records import FrozenRecord, _set
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 # concurrent.futures and multiprocessing are imported when a pool is made:
 # a command on one file does not pay for them at start-up.
@@ -28,6 +38,9 @@ from .records import FrozenRecord, _set
 # the workers busy while results are streamed, without queueing a whole
 # dataset at once.
 _AHEAD_PER_WORKER = 4
+# Items submitted to a caller's executor ahead of the one being yielded
+# (its number of workers is not known here).
+_AHEAD_IN_EXECUTOR = 64
 
 
 class Failed(FrozenRecord):
@@ -69,7 +82,9 @@ def _jobs(text: str) -> int:
 
 def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
               jobs: int | None = None,
-              warm_up: Callable[[], None] | None = None) -> Iterator[tuple[Any, Any]]:
+              warm_up: Callable[[], None] | None = None,
+              executor: "Executor | None" = None,
+              ahead: int | None = None, chunk: int = 1) -> Iterator[tuple[Any, Any]]:
     """Yields ``(item, work(item))`` for every item, in the items' order.
 
     ``work`` runs in ``jobs`` worker processes (default :func:`default_jobs`);
@@ -78,7 +93,20 @@ def run_batch(work: Callable[[Any], Any], items: Iterable[Any],
     ``work`` and the items must be picklable when more than one job runs.
     ``warm_up`` runs here before the workers start (imports they would
     otherwise each repeat, see :func:`mbparse.formats.preload`).
+
+    With ``executor`` (any :class:`concurrent.futures.Executor`: a thread or
+    process pool, Dask's ``Client.get_executor()``), ``jobs`` and
+    ``warm_up`` are not used: the items are submitted to it ``chunk`` at a
+    time (one task runs that many: a cluster's cost per task is paid once
+    for them), at most ``ahead`` tasks (default 64) beyond the one being
+    yielded. An exception from a task's future (a lost worker, a cancelled
+    task) runs its items again one task each, and is the :class:`Failed`
+    result of the item whose task fails alone. The executor is not shut down.
     """
+    if executor is not None:
+        yield from _in_executor(work, list(items), executor, ahead or _AHEAD_IN_EXECUTOR,
+                                max(1, chunk))
+        return
     items = list(items)
     jobs = default_jobs() if jobs is None else jobs
     if jobs <= 1 or len(items) <= 1:
@@ -123,6 +151,37 @@ def _pool(jobs: int):
     from concurrent.futures import ProcessPoolExecutor
     return ProcessPoolExecutor(max_workers=jobs, mp_context=_context(),
                                initializer=_ignore_interrupts)
+def _in_executor(work, items: list, executor, ahead: int,
+                 chunk: int) -> Iterator[tuple[Any, Any]]:
+    pending: deque = deque()  # (items, the future of their results)
+    next_index = 0
+    try:
+        while next_index < len(items) or pending:
+            while next_index < len(items) and len(pending) < ahead:
+                some = items[next_index:next_index + chunk]
+                pending.append((some, executor.submit(_guarded_each, work, some)))
+                next_index += len(some)
+            some, future = pending.popleft()
+            try:
+                results = future.result()
+            except Exception as e:  # the task, not the work, failed (the work's own are kept)
+                if showing_tracebacks():
+                    raise
+                if len(some) == 1:
+                    results = [Failed(some[0], f"the task working on this file failed "
+                                               f"({type(e).__name__}: {e})")]
+                else:  # each on its own again: only the one that fails the task fails
+                    results = [result for _, result in _in_executor(work, some, executor,
+                                                                    ahead, 1)]
+            yield from zip(some, results)
+    finally:
+        for _, future in pending:  # (a consumer that stopped early: the rest is not run)
+            future.cancel()
+
+
+def _guarded_each(work: Callable[[Any], Any], items: list) -> list:
+    """:func:`_guarded` of each item (one task of several files)."""
+    return [_guarded(work, item) for item in items]
 
 
 def _context():

@@ -10,6 +10,7 @@ import warnings
 
 from .diagnostics import Diagnostic, ParseError
 from .geometry import SceneGraph
+from .limits import SizeLimits, applied_limits
 from .package_map import PackageMapError, ancestor_package_xmls  # noqa: F401 (re-exported)
 from .parser import Parser
 from .plant import ModelError, MultibodyPlant
@@ -29,21 +30,26 @@ class LoadOptions(ValueRecord):
     ``collect_errors`` is the linter's mode: an error ends only the element
     it is in; reading goes on with the next one and every error is kept in
     :attr:`Loaded.errors` (load() then raises nothing for the file's
-    problems). :func:`mbparse.records.replace` gives a changed copy."""
+    problems). ``size_limits``: what a file may hold before it is refused
+    (:class:`~mbparse.limits.SizeLimits`; ``SizeLimits.none()`` for a
+    trusted large model). :func:`mbparse.records.replace` gives a changed
+    copy."""
 
     _fields = ("time_step", "contact_approximation", "packages", "strict", "like",
-               "collect_errors")
+               "collect_errors", "size_limits")
 
     def __init__(self, time_step: float = DEFAULT_TIME_STEP,
                  contact_approximation: str = DEFAULT_APPROXIMATION,
                  packages: list[tuple[str, str]] | None = None, strict: bool = False,
-                 like: str = "default", collect_errors: bool = False) -> None:
+                 like: str = "default", collect_errors: bool = False,
+                 size_limits: SizeLimits | None = None) -> None:
         self.time_step = time_step
         self.contact_approximation = contact_approximation
         self.packages: list[tuple[str, str]] = [] if packages is None else packages
         self.strict = strict
         self.like = like
         self.collect_errors = collect_errors
+        self.size_limits = size_limits
 
 
 class Loaded(ValueRecord):
@@ -64,8 +70,20 @@ class Loaded(ValueRecord):
 
 
 def load(path: str, options: LoadOptions | None = None, finalize: bool = True) -> Loaded:
-    """Parses ``path``; raises ParseError (located) on any failure."""
+    """Parses ``path``; raises ParseError (located) on any failure.
+
+    The options' size limits, when they give some, are in force during the
+    load; what is read from the model later (meshes for hulls, inertias, a
+    conversion) is read under the limits in force then (run that work
+    inside ``with applied_limits(limits):`` too, see :mod:`mbparse.limits`)."""
     options = options or LoadOptions()
+    if options.size_limits is None:
+        return _load(path, options, finalize)
+    with applied_limits(options.size_limits):
+        return _load(path, options, finalize)
+
+
+def _load(path: str, options: LoadOptions, finalize: bool) -> Loaded:
     plant = MultibodyPlant(options.time_step, options.contact_approximation)
     scene_graph = SceneGraph()
     parser = Parser(plant, scene_graph)

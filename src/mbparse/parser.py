@@ -8,6 +8,7 @@ from . import formats, memory
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .geometry import SceneGraph, ShapeError
+from .limits import SizeLimits, applied_limits, current_limits
 from .package_map import PackageMap, PackageMapError, resolve_uri
 from .plant import ModelError, MultibodyPlant
 from .workspace import DataSource, ParsingOptions, Workspace, element_budget
@@ -37,6 +38,7 @@ class Parser:
         self._policy = DiagnosticPolicy()
         self._auto_renaming = False
         self._package_discovery = True
+        self._limits: SizeLimits | None = None  # (None: the limits in force, see limits)
         # Per parse: the groups seen, and the instances' names at that time
         # (so that the groups can follow later renames of model instances).
         self._groups: list[tuple[CollisionFilterGroups, dict[str, int]]] = []
@@ -102,6 +104,20 @@ class Parser:
     def get_auto_renaming(self) -> bool:
         """Whether auto-renaming is on (see :meth:`set_auto_renaming`)."""
         return self._auto_renaming
+
+    def set_size_limits(self, limits: SizeLimits) -> None:
+        """Every later parse refuses input past ``limits`` (see
+        :mod:`mbparse.limits`; ``SizeLimits.none()`` lifts them all) instead
+        of the defaults. mbparse's own; Drake has no such limits."""
+        if not isinstance(limits, SizeLimits):
+            raise TypeError(f"set_size_limits takes a SizeLimits, not {type(limits).__name__}")
+        self._limits = limits
+
+    def get_size_limits(self) -> SizeLimits:
+        """The size limits of this parser's parses (see :meth:`set_size_limits`;
+        without it, those in force where it parses: the defaults, unless
+        :func:`mbparse.limits.set_size_limits` set others)."""
+        return self._limits if self._limits is not None else current_limits()
 
     def get_collision_filter_groups(self) -> CollisionFilterGroups:
         """Every collision filter group and exclusion pair seen so far,
@@ -195,7 +211,10 @@ class Parser:
         try:
             # (see memory: the collector finds nothing mid-parse)
             with memory.collector_paused(), element_budget():
-                return self._parse_with(fmt, source)
+                if self._limits is None:
+                    return self._parse_with(fmt, source)
+                with applied_limits(self._limits):
+                    return self._parse_with(fmt, source)
         finally:
             # The parse's XML tree is gone now; a large one's pages go back
             # to the system instead of staying next to the model. (A parse

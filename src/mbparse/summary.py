@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import struct
 from typing import Iterator
 
 from .geometry.properties import ROLES, summarize_property_value
@@ -251,6 +252,10 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
     write, dumps = out.write, json.dumps
     sections = _sections(plant, parser, instances)
     tail = ((key, _VALUE, value) for key, value in (extra or {}).items())
+    # The largest sections as text straight from the plant (the same text
+    # json.dumps gives their entries, made without the dicts; see _Texts).
+    texts = _Texts(plant, dumps, json.encoder.encode_basestring_ascii)
+    as_text = {"bodies": texts.bodies, "joints": texts.joints, "geometries": texts.geometries}
     try:
         write("{")
         first = True
@@ -262,11 +267,15 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
             if kind == _MAPPING or kind == _SEQUENCE:
                 mapping = kind == _MAPPING
                 write("{" if mapping else "[")
-                sep = ""
-                for chunk in _chunks(_unique_keys(value) if mapping else value):
-                    # (a chunk's JSON without its brackets: entries "k": v or v)
-                    write(sep + dumps(dict(chunk) if mapping else chunk)[1:-1])
-                    sep = ", "
+                entries = as_text.get(key)
+                if entries is not None:
+                    write(", ".join(entries()))
+                else:
+                    sep = ""
+                    for chunk in _chunks(_unique_keys(value) if mapping else value):
+                        # (a chunk's JSON without its brackets: entries "k": v or v)
+                        write(sep + dumps(dict(chunk) if mapping else chunk)[1:-1])
+                        sep = ", "
                 write("}" if mapping else "]")
             else:
                 write(dumps(value))
@@ -274,6 +283,157 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
     except _RepeatedKey:
         return dumps({**summarize(plant, parser, instances), **(extra or {})})
     return out.getvalue()
+
+
+def _float_text(v) -> str:
+    """``json.dumps(num(v))``."""
+    v = float(v)
+    if v - v == 0.0:  # finite
+        return v.__repr__()
+    return '"nan"' if v != v else ('"inf"' if v > 0 else '"-inf"')
+
+
+def _floats_text(values) -> str:
+    """``json.dumps(vec(values))``, made without the list: finite floats
+    are written as json writes them (their repr)."""
+    total = sum(values)
+    if total - total == 0:  # every value finite
+        try:
+            return "[" + ", ".join(map(float.__repr__, values)) + "]"
+        except TypeError:  # (not every value a float)
+            return "[" + ", ".join([float(v).__repr__() for v in values]) + "]"
+    # Unbounded limits (a joint's velocity and acceleration limits, mostly
+    # infinite) come again and again: their text is kept, unless a zero is
+    # among them (0.0 and -0.0 are equal keys, but not the same text).
+    key = tuple(values)
+    text = _NON_FINITE_TEXTS.get(key)
+    if text is None:
+        text = "[" + ", ".join(map(_float_text, values)) + "]"
+        if 0.0 not in key and len(_NON_FINITE_TEXTS) < 1024:
+            _NON_FINITE_TEXTS[key] = text
+    return text
+
+
+_NON_FINITE_TEXTS: dict[tuple, str] = {}
+
+
+# The most rotation (and inertia) texts _Texts keeps (a model of many
+# different ones would otherwise keep them all).
+_MOST_ROTATIONS_KEPT = 4096
+
+
+class _Texts:
+    """The JSON text of the bodies, joints and geometries sections, entry by
+    entry, as ``json.dumps`` writes ``_bodies``, ``_joints`` and
+    ``_geometries``' dicts (a test holds them equal), made without the
+    dicts: a large model's summary spends most of its time making and
+    encoding them. A rotation the model shares (the identity, a generated
+    model's repeated poses) is written once."""
+
+    def __init__(self, plant: MultibodyPlant, dumps, quote) -> None:
+        # (quote: json's own writing of a str, json.encoder.encode_basestring_ascii)
+        self.plant, self.dumps, self.quote = plant, dumps, quote
+        # A rotation's text by its nine numbers' bits (0.0 and -0.0 apart)
+        self._rotations: dict[bytes, str] = {}
+        self._bits = struct.Struct("9d").pack
+
+    def pose(self, X: RigidTransform) -> str:
+        (a, b, c), (d, e, f), (g, h, i) = R = X.R
+        key = self._bits(a, b, c, d, e, f, g, h, i)
+        text = self._rotations.get(key)
+        if text is None:
+            if len(self._rotations) >= _MOST_ROTATIONS_KEPT:
+                self._rotations.clear()
+            text = self._rotations[key] = "[" + ", ".join(map(_floats_text, R)) + "]"
+        return '{"p": ' + _floats_text(X.p) + ', "R": ' + text + "}"
+
+    def _names(self, names) -> Iterator[str]:
+        """The JSON of each name, checking that none comes twice."""
+        seen: set = set()
+        for name in names:
+            if name in seen:
+                raise _RepeatedKey(name)
+            seen.add(name)
+            yield self.quote(name)
+
+    def _kept(self, memo: dict, obj, make) -> str:
+        """The text of ``obj`` (property values the model's geometries
+        share) made once by ``make(obj)``."""
+        kept = memo.get(id(obj))
+        if kept is None or kept[0] is not obj:
+            kept = memo[id(obj)] = (obj, make(obj))
+        return kept[1]
+
+    def bodies(self) -> Iterator[str]:
+        plant = self.plant
+        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        poses = plant.calc_body_poses_in_world()
+        bodies = plant.bodies()[1:]
+        inertias: dict[bytes, str] = {}  # (a generated model repeats a few inertias)
+        bits = struct.Struct("10d").pack
+        for key, body in zip(self._names(map(name, bodies)), bodies):
+            M = body.default_spatial_inertia
+            (x, y, z), (a, b, c, d, e, f) = M.com, M.I_cm
+            known = bits(M.mass, x, y, z, a, b, c, d, e, f)
+            mass_com_inertia = inertias.get(known)
+            if mass_com_inertia is None:
+                mass_com_inertia = (f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
+                                    f'"inertia": {floats(M.inertia_about_origin())}')
+                if len(inertias) < _MOST_ROTATIONS_KEPT:
+                    inertias[known] = mass_com_inertia
+            yield (f'{key}: {{{mass_com_inertia}, "X_WB": {pose(poses[body.index])}, '
+                   f'"floating": {"true" if body.is_floating_base_body else "false"}}}')
+
+    def joints(self) -> Iterator[str]:
+        plant, _quote = self.plant, self.quote
+        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        types: dict[str, str] = {}
+        joints = plant.joints()
+        for key, j in zip(self._names(map(name, joints)), joints):
+            kind = types.get(j.type_name) or types.setdefault(j.type_name, _quote(j.type_name))
+            text = (f'{key}: {{"type": {kind}, '
+                    f'"parent": {_quote(name(j.parent_body))}, '
+                    f'"child": {_quote(name(j.child_body))}, '
+                    f'"X_PF": {pose(j.frame_on_parent.X_BF)}, '
+                    f'"X_CM": {pose(j.frame_on_child.X_BF)}, '
+                    f'"pos_lower": {floats(j.pos_lower)}, "pos_upper": {floats(j.pos_upper)}, '
+                    f'"vel_lower": {floats(j.vel_lower)}, "vel_upper": {floats(j.vel_upper)}, '
+                    f'"acc_lower": {floats(j.acc_lower)}, "acc_upper": {floats(j.acc_upper)}, '
+                    f'"damping": {floats(j.damping)}, '
+                    f'"default_positions": {floats(j.default_positions)}')
+            for k, v in j.extra_summary().items():
+                value = floats(v) if isinstance(v, (list, tuple)) else _float_text(v)
+                text += f", {_quote(k)}: {value}"
+            yield text + "}"
+
+    def geometries(self) -> Iterator[str]:
+        plant, dumps, pose, kept, _quote = self.plant, self.dumps, self.pose, self._kept, self.quote
+        sg = plant.scene_graph
+        if sg is None:
+            return
+        name = plant.scoped_name
+        body_names: dict[int, str] = {}
+        props: dict = {}
+        roles_text: dict = {}
+
+        def props_text(values) -> str:
+            return dumps({f"{grp}/{key}": summarize_property_value(v)
+                          for (grp, key), v in sorted(values.items())})
+
+        for g in sorted(sg.geometries(), key=lambda g: g.body):
+            body = body_names.get(g.body)
+            if body is None:
+                b = plant.get_body(g.body)
+                body = body_names[g.body] = _quote("world" if b.is_world() else name(b))
+            roles = tuple(r for r in ROLES if g.has_role(r))
+            roles_json = roles_text.get(roles) or roles_text.setdefault(roles, dumps(list(roles)))
+            # (geometries that share their property values share their text)
+            props_json = ", ".join(
+                f"{_quote(r)}: {kept(props, g.properties(r).values_read(), props_text)}"
+                for r in roles)
+            yield (f'{{"body": {body}, "name": {_quote(g.name)}, "roles": {roles_json}, '
+                   f'"shape": {dumps(g.shape.summary())}, "X_BG": {pose(g.X_BG)}, '
+                   f'"props": {{{props_json}}}}}')
 
 
 def _sections(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> Iterator:

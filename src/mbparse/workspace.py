@@ -10,6 +10,9 @@ from contextvars import ContextVar
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
 from .files import FileTooLargeError, NotRegularFileError, read_regular_file
+from .limits import (MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_INCLUDED_FILES,  # noqa: F401 (their home was here)
+                     MAX_LIST_NUMBERS, MAX_MODEL_FILE_BYTES, MAX_YAML_VALUES, current_limits,
+                     raise_hint)
 from .package_map import PackageMap
 from .records import FrozenRecord, ValueRecord, _set
 
@@ -22,25 +25,6 @@ CONTENTS_PSEUDO_STEM = "<literal-string>"
 # most this deep; deeper is refused with a located error rather than
 # exhausting Python's stack.
 MAX_FILE_NESTING = 100
-# One parse reads at most this many files through includes (SDFormat
-# <include>, model directives' add_model and add_directives), a file
-# included twice counting twice: files that include the same file more than
-# once multiply (an "include bomb" of 30 levels would read a billion files).
-# At a few milliseconds a file, the limit keeps such a bomb to seconds.
-MAX_INCLUDED_FILES = 2048
-
-# The most elements one XML file (URDF, SDFormat, MJCF, xacro), and the most
-# values one YAML file (model directives), may hold: every element or value
-# costs a reader microseconds and the model memory, so without a bound a
-# large enough file would take minutes and gigabytes (the largest real
-# robot models have a few thousand elements, directives a few hundred
-# values). A YAML value costs the directives reader about what two or three
-# XML elements cost the XML readers.
-MAX_ELEMENTS = 250_000
-# The most attributes one XML element may have (real ones have a few; looking
-# through an element's attributes costs lxml their square).
-MAX_ATTRIBUTES = 1000
-MAX_YAML_VALUES = 100_000
 # The files read in one parse may hold together at most this many times what
 # one file may hold, a file counting again each time an include reads it or
 # splices it in: without it, a file that includes a large file many times
@@ -51,15 +35,6 @@ MAX_PARSE_FILES_WORTH = 2
 # numbers: a hostile value of a hundred megabytes would take seconds a number.
 # Padding around the right numbers is read, however long.
 MAX_NUMBERS_TEXT = 65_536
-# The most bytes a model file (or model text) may hold: the largest real
-# models are a few MB, and a file is held in memory several times over while
-# it is read (an OBJ model of 64 MB takes some 4 s and 0.5 GB; one of 128 MB
-# took 9 s and 1 GB).
-MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024
-# The most numbers one attribute of any length may list (an MJCF mesh's
-# 'vertex' or 'face'): a million vertices. Each costs the reader, and the
-# convex hull its collision shape needs, about a microsecond.
-MAX_LIST_NUMBERS = 3_000_000
 PARSE_SIZE_PROBLEM = "the files read in this parse hold more than"
 # Did-you-mean searches made in one parse (a name met again costs none): past
 # them, an unknown name is reported without a suggestion.
@@ -93,13 +68,18 @@ def charge_elements(count: int, yaml: bool = False) -> str | None:
     read = _READ.get()
     if read is None:
         return None
-    read[0] += count / (MAX_YAML_VALUES if yaml else MAX_ELEMENTS)
+    limits = current_limits()
+    most = limits.max_yaml_values if yaml else limits.max_elements
+    if not most:  # (no limit)
+        return None
+    read[0] += count / most
     if read[0] <= MAX_PARSE_FILES_WORTH:
         return None
-    return (f"{PARSE_SIZE_PROBLEM} {MAX_PARSE_FILES_WORTH} files at mbparse's size limits "
-            f"({MAX_ELEMENTS:,} XML elements or {MAX_YAML_VALUES:,} YAML values each), a file "
-            "counting again each time an include reads it or splices it in: a limit that keeps "
-            "any load within seconds; include fewer or smaller files")
+    field = "max_yaml_values" if yaml else "max_elements"
+    return (f"{PARSE_SIZE_PROBLEM} {MAX_PARSE_FILES_WORTH} files at mbparse's size limit "
+            f"({most:,} {'YAML values' if yaml else 'XML elements'} each), a file counting "
+            "again each time an include reads it or splices it in: a limit that keeps any load "
+            f"within seconds; include fewer or smaller files, or {raise_hint(field)}")
 
 
 def spend_suggestion() -> bool:
@@ -152,22 +132,23 @@ class DataSource(FrozenRecord):
 
     def read_bytes(self) -> bytes:
         """The model's bytes; a ParseError for what is not a regular file or
-        holds more than :data:`MAX_MODEL_FILE_BYTES`."""
+        holds more than the limit ``max_file_bytes`` (:mod:`mbparse.limits`)."""
+        most = current_limits().max_file_bytes or None
         if self.filename is not None:
             try:
-                return read_regular_file(self.filename, MAX_MODEL_FILE_BYTES)
+                return read_regular_file(self.filename, most)
             except NotRegularFileError as e:
                 raise ParseError(Diagnostic("error", e.strerror, self.filename,
                                             code="file-not-regular")) from None
             except FileTooLargeError as e:
-                raise ParseError(Diagnostic("error", e.strerror, self.filename,
-                                            code="size-limit")) from None
+                raise ParseError(Diagnostic("error", f"{e.strerror}; {raise_hint('max_file_bytes')}",
+                                            self.filename, code="size-limit")) from None
         data = (self.contents or "").encode("utf-8")
-        if len(data) > MAX_MODEL_FILE_BYTES:
+        if most is not None and len(data) > most:
             raise ParseError(Diagnostic("error", f"the model text is {len(data):,} bytes, more "
-                                                 f"than the {MAX_MODEL_FILE_BYTES:,} bytes "
-                                                 "mbparse reads of a model file", self.name(),
-                                        code="size-limit"))
+                                                 f"than the {most:,} bytes mbparse reads of a "
+                                                 f"model file; {raise_hint('max_file_bytes')}",
+                                        self.name(), code="size-limit"))
         return data
 
 
@@ -206,13 +187,14 @@ class Workspace(ValueRecord):
 
     def include_another_file(self) -> str | None:
         """Counts a file about to be read through an include; the problem
-        when that is more than :data:`MAX_INCLUDED_FILES` in this parse."""
+        when that is more than the limit ``max_included_files`` in this parse."""
         self.included_files += 1
-        if self.included_files <= MAX_INCLUDED_FILES:
+        most = current_limits().max_included_files
+        if not most or self.included_files <= most:
             return None
-        return (f"this parse has read {MAX_INCLUDED_FILES:,} files through includes already, "
-                "mbparse's limit (files that include the same file more than once multiply); "
-                "include each file fewer times")
+        return (f"this parse has read {most:,} files through includes already, mbparse's "
+                "limit (files that include the same file more than once multiply); include "
+                f"each file fewer times, or {raise_hint('max_included_files')}")
 
     def make_model_name(self, candidate: str, parent_model_name: str | None) -> str:
         """``parent::candidate``, renamed with a ``_N`` subscript when

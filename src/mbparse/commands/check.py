@@ -15,11 +15,12 @@ import argparse
 import functools
 import os
 import sys
-from typing import TextIO
 
-from ..batch import Failed, add_jobs_argument, run_batch
+from ..batch import Failed
 from ..diagnostics import ParseError
 from ..formats import preload
+from ..limits import call_with_limits
+from .batching import Batch, BatchError, add_batch_arguments
 from .loading import add_loading_arguments, options_from_args
 
 CHECK_APPROXIMATION = "sap"
@@ -65,46 +66,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="read [tool.mbparse.check] from this file (default: the nearest "
                         "pyproject.toml above the first FILE, or the working folder)")
     p.add_argument("--no-config", action="store_true", help="read no pyproject.toml")
-    p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                   help="a progress bar on standard error; auto shows it for several files "
-                        "when standard error is a terminal")
     p.add_argument("--list-rules", action="store_true",
                    help="print every code with its level and summary, and exit")
-    add_jobs_argument(p)
+    add_batch_arguments(p)
     add_loading_arguments(p)
     # A file is checked as read into a plant that holds every constraint it
     # declares (Drake's default TAMSI plant would drop them).
     p.set_defaults(contact_approximation=CHECK_APPROXIMATION)
-
-
-class ProgressBar:
-    """A one-line progress bar, redrawn in place on a text stream."""
-
-    def __init__(self, total: int, stream: TextIO, width: int = 30):
-        self.total, self.stream, self.width, self.done = total, stream, width, 0
-
-    def show(self, label: str) -> None:
-        filled = self.width * self.done // max(self.total, 1)
-        bar = "#" * filled + "-" * (self.width - filled)
-        label = label if len(label) <= 40 else "…" + label[-39:]
-        self.stream.write(f"\r[{bar}] {self.done}/{self.total} {label:<40}")
-        self.stream.flush()
-
-    def step(self, label: str) -> None:
-        self.done += 1
-        self.show(label)
-
-    def close(self) -> None:
-        self.stream.write("\r" + " " * (self.width + 60) + "\r")
-        self.stream.flush()
-
-
-def _wants_progress(mode: str, n: int) -> bool:
-    if mode == "always":
-        return True
-    if mode == "never":
-        return False
-    return n > 1 and sys.stderr.isatty()
 
 
 def list_rules() -> str:
@@ -137,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.files:
         print("mbparse check: give at least one FILE or DIR (or --list-rules)", file=sys.stderr)
         return 2
+    if args.resume and args.format is None:
+        args.format = "jsonl"  # (what --resume reads and appends)
     try:
         settings = _settings(args)
         options = options_from_args(args)
@@ -151,14 +121,24 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         return 2
     findings, hidden, done = [], 0, []
-    bar = ProgressBar(len(files), sys.stderr) if _wants_progress(args.progress,
-                                                                 len(files)) else None
     stream = settings.format == "jsonl"
-    out = open(args.output, "w", encoding="utf-8") if stream and args.output else sys.stdout
-    work = functools.partial(lint_file, options=options, consumers=tuple(settings.consumers))
+    if args.resume and (not stream or args.output):
+        print("mbparse check: --resume writes JSON lines to its own file; give --format jsonl "
+              "and no -o", file=sys.stderr)
+        return 2
+    out = open(args.output, "w", encoding="utf-8") if stream and args.output else None
+    try:
+        batch = Batch(args, files, out=out)
+    except BatchError as e:
+        if out is not None:
+            out.close()
+        print(f"mbparse check: {e}", file=sys.stderr)
+        return 2
+    work = functools.partial(call_with_limits, options.size_limits, functools.partial(
+        lint_file, options=options, consumers=tuple(settings.consumers)))
     interrupted = False
     try:
-        for path, found in run_batch(work, files, args.jobs, functools.partial(preload, files)):
+        for path, found in batch.results(work, functools.partial(preload, batch.items)):
             if isinstance(found, Failed):
                 found = [rule_finding("internal-error", found.error, path)]
             chosen = settings.chosen(found)
@@ -166,18 +146,14 @@ def run(args: argparse.Namespace) -> int:
             findings += chosen
             done.append(path)
             if stream:
-                out.write(as_json_line(path, chosen))
-                out.flush()
-            if bar:
-                bar.step(path)
+                batch.write(as_json_line(path, chosen))
     except KeyboardInterrupt:  # Ctrl-C: what was found so far, then say so
         interrupted = True
-    if bar:
-        bar.close()
-    if stream:
-        if out is not sys.stdout:
+    finally:
+        batch.close()
+        if out is not None:
             out.close()
-    else:
+    if not stream:
         writer = {"text": as_text, "json": as_json, "sarif": as_sarif,
                   "github": as_github}[settings.format]
         report = writer(findings, done)

@@ -12,8 +12,10 @@ import json
 import os
 import sys
 
-from ..batch import Failed, add_jobs_argument, run_batch
+from ..batch import Failed
 from ..diagnostics import ParseError, located_line
+from ..limits import call_with_limits
+from .batching import Batch, BatchError, add_batch_arguments
 from .loading import add_loading_arguments, options_from_args
 
 # The converter is imported by run(): building the CLI imports every command
@@ -57,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "for lumped joints, <static> always written, massless lumped links cut "
                         "off their subtree")
     add_loading_arguments(p)
-    add_jobs_argument(p)
+    add_batch_arguments(p)
     p.set_defaults(time_step=0.0)
     p.epilog = ("--strict makes a warning while loading, or any loss, an error (exit 1). "
                 "The input is loaded into a continuous plant (--time-step 0) so that "
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         args.libsdformat = True
-    if len(args.files) > 1:
+    if len(args.files) > 1 or args.resume:
         return _run_many(args, sdf_options)
     args.file = args.files[0]
     try:
@@ -89,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
                                      libsdformat=args.libsdformat,
                                      sdf_options=sdf_options,
                                      drake_extensions=args.drake_extensions)
-        result = convert_file(args.file, args.to, args.output, options)
+        result = call_with_limits(options.load.size_limits, convert_file, args.file, args.to,
+                                  args.output, options)
     except (ParseError, ConvertError) as e:
         print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError)
               else located_line(e, args.file), file=sys.stderr)
@@ -122,7 +125,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
     from ..convert.files import ConvertFileOptions
 
     if not args.output:
-        print("error: several input files need -o FOLDER for the outputs", file=sys.stderr)
+        print("error: several input files (or --resume) need -o FOLDER for the outputs",
+              file=sys.stderr)
         return 2
     if args.report:
         print("error: --report writes one file's losses; with several files each report "
@@ -139,17 +143,25 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
         print(str(e), file=sys.stderr)
         return 2
     os.makedirs(args.output, exist_ok=True)
-    work = functools.partial(convert_to_file, target=args.to, options=options)
+    work = functools.partial(call_with_limits, options.load.size_limits, functools.partial(
+        convert_to_file, target=args.to, options=options))
     pairs = output_names(args.files, args.output, SUFFIX_OF_TARGET[args.to])
+    try:
+        batch = Batch(args, pairs, key=lambda pair: pair[0])
+    except BatchError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     status = 0
-    for (path, _), report in run_batch(work, pairs, args.jobs, _import_converter):
-        if isinstance(report, Failed):
-            report = {"file": path, "status": "error",
-                      "error": f"internal error in mbparse: {report.error}"}
-        if report["status"] != "ok":
-            status = 1
-        sys.stdout.write(json.dumps(report) + "\n")
-        sys.stdout.flush()
+    try:
+        for (path, _), report in batch.results(work, _import_converter):
+            if isinstance(report, Failed):
+                report = {"file": path, "status": "error",
+                          "error": f"internal error in mbparse: {report.error}"}
+            if report["status"] != "ok":
+                status = 1
+            batch.write(json.dumps(report) + "\n")
+    finally:
+        batch.close()
     return status
 
 

@@ -8,13 +8,15 @@ import math
 import sys
 from typing import TextIO
 
-from ..batch import Failed, add_jobs_argument, run_batch
+from ..batch import Failed
 from ..diagnostics import ParseError, located_line
 from ..formats import preload
 from ..loading import Loaded, LoadOptions
 from ..loading import load as load_with_options
 from ..memory import collector_paused
 from ..summary import SCHEMA, Outline, outline, summary_json
+from ..limits import call_with_limits
+from .batching import Batch, BatchError, add_batch_arguments
 from .loading import add_loading_arguments, options_from_args
 
 
@@ -22,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true",
                    help="print one mbsummary/1 JSON object per file, one per line")
-    add_jobs_argument(p)
+    add_batch_arguments(p)
     add_loading_arguments(p)
 
 
@@ -32,11 +34,26 @@ def run(args: argparse.Namespace) -> int:
     except ParseError as e:
         print(located_line(e, "mbparse inspect"), file=sys.stderr)
         return 2
-    work = functools.partial(inspect_one, options=options, as_json=args.json,
-                             debug=getattr(args, "debug", False))
+    if args.resume and not args.json:
+        print("mbparse inspect: --resume reads and appends JSON lines; give --json too",
+              file=sys.stderr)
+        return 2
+    work = functools.partial(call_with_limits, options.size_limits, functools.partial(
+        inspect_one, options=options, as_json=args.json, debug=getattr(args, "debug", False)))
+    try:
+        batch = Batch(args, args.files)
+    except BatchError as e:
+        print(f"mbparse inspect: {e}", file=sys.stderr)
+        return 2
+    try:
+        return _run(batch, args, work)
+    finally:
+        batch.close()
+
+
+def _run(batch: Batch, args: argparse.Namespace, work) -> int:
     status = 0
-    for path, result in run_batch(work, args.files, args.jobs,
-                                    functools.partial(preload, args.files)):
+    for path, result in batch.results(work, functools.partial(preload, batch.items)):
         if isinstance(result, Failed):  # inspect_one keeps its own failures; this is a crash
             result = (1, "", f"{path}: internal error in mbparse: {result.error}\n")
             if args.json:
@@ -47,8 +64,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(err)
             sys.stderr.flush()
         if out:
-            sys.stdout.write(out)
-            sys.stdout.flush()
+            batch.write(out)
     return status
 
 

@@ -24,7 +24,8 @@ from ..geometry.mesh_io import MeshVolumeError, ObjError, read_obj, mass_propert
 from ..plant import ModelError
 from ..spatial import RigidTransform, SpatialInertia
 from ..files import FileTooLargeError
-from ..workspace import MAX_MODEL_FILE_BYTES, DataSource, Workspace
+from ..limits import current_limits, raise_hint
+from ..workspace import DataSource, Workspace
 
 WATER_DENSITY = 1000.0  # kg/m³
 
@@ -55,13 +56,14 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
     if not os.path.isfile(filename):
         fail(f"cannot open the OBJ file '{filename}'")
     try:
-        mesh = read_obj(filename, most=MAX_MODEL_FILE_BYTES)
+        mesh = read_obj(filename, most=current_limits().max_file_bytes or None)
     except FileTooLargeError as e:
-        fail(e.strerror, code="size-limit")
+        fail(f"{e.strerror}; {raise_hint('max_file_bytes')}", code="size-limit")
     except OSError as e:
         fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
     except ObjError as e:
-        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line or 1)
+        fail(f"this OBJ file cannot be read as a mesh: {e}", e.line or 1,
+             code=e.code or "obj-invalid")
     for warning in mesh.warnings:
         m = re.match(r"line (\d+): ", warning)
         diagnostic.warning(f"while reading the OBJ mesh: {warning[m.end():] if m else warning}",

@@ -27,10 +27,14 @@ import sys
 
 from ..workspace import DataSource
 from . import urdf
-from .xacro_expand import CPU_SECONDS, MEMORY_BYTES
+from ..limits import current_limits, raise_hint
+from .xacro_expand import CPU_SECONDS, MEMORY_BYTES, memory_problem  # noqa: F401 (the defaults)
 
-# The child's wall-clock time, at most (its CPU time is limited to CPU_SECONDS).
-WALL_SECONDS = 2 * CPU_SECONDS  # (a hostile file is stopped well within 10 s, loaded machine or not)
+# The child's wall-clock time, at most, over the CPU time it is limited to
+# (the limit max_xacro_seconds: a hostile file is stopped well within 10 s by
+# default, loaded machine or not).
+WALL_PER_CPU_SECOND = 2
+WALL_SECONDS = WALL_PER_CPU_SECOND * CPU_SECONDS
 
 
 class _Expansion:
@@ -58,29 +62,32 @@ class _Expansion:
 
 def _run_child(request: dict, name: str, policy) -> dict:
     """The child's answer; its death (time, memory) is a located error."""
+    seconds = request["cpu_seconds"]
+    wall = WALL_PER_CPU_SECOND * seconds if seconds else None
     try:
         done = subprocess.run(
             [sys.executable, "-m", "mbparse.formats.xacro_expand"],
             input=json.dumps(request).encode("utf-8"), capture_output=True,
-            timeout=WALL_SECONDS, env=_child_environment())
+            timeout=wall, env=_child_environment())
     except subprocess.TimeoutExpired:
         policy.error(f"xacro could not expand the file: it did not finish within "
-                     f"{WALL_SECONDS} s; an expression or macro that grows without end?",
+                     f"{wall} s; an expression or macro that grows without end? (for a large "
+                     f"model you trust, {raise_hint('max_xacro_seconds')})",
                      name, None, code="xacro-error")
     except OSError as e:
         policy.error(f"xacro could not be started: {e}", name, None, code="xacro-error")
     if done.returncode in (-getattr(signal, "SIGXCPU", 24), -getattr(signal, "SIGKILL", 9)):
         policy.error(f"xacro could not expand the file: the expansion used more than "
-                     f"{CPU_SECONDS} s of CPU time; an expression or macro that grows "
-                     "without end?", name, None, code="xacro-error")
+                     f"{seconds} s of CPU time; an expression or macro that grows "
+                     f"without end? (for a large model you trust, "
+                     f"{raise_hint('max_xacro_seconds')})", name, None, code="xacro-error")
     try:
         return json.loads(done.stdout)
     except ValueError:
         tail = done.stderr.decode("utf-8", errors="replace").strip().splitlines()[-1:]
         why = tail[0] if tail else f"exit status {done.returncode}"
         if "MemoryError" in why:
-            why = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of memory; an "
-                   "expression or macro that grows without end?")
+            why = memory_problem(request["memory_bytes"])
         policy.error(f"xacro could not expand the file: {why}", name, None, code="xacro-error")
 
 
@@ -100,7 +107,9 @@ def expand(source: DataSource, workspace) -> tuple[DataSource, _Expansion]:
     request = {"name": name, "text": source.read_bytes().decode("latin-1"),
                "is_file": source.is_file(), "root_dir": source.root_dir(),
                "packages": {p: os.path.abspath(package_map.get_path(p))
-                            for p in package_map.get_package_names()}}
+                            for p in package_map.get_package_names()},
+               "cpu_seconds": current_limits().max_xacro_seconds,
+               "memory_bytes": current_limits().max_xacro_memory}
     answer = _run_child(request, name, policy)
     for level, message, file, line, code in answer["diagnostics"]:
         policy.warning(message, file, line, code=code)

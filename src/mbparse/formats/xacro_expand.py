@@ -10,8 +10,9 @@ its CPU time and address space limited by the kernel, and answers with one
 JSON document on stdout.
 
 The request (JSON on stdin): ``name`` (the file's name in diagnostics),
-``text`` (its contents, as latin-1 of the bytes), ``is_file``, ``root_dir``
-and ``packages`` (name -> folder, for ``$(find)``).
+``text`` (its contents, as latin-1 of the bytes), ``is_file``, ``root_dir``,
+``packages`` (name -> folder, for ``$(find)``), and ``cpu_seconds`` and
+``memory_bytes``, the limits (0: none; the defaults when absent).
 
 The answer: ``text`` (the expanded URDF, the marks taken out), ``files``
 (the xacro files read, by index), ``lines`` (line of the expanded text ->
@@ -28,8 +29,10 @@ import os
 import re
 import sys
 
-CPU_SECONDS = 4          # the expansion's CPU time, at most (real files take under 1 s)
-MEMORY_BYTES = 1 << 30   # and its address space
+# The expansion's CPU time, at most (real files take under 1 s), and its
+# address space, unless the request says otherwise (limits.SizeLimits).
+CPU_SECONDS = 4
+MEMORY_BYTES = 1 << 30
 
 ORIGIN = "mbparse-xacro-origin"   # the attribute that carries "file-index:line"
 
@@ -258,8 +261,7 @@ def expand(request: dict) -> dict:
                 if _caused_by(e, RecursionError):
                     message = _too_deep(xacro.filestack or [])
                 if _caused_by(e, MemoryError):
-                    message = (f"the expansion needed more than {MEMORY_BYTES >> 20} MB of "
-                               "memory; an expression or macro that grows without end?")
+                    message = memory_problem(request.get("memory_bytes", MEMORY_BYTES))
                 raise _Failed(f"xacro could not expand the file: {message}", where,
                               _error_line(where, message), "xacro-error") from None
         for line in stderr.getvalue().splitlines():
@@ -276,18 +278,28 @@ def expand(request: dict) -> dict:
     return answer
 
 
-def _limit() -> None:
+def memory_problem(most: int) -> str:
+    """What a refusal says of an expansion that needed more than ``most`` bytes."""
+    from ..limits import raise_hint
+    return (f"the expansion needed more than {most >> 20} MB of memory; an expression or "
+            f"macro that grows without end? (for a large model you trust, "
+            f"{raise_hint('max_xacro_memory')})")
+
+
+def _limit(cpu_seconds: int, memory_bytes: int) -> None:
     try:
         import resource
     except ImportError:   # no such limits here: the parent's wall-clock timeout remains
         return
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+    if cpu_seconds:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
 def main() -> None:
     request = json.loads(sys.stdin.buffer.read())
-    _limit()
+    _limit(request.get("cpu_seconds", CPU_SECONDS), request.get("memory_bytes", MEMORY_BYTES))
     answer = expand(request)
     sys.stdout.write(json.dumps(answer))
 

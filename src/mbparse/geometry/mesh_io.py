@@ -23,6 +23,7 @@ from itertools import chain
 from typing import Any
 
 from ..files import read_regular_file
+from ..limits import MAX_MESH_TRIANGLES, current_limits, raise_hint  # noqa: F401 (its home was here)
 from ..numbers import all_finite, partial_number_problem, quote, why_not_finite
 from ..records import ValueRecord
 
@@ -37,11 +38,13 @@ _INT_PREFIX = re.compile(r"\s*[+-]?\d+")
 
 
 class ObjError(ValueError):
-    """An OBJ file that cannot be read as a mesh; ``line`` is 1-based or None."""
+    """An OBJ file that cannot be read as a mesh; ``line`` is 1-based or None;
+    ``code`` is ``size-limit`` for a mesh past a size limit, else None."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: str, line: int | None = None, code: str | None = None):
         super().__init__(message)
         self.line = line
+        self.code = code
 
 
 class ObjMesh(ValueRecord):
@@ -438,13 +441,6 @@ def _triangulate(V, flat, counts, large_lines: dict[int, int] | None = None,
     return F
 
 
-# The most triangles one mesh may have: reading and summing them takes about
-# a microsecond and 100 bytes each, and converting to MJCF as much again (a
-# 64 MB file of small faces holds 8 million; a real mesh of 2 million is a
-# file of some 100 MB).
-MAX_MESH_TRIANGLES = 2_000_000
-
-
 def _fans_warning(count: int) -> str:
     return (f"{count:,} faces of 5 to {EAR_CLIPPING_MAX_CORNERS} corners past the first "
             f"{EAR_CLIPPING_MAX_POLYGONS:,} were split as fans from their first corner, not by "
@@ -453,12 +449,14 @@ def _fans_warning(count: int) -> str:
 
 
 def _check_triangle_count(count: int, line: int | None = None) -> None:
-    """Refuses a mesh of more than MAX_MESH_TRIANGLES triangles; with
-    ``line``, ``count`` is those read up to that line (the mesh has at least
-    as many)."""
-    if count > MAX_MESH_TRIANGLES:
+    """Refuses a mesh of more triangles than the limit ``max_mesh_triangles``;
+    with ``line``, ``count`` is those read up to that line (the mesh has at
+    least as many)."""
+    most = current_limits().max_mesh_triangles
+    if most and count > most:
         raise ObjError(f"the mesh has {'at least ' if line else ''}{count:,} triangles, more "
-                       f"than the {MAX_MESH_TRIANGLES:,} mbparse reads of one mesh", line)
+                       f"than the {most:,} mbparse reads of one mesh; "
+                       f"{raise_hint('max_mesh_triangles')}", line, code="size-limit")
 
 
 def _large_polygon_fan(V, corners, warnings: list[str] | None, line: int | None):

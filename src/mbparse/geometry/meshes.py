@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..files import read_regular_file, regular_file_problem
+from ..limits import SizeLimits, current_limits
 
 # Formats read here, by file extension.
 MESH_EXTENSIONS = (".obj", ".stl", ".dae", ".gltf", ".glb", ".ply", ".msh")
@@ -93,11 +94,13 @@ def read_mesh(path: str) -> TriangleMesh:
         raise MeshReadError(f"the mesh file '{path}' cannot be read: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):  # /dev/zero or a FIFO would be read forever
         raise MeshReadError(regular_file_problem(path) or f"'{path}' is not a regular file")
-    return _read_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    # (the limits are part of the key: a mesh read under a raised limit is
+    # not handed out under a lower one)
+    return _read_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns, current_limits())
 
 
 @lru_cache(maxsize=256)
-def _read_cached(path: str, size: int, mtime: int) -> TriangleMesh:
+def _read_cached(path: str, size: int, mtime: int, limits: SizeLimits) -> TriangleMesh:
     ext = os.path.splitext(path)[1].lower()
     reader = _READERS.get(ext)
     if reader is None:

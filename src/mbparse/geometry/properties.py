@@ -100,6 +100,13 @@ class GeometryProperties:
     def items(self):
         return self._values.items()
 
+    def values_read(self):
+        """The mapping of values this set reads: the same object for every
+        set that shares its values (a copy, until either changes), so that
+        what is made from a set's values can be made once for all of them
+        (the summary's text of a model's many geometries). Not to be changed."""
+        return self._values
+
     def copy(self) -> "GeometryProperties":
         self._shared = True  # (both now read the same values until one changes)
         return GeometryProperties.sharing(self._values)

@@ -206,9 +206,12 @@ RULE_LIST: tuple[Rule, ...] = (
          "a model of more than 10,000 bodies, MJCF "
          "<replicate> copies, files included again and again, an attribute listing more than "
          "3,000,000 numbers, a value of a few numbers longer than 65,536 characters that is not "
-         "those numbers, a model file of more than 64 MiB; the message names the limit)",
+         "those numbers, a model file of more than 64 MiB, a mesh of more than 2,000,000 "
+         "triangles; the message names the limit and the flag that raises it)",
          "split the model into files, make fewer copies, include each file fewer times, give "
-         "a large mesh as a mesh file, or write the value's numbers alone"),
+         "a large mesh as a mesh file, or write the value's numbers alone; for a large model "
+         "you trust, raise the limit with the flag the message names (--max-elements N and "
+         "the like; 0: no limit) or lift them all with --no-size-limits"),
     Rule("too-many-warnings", "warning", "a load gave more than 10,000 warnings; the rest are "
          "not listed", "fix the warnings listed, then check again"),
     Rule("file-not-regular", "error", "a path names a device, FIFO or folder, not a regular file",

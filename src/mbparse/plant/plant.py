@@ -8,6 +8,7 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..geometry import DEFAULT_FRICTION, GeometryInstance, GeometryProperties, SceneGraph
+from ..limits import MAX_BODIES, current_limits, raise_hint  # noqa: F401 (MAX_BODIES: its home was here)
 from ..geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
                                    default_proximity_properties, no_properties)
 from ..memory import collector_paused
@@ -24,11 +25,8 @@ from .joints import Joint
 WORLD_MODEL_INSTANCE = 0
 DEFAULT_MODEL_INSTANCE = 1
 CONTACT_APPROXIMATIONS = ("tamsi", "sap", "similar", "lagged")
-# A plant holds at most this many bodies besides the world: a limit that
-# keeps any model file's load, and every command on it (converting it
-# included), within seconds; some fifty times more than the largest robots
-# have.
-MAX_BODIES = 10_000
+# A plant holds at most the limit max_bodies (mbparse.limits) of bodies
+# besides the world, MAX_BODIES by default.
 
 
 class MultibodyPlant:
@@ -194,10 +192,11 @@ class MultibodyPlant:
         if name.__class__ is not str:
             raise ModelError(f"A body's name must be a string, not {name!r}",
                              code="model-invalid")
-        if len(self._bodies) > MAX_BODIES:  # (the world aside)
-            raise ModelError(f"Body '{name}' is not added: the plant has {MAX_BODIES:,} bodies, "
+        most = current_limits().max_bodies
+        if most and len(self._bodies) > most:  # (the world aside)
+            raise ModelError(f"Body '{name}' is not added: the plant has {most:,} bodies, "
                              "mbparse's limit (a limit that keeps any model's load within "
-                             "seconds)", code="size-limit")
+                             f"seconds); {raise_hint('max_bodies')}", code="size-limit")
         key = (model_instance, name)
         if key in self._frame_names:  # (a body's frame has its name)
             what = "body" if key in self._body_names else "frame"

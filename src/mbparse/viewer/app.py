@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import ParseError
 from ..loading import LoadOptions, load
+from ..limits import call_with_limits
 from ..plant import ModelError
 from .shapes import add_shape, geometry_rgba, pose_args
 
@@ -165,7 +166,11 @@ class Viewer:
     # ------------------------------------------------------------ loading
     def reload(self) -> bool:
         """Reads the file again; on failure the old scene stays and the
-        error is shown. Returns True when the model was (re)loaded."""
+        error is shown. Returns True when the model was (re)loaded. (Meshes
+        are read under the options' size limits, whichever thread reloads.)"""
+        return call_with_limits(self.options.size_limits, self._reload)
+
+    def _reload(self) -> bool:
         with self._lock:
             self._remember_mtimes([self.path])
             try:

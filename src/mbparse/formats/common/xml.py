@@ -2,6 +2,7 @@
 access by prefixed name (``drake:joint``), and located diagnostics."""
 from __future__ import annotations
 
+import functools
 import re
 from types import MappingProxyType
 from typing import Iterator, NoReturn
@@ -17,8 +18,8 @@ from ...numbers import (all_finite, non_finite_code, non_finite_problem, partial
 from ...source_location import CURRENT_SOURCE
 from ...spatial import (IDENTITY, ZERO3, RigidTransform, fast_number, fast_numbers,
                        parse_float_prefixes)
-from ...workspace import (MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM,
-                          DataSource, charge_elements)
+from ...limits import current_limits, raise_hint
+from ...workspace import MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM, DataSource, charge_elements
 
 _PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                           no_network=True, huge_tree=True)
@@ -69,49 +70,64 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     if over is not None:
         return None, over, None
     tags = data.count(b"<")
+    limits = current_limits()
+    most = limits.max_elements or _NO_LIMIT
     # Every element has a start tag: a bound on the elements (comments,
     # declarations and CDATA sections make it larger, never smaller).
     at_most = tags - data.count(b"</")
-    near_limit = at_most > MAX_ELEMENTS
+    near_limit = at_most > most
     if near_limit:
         at_most = _elements_at_most(data)
-        near_limit = at_most > MAX_ELEMENTS
-        past = _element_past_limit(data) if near_limit else None
+        near_limit = at_most > most
+        past = _element_past_limit(data, most) if near_limit else None
         if past is not None:  # (the parse's budget pays for the elements counted)
-            charge_elements(MAX_ELEMENTS)
-            return None, _size_problem(*past), past[1]
-    over = charge_elements(min(at_most, MAX_ELEMENTS))
+            charge_elements(most)
+            return None, _size_problem(*past, most), past[1]
+    over = charge_elements(min(at_most, most))
     if over is not None:
         return None, over, None
     root, problem, line = _parse_lenient(data, notes, tags)
     if root is None:
         return root, problem, line
     if near_limit:
-        root, problem, line = _check_size(root)
-    if root is not None and data.count(b"=") > MAX_ATTRIBUTES and _LONG_TAG.search(data):
-        root, problem, line = _check_attribute_counts(root)
+        root, problem, line = _check_size(root, most)
+    attributes = limits.max_attributes
+    if (root is not None and attributes and data.count(b"=") > attributes
+            and _long_tag(attributes).search(data)):
+        root, problem, line = _check_attribute_counts(root, attributes)
     return root, problem, line
 
 
-# An element of more than MAX_ATTRIBUTES attributes has a start tag of more
-# than 4 bytes an attribute, with no '<' inside (XML allows none in a value):
-# only a file with such a run of text is searched for one.
-_LONG_TAG = re.compile(rb"<[^<]{%d}" % (4 * MAX_ATTRIBUTES))
-_CROWDED = etree.XPath(f"(//*[count(@*) > {MAX_ATTRIBUTES}])[1]")
+# (a limit of 0 is none: a bound no text reaches)
+_NO_LIMIT = 1 << 62
 
 
-def _check_attribute_counts(root) -> tuple:
+# An element of more than ``most`` attributes has a start tag of more than 4
+# bytes an attribute, with no '<' inside (XML allows none in a value): only a
+# file with such a run of text is searched for one.
+@functools.lru_cache(maxsize=4)
+def _long_tag(most: int) -> re.Pattern:
+    return re.compile(rb"<[^<]{%d}" % (4 * most))
+
+
+@functools.lru_cache(maxsize=4)
+def _crowded(most: int) -> etree.XPath:
+    return etree.XPath(f"(//*[count(@*) > {most}])[1]")
+
+
+def _check_attribute_counts(root, most: int) -> tuple:
     """(root, "", None), or (None, problem, line) when an element has more
-    than :data:`MAX_ATTRIBUTES` attributes: lxml reads an element's
-    attributes by name in a list, so looking through many of them costs
-    their square."""
-    crowded = _CROWDED(root)
+    than ``most`` attributes (the limit ``max_attributes``): lxml reads an
+    element's attributes by name in a list, so looking through many of them
+    costs their square."""
+    crowded = _crowded(most)(root)
     if not crowded:
         return root, "", None
     el = crowded[0]
-    return (None, f"{SIZE_PROBLEM} {MAX_ATTRIBUTES:,} attributes on one element (this "
+    return (None, f"{SIZE_PROBLEM} {most:,} attributes on one element (this "
                   f"<{qname(el)}>, which has {len(el.attrib):,}): mbparse reads at most "
-                  f"{MAX_ATTRIBUTES:,} on one element (real ones have a few)", el.sourceline)
+                  f"{most:,} on one element (real ones have a few); "
+                  f"{raise_hint('max_attributes')}", el.sourceline)
 
 
 def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
@@ -178,10 +194,9 @@ def _shallow_parser():
 
 _SHALLOW_PARSER = _shallow_parser()
 
-# (MAX_ELEMENTS, in workspace: a file with more elements is refused.)
+# (the limit max_elements, in limits: a file with more elements is refused.)
 SIZE_PROBLEM = "the file has more than"
 _ELEMENT_COUNT = etree.XPath("count(//*)")
-_FIRST_ELEMENT_PAST_LIMIT = etree.XPath(f"(//*)[{MAX_ELEMENTS + 1}]")
 
 
 def _elements_at_most(data: bytes) -> int:
@@ -195,10 +210,10 @@ class _PastLimit(Exception):
     pass
 
 
-def _element_past_limit(data: bytes) -> tuple[str, int] | None:
-    """(tag, line) of the element after the first :data:`MAX_ELEMENTS`,
-    found by a parser that builds no tree and stops there; None when there is
-    no such element or the text has a fault (the full parse reports those)."""
+def _element_past_limit(data: bytes, most: int) -> tuple[str, int] | None:
+    """(tag, line) of the element after the first ``most``, found by a
+    parser that builds no tree and stops there; None when there is no such
+    element or the text has a fault (the full parse reports those)."""
     from xml.parsers import expat
     parser = expat.ParserCreate()
     seen = 0
@@ -206,7 +221,7 @@ def _element_past_limit(data: bytes) -> tuple[str, int] | None:
     def start(name, attributes):
         nonlocal seen
         seen += 1
-        if seen > MAX_ELEMENTS:
+        if seen > most:
             raise _PastLimit(name)
 
     parser.StartElementHandler = start
@@ -225,20 +240,21 @@ def element_count(root) -> int:
     return int(_ELEMENT_COUNT(root))
 
 
-def _check_size(root) -> tuple:
+def _check_size(root, most: int) -> tuple:
     """(root, "", None), or (None, problem, line) when the tree holds more
-    than :data:`MAX_ELEMENTS` elements."""
-    if element_count(root) <= MAX_ELEMENTS:
+    than ``most`` elements."""
+    if element_count(root) <= most:
         return root, "", None
-    past = _FIRST_ELEMENT_PAST_LIMIT(root)[0]
-    return None, _size_problem(qname(past), past.sourceline), past.sourceline
+    past = etree.XPath(f"(//*)[{most + 1}]")(root)[0]
+    return None, _size_problem(qname(past), past.sourceline, most), past.sourceline
 
 
-def _size_problem(tag: str, line: int) -> str:
-    return (f"{SIZE_PROBLEM} {MAX_ELEMENTS:,} elements (element {MAX_ELEMENTS + 1:,} is this "
-            f"<{tag}>): mbparse reads at most {MAX_ELEMENTS:,} from one XML file, a limit that "
+def _size_problem(tag: str, line: int, most: int) -> str:
+    return (f"{SIZE_PROBLEM} {most:,} elements (element {most + 1:,} is this "
+            f"<{tag}>): mbparse reads at most {most:,} from one XML file, a limit that "
             "keeps any file's load within seconds (real robot models have a few thousand); "
-            "split the model into files that include each other")
+            f"split the model into files that include each other, or "
+            f"{raise_hint('max_elements')}")
 
 
 def problem_code(problem: str) -> str:

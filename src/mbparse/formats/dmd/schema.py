@@ -18,7 +18,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...numbers import non_finite_code, non_finite_problem, quote
 from ...spatial import RigidTransform, axis_angle_to_matrix, normalized, rpy_to_matrix
-from ...workspace import MAX_YAML_VALUES, charge_elements
+from ...limits import current_limits, raise_hint
+from ...workspace import charge_elements
 
 _STANDARD_TAG = "tag:yaml.org,2002:"
 # The tags YAML gives plain data (implicitly or as !!str, !!int, ...).
@@ -252,7 +253,7 @@ KINDS = {
 # Collections nested deeper than this are refused before YAML composes them
 # (PyYAML composes recursively); a directives file nests five levels or so.
 MAX_YAML_DEPTH = 100
-# A document of more scalars than workspace.MAX_YAML_VALUES is refused before
+# A document of more scalars than the limit max_yaml_values is refused before
 # YAML composes it (a 50 MB file took minutes and gigabytes).
 _OPENS = (yaml.BlockMappingStartToken, yaml.BlockSequenceStartToken,
           yaml.FlowMappingStartToken, yaml.FlowSequenceStartToken)
@@ -260,8 +261,8 @@ _CLOSES = (yaml.BlockEndToken, yaml.FlowMappingEndToken, yaml.FlowSequenceEndTok
 
 
 class _PastLimit:
-    """Collections nested past MAX_YAML_DEPTH, or scalars past
-    MAX_YAML_VALUES, first at ``line``."""
+    """Collections nested past MAX_YAML_DEPTH, or scalars past the limit
+    ``max_yaml_values``, first at ``line``."""
 
     def __init__(self, line: int | None, code: str, message: str = ""):
         self.line, self.code, self.message = line, code, message
@@ -273,16 +274,18 @@ class _PastLimit:
                                   self.line, code="depth-limit")
         if self.message:
             return DmdSyntaxError(self.message, self.line, code="size-limit")
-        return DmdSyntaxError(f"the document has more than {MAX_YAML_VALUES:,} values; mbparse "
-                              f"reads at most {MAX_YAML_VALUES:,} from one YAML file, a limit "
+        most = current_limits().max_yaml_values
+        return DmdSyntaxError(f"the document has more than {most:,} values; mbparse "
+                              f"reads at most {most:,} from one YAML file, a limit "
                               "that keeps any file's load within seconds (a directives file has "
                               "a few hundred); split it into files that add_directives each "
-                              "other", self.line, code="size-limit")
+                              f"other, or {raise_hint('max_yaml_values')}", self.line,
+                              code="size-limit")
 
 
 def _past_limit(text: str, loader) -> _PastLimit | None:
     """Where collections first nest deeper than MAX_YAML_DEPTH or the
-    scalars first pass MAX_YAML_VALUES, or None (the scanner that finds
+    scalars first pass the limit ``max_yaml_values``, or None (the scanner that finds
     them is iterative, in either loader, and stops there). The scalars of a
     document within the limits count towards the parse's element budget (a
     file that add_directives reads many times multiplies): past it, the
@@ -291,6 +294,7 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
     if problem is not None:
         return _PastLimit(None, "size-limit", problem)
     depth = scalars = 0
+    most = current_limits().max_yaml_values or (1 << 62)  # (0: no limit)
     token = None
     for token in yaml.scan(text, Loader=loader):
         if isinstance(token, _OPENS):
@@ -301,8 +305,8 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
             depth -= 1
         elif isinstance(token, yaml.ScalarToken):
             scalars += 1
-            if scalars > MAX_YAML_VALUES:  # (the parse's budget pays for the values counted)
-                charge_elements(MAX_YAML_VALUES, yaml=True)
+            if scalars > most:  # (the parse's budget pays for the values counted)
+                charge_elements(most, yaml=True)
                 return _PastLimit(token.start_mark.line + 1, "size-limit")
     problem = charge_elements(scalars, yaml=True)
     if problem is None:

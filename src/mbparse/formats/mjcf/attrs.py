@@ -7,7 +7,7 @@ import math
 import re
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
-from ...workspace import MAX_LIST_NUMBERS
+from ...limits import current_limits, raise_hint
 from ...numbers import all_finite, non_finite_code, non_finite_problem, quote
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def parse_numbers(text: str) -> list[float] | None:
 _READ: dict[str, tuple[float, ...] | None] = {}
 _READ_MAX = 4096
 _LONG_TEXT = 4096  # characters; longer texts are not kept in _READ
+_NO_LIMIT = 1 << 62  # (a limit of 0 is none)
 _UNREAD = object()  # (a text not in _READ: None there means "not plain numbers")
 
 
@@ -163,23 +164,25 @@ class Attrs:
                                  f"'{quote(v[0])}'", code="mjcf-value-invalid")
 
     def number_list(self, name: str) -> tuple[float, ...] | None:
-        """Any count of numbers up to :data:`MAX_LIST_NUMBERS` (None when
-        absent)."""
+        """Any count of numbers up to the limit ``max_list_numbers`` (None
+        when absent)."""
         v = self.values.get(name)
         if v is None:
             return None
         text = v[0]
-        if len(text) > _LONG_TEXT:  # (split once, and no further than the limit)
-            tokens = text.split(None, MAX_LIST_NUMBERS)
-            if len(tokens) > MAX_LIST_NUMBERS:
+        most = current_limits().max_list_numbers or _NO_LIMIT
+        # (a text no longer than the limit holds no more numbers than it)
+        if len(text) > _LONG_TEXT or len(text) > most:  # split once, no further than the limit
+            tokens = text.split(None, most)
+            if len(tokens) > most:
                 self.doc.error(v[1], f"the attribute '{name}' of <{self.el.tag}> lists more "
-                                     f"than {MAX_LIST_NUMBERS:,} numbers, mbparse's limit for "
-                                     "one attribute; give a large mesh as a file",
-                               code="size-limit")
+                                     f"than {most:,} numbers, mbparse's limit for one "
+                                     "attribute; give a large mesh as a file, or "
+                                     f"{raise_hint('max_list_numbers')}", code="size-limit")
             values = _finite_tokens(tokens, text)
             # (not read again the quick way when it failed: the strict reading says why)
-            return values if values is not None else self._strictly(name, v, 0, MAX_LIST_NUMBERS)
-        return self.numbers(name, (0, MAX_LIST_NUMBERS))
+            return values if values is not None else self._strictly(name, v, 0, most)
+        return self.numbers(name, (0, most))
 
     def scalar(self, name: str, default: float | None = None) -> float | None:
         if name not in self.values:

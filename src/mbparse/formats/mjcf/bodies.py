@@ -119,7 +119,6 @@ class BodyTreeReader:
         # Depth first, in document order, with a stack of its own: a chain of
         # nested bodies (a rope) must not exhaust Python's stack.
         pending.reverse()
-        world = self.world
         read = self._body
         while pending:
             item = pending.pop()

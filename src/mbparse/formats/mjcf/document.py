@@ -9,6 +9,7 @@ from typing import NoReturn
 from lxml import etree
 
 from ...diagnostics import DiagnosticPolicy, ParseError
+from ...limits import MAX_INCLUDE_SPLICES, current_limits, raise_hint
 from ...workspace import DataSource, charge_elements
 from ..common.xml import XmlDiagnostic, element_count, load_xml
 
@@ -16,12 +17,9 @@ from ..common.xml import XmlDiagnostic, element_count, load_xml
 INCLUDE_ROOTS = ("mujoco", "mujocoinclude")
 # Includes nested deeper than this are refused (MuJoCo's limit).
 MAX_INCLUDE_DEPTH = 32
-# A document's includes are spliced in at most this many times. MuJoCo
-# refuses a file included twice, Drake does not: files that include the
-# same file more than once multiply (an "include bomb" of 30 levels would
-# splice a billion copies). The readers walk a model's elements a few times,
-# so a model of a few thousand includes stays far below.
-MAX_INCLUDE_EXPANSIONS = 20_000
+# A document's includes are spliced in at most the limit max_include_splices
+# of times (mbparse.limits, which says why); this is its default.
+MAX_INCLUDE_EXPANSIONS = MAX_INCLUDE_SPLICES
 
 
 def tag(el) -> str:
@@ -145,7 +143,7 @@ class Document:
         if found is False:
             kept = self._spliced.get(el)
             if kept is None or kept[0] != self._include_stack \
-                    or self._expansions + kept[1] > MAX_INCLUDE_EXPANSIONS:
+                    or self._over_splices(self._expansions + kept[1]):
                 return self._kids_expanding(el, name)
             # Spliced as before, from the same place in the includes: the same
             # elements, silently; they count towards the limit as they did.
@@ -200,15 +198,23 @@ class Document:
             return k
         return None
 
+    @staticmethod
+    def _over_splices(count: int) -> bool:
+        """Whether ``count`` splices pass the limit ``max_include_splices``."""
+        most = current_limits().max_include_splices
+        return bool(most) and count > most
+
     def _expand(self, include_el):
         """The children of an included file's root, themselves expanded."""
         self._expansions += 1
-        if self._expansions > MAX_INCLUDE_EXPANSIONS:
+        if self._over_splices(self._expansions):
             self.error(include_el, f"<include> of '{include_el.get('file')}': this model's "
-                                   f"includes have been spliced in {MAX_INCLUDE_EXPANSIONS:,} "
-                                   "times, mbparse's limit (files that include the same file "
-                                   "more than once multiply; MuJoCo refuses a file included "
-                                   "twice); include each file once", code="size-limit")
+                                   f"includes have been spliced in "
+                                   f"{current_limits().max_include_splices:,} times, mbparse's "
+                                   "limit (files that include the same file more than once "
+                                   "multiply; MuJoCo refuses a file included twice); include "
+                                   f"each file once, or {raise_hint('max_include_splices')}",
+                       code="size-limit")
         try:
             root = self._load_include(include_el)
         except ParseError as e:

@@ -103,14 +103,15 @@ def read_msh(path: str) -> MeshData:
 def read_file(path: str) -> MeshData:
     """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError),
     also for a file larger than a model file may be."""
-    from ...workspace import MAX_MODEL_FILE_BYTES
+    from ...limits import current_limits, raise_hint
     try:
         size = os.path.getsize(path)
     except OSError:
         size = 0  # (each reader says why it cannot read the file)
-    if size > MAX_MODEL_FILE_BYTES:
-        raise MeshDataError(f"the mesh file is {size:,} bytes, more than the "
-                            f"{MAX_MODEL_FILE_BYTES:,} bytes mbparse reads of a mesh")
+    most = current_limits().max_file_bytes
+    if most and size > most:
+        raise MeshDataError(f"the mesh file is {size:,} bytes, more than the {most:,} bytes "
+                            f"mbparse reads of a mesh; {raise_hint('max_file_bytes')}")
     ext = os.path.splitext(path)[1].lower()
     if ext == ".msh":
         return read_msh(path)

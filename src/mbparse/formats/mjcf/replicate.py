@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 
+from ...limits import MAX_REPLICATED_ELEMENTS, current_limits, raise_hint  # noqa: F401 (the default)
 from ...spatial import quaternion_to_matrix
 from .attrs import Attrs, own_values
 from .compiler import Compiler, euler_quat
@@ -21,9 +22,9 @@ from .document import Document, tag
 
 # Elements whose children may hold a <replicate>.
 CONTAINERS = ("worldbody", "body", "frame", "replicate")
-# Replicates make at most this many elements in one file (a count of 10**9,
-# or three nested counts of 1000, would otherwise fill the memory).
-MAX_REPLICATED_ELEMENTS = 60_000
+# Replicates make at most the limit max_replicated_elements of elements in
+# one file (mbparse.limits; a count of 10**9, or three nested counts of 1000,
+# would otherwise fill the memory).
 
 
 def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) -> None:
@@ -64,11 +65,13 @@ def _expand(doc: Document, el, compiler: Compiler, defaults, made: int) -> int:
     if childclass is not None:
         defaults.check_class(el, childclass)
     per_copy = 1 + sum(1 for child in el for _ in child.iter())
-    if made + count * per_copy > MAX_REPLICATED_ELEMENTS:
+    most = current_limits().max_replicated_elements
+    if most and made + count * per_copy > most:
         doc.error(el, f"this <replicate> would make {count * per_copy:,} elements "
                   f"({count:,} copies of {per_copy - 1:,})"
                   + (f" after the {made:,} that replicates made already" if made else "")
-                  + f"; mbparse expands at most {MAX_REPLICATED_ELEMENTS:,} in a file",
+                  + f"; mbparse expands at most {most:,} in a file; "
+                  + raise_hint("max_replicated_elements"),
                   code="size-limit")
     digits = len(str(count))
     parent = el.getparent()
