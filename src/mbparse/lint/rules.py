@@ -39,7 +39,7 @@ class Rule(FrozenRecord):
 
 
 _FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model directives",
-            "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model"}
+            "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model", "usd": "USD"}
 
 
 def _family(fmt: str, only: str = "") -> list[Rule]:
@@ -275,6 +275,16 @@ RULE_LIST: tuple[Rule, ...] = (
          "fix the line the message names"),
     Rule("obj-several-objects", "warning", "an OBJ file with several objects is read as one body",
          "split the file if the objects should move apart"),
+    # -- OpenUSD stages (formats/usd)
+    *_family("usd", "value-invalid structure unsupported"),
+    Rule("usd-not-installed", "error", "reading USD needs Pixar's OpenUSD (usd-core)",
+         "pip install 'mbparse[usd]'"),
+    Rule("usd-unreadable", "error", "OpenUSD cannot open the stage",
+         "check the file with usdcat or usdchecker"),
+    Rule("usd-name-duplicate", "warning", "two prims of the model share a name; the second is "
+         "read under a numbered name", "rename one of the prims"),
+    Rule("usd-loop-joint", "warning", "a joint closes a kinematic loop and is kept as a loop "
+         "constraint", "nothing to fix if the simulators you target handle loops"),
     # -- the URDF → SDFormat converter
     Rule("convert-root", "error", "the converter needs a <robot> root", "convert a URDF file"),
     Rule("convert-attribute-missing", "error", "an element the converter reads lacks an attribute",

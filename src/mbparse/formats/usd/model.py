@@ -1,0 +1,438 @@
+"""The stage's UsdPhysics description into the plant: bodies, their mass,
+geometry and joints (see the package's docstring)."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ...geometry import (CoulombFriction, GeometryInstance, GeometryProperties, HalfSpace,
+                         ILLUSTRATION, PERCEPTION, PROXIMITY)
+from ...plant import ModelError
+from ...source_location import declared_at
+from ...spatial import RigidTransform, SpatialInertia, matmul, matvec
+from ...workspace import DataSource, Workspace
+from .geometry import SHAPE_TYPES, ShapeProblem, colour_of, mesh_shape, posed, shape_of
+from .joints import JointBuilder
+from .poses import matrix, split
+from .stage import StageUnits
+
+FLT_MAX = 3.4028234663852886e38
+
+
+def load_physics(stage):
+    """OpenUSD's UsdPhysics parse of the whole stage: {ObjectType: (paths, descs)}."""
+    from pxr import UsdPhysics
+    load = getattr(UsdPhysics, "LoadUsdPhysicsFromRange", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        newer = getattr(UsdPhysics, "UsdPhysicsLoadStageFromPrimRange", None)
+        if newer is not None:
+            try:
+                return newer(stage, ["/"])
+            except TypeError:
+                pass
+        return load(stage, ["/"])
+
+
+class UsdModelReader:
+    """One stage read into one model instance."""
+
+    def __init__(self, stage, source: DataSource, workspace: Workspace):
+        from pxr import UsdGeom
+        self.stage = stage
+        self.source = source
+        self.file = source.name()
+        self.workspace = workspace
+        self.plant = workspace.plant
+        self.diagnostic = workspace.diagnostic
+        self.units = StageUnits(stage, self.file, self.diagnostic)
+        self.cache = UsdGeom.XformCache()
+        self.bodies: dict[str, object] = {}   # prim path -> body
+        self.X_WB: dict[str, RigidTransform] = {}  # prim path -> world pose (metres, z up)
+        self.scales: dict[str, tuple] = {}    # prim path -> the body prim's own scale
+        self.names: set[str] = set()
+
+    # -- diagnostics --------------------------------------------------------
+    def warn(self, path, message: str, code: str = "usd-unsupported") -> None:
+        self.diagnostic.warning(f"prim <{path}>: {message}", self.file, None,
+                                element=str(path), code=code)
+
+    def fail(self, path, message: str, code: str = "usd-value-invalid") -> None:
+        self.diagnostic.error(f"prim <{path}>: {message}", self.file, None,
+                              element=str(path), code=code)
+
+    # -- the model ----------------------------------------------------------
+    def read(self, model_name: str, parent_model_name: str | None) -> int:
+        from pxr import UsdPhysics
+        from . import stem
+        stage = self.stage
+        default = stage.GetDefaultPrim()
+        name = model_name or (self._display(default) if default else "") or stem(self.source)
+        plant = self.plant
+        instance_name = self.workspace.make_model_name(name, parent_model_name)
+        try:
+            self.instance = plant.add_model_instance(instance_name)
+        except ModelError as e:
+            self.diagnostic.error(str(e), self.file, code="name-duplicate")
+        parsed = load_physics(stage)
+        T = UsdPhysics.ObjectType
+        with declared_at(self.file, None):
+            for path, desc in zip(*parsed.get(T.RigidBody, ([], []))):
+                self._body(path, desc)
+            shapes = {}
+            for kind in (T.CubeShape, T.SphereShape, T.CapsuleShape, T.CylinderShape,
+                         T.MeshShape, T.PlaneShape, T.Capsule1Shape, T.Cylinder1Shape,
+                         T.ConeShape, T.CustomShape, T.SpherePointsShape):
+                for path, desc in zip(*parsed.get(kind, ([], []))):
+                    shapes[str(path)] = (kind, desc)
+            materials = {str(p): d for p, d in zip(*parsed.get(T.RigidBodyMaterial, ([], [])))}
+            for path, (kind, desc) in shapes.items():
+                self._collision(path, kind, desc, materials)
+            self._visuals(shapes)
+            self._masses()
+            joints = JointBuilder(self)
+            for kind in (T.FixedJoint, T.RevoluteJoint, T.PrismaticJoint, T.SphericalJoint,
+                         T.D6Joint, T.DistanceJoint, T.CustomJoint):
+                for path, desc in zip(*parsed.get(kind, ([], []))):
+                    joints.add(path, kind, desc)
+            joints.finish()
+        return self.instance
+
+    @staticmethod
+    def _display(prim) -> str:
+        return prim.GetDisplayName() or prim.GetName()
+
+    def unique_name(self, prim, taken: set[str]) -> str:
+        name = self._display(prim)
+        if name in taken:
+            base, k = name, 1
+            while f"{base}_{k}" in taken:
+                k += 1
+            name = f"{base}_{k}"
+            self.warn(prim.GetPath(), f"its name is taken by another prim of the model; it is "
+                      f"read as '{name}'", code="usd-name-duplicate")
+        taken.add(name)
+        return name
+
+    # -- bodies -------------------------------------------------------------
+    def world_pose(self, prim) -> tuple[RigidTransform, tuple, bool]:
+        """The prim's pose in the plant's world (metres, z up), its scale and
+        whether a shear was left out."""
+        X, s, sheared = split(matrix(self.cache.GetLocalToWorldTransform(prim)))
+        R_up, m = self.units.R_up, self.units.meters
+        X = RigidTransform(matmul(R_up, X.R), matvec(R_up, tuple(v * m for v in X.p)))
+        return X, s, sheared
+
+    def _body(self, path, desc) -> None:
+        prim = self.stage.GetPrimAtPath(path)
+        key = str(path)
+        if desc.kinematicBody:
+            self.warn(path, "a kinematic body (moved by animation, not by physics) is read as "
+                      "a body that floats")
+        if not desc.rigidBodyEnabled:
+            self.warn(path, "a disabled rigid body (physics:rigidBodyEnabled = false) is read "
+                      "as a body")
+        X, s, sheared = self.world_pose(prim)
+        if sheared:
+            self.warn(path, "its transform holds a shear, which a rigid body cannot have; the "
+                      "nearest rotation is read")
+        name = self.unique_name(prim, self.names)
+        try:
+            body = self.plant.add_rigid_body(name, self.instance)
+        except ModelError as e:
+            self.fail(path, str(e), code=e.code)
+        self.bodies[key] = body
+        self.X_WB[key] = X
+        self.scales[key] = s
+        self.plant.set_default_free_body_pose(body, X)
+
+    def body_of(self, path) -> object | None:
+        """The body a rigid-body path names (None: the world)."""
+        return self.bodies.get(str(path)) if path and not path.isEmpty else None
+
+    def relative_pose(self, prim, body_path: str | None):
+        """(pose in the body (the world for None), scale, sheared) of a prim."""
+        X_WP, s, sheared = self.world_pose(prim)
+        if body_path is None:
+            return X_WP, s, sheared
+        X_WB = self.X_WB[body_path]
+        return X_WB.inverse() @ X_WP, s, sheared
+
+    # -- geometry -----------------------------------------------------------
+    def _collision(self, path, kind, desc, materials) -> None:
+        from pxr import UsdPhysics
+        T = UsdPhysics.ObjectType
+        prim = self.stage.GetPrimAtPath(path)
+        if kind in (T.ConeShape, T.CustomShape, T.SpherePointsShape):
+            self.warn(path, f"a {prim.GetTypeName() or 'custom'} collision shape has no shape "
+                      "in the plant; it is left out")
+            return
+        if not desc.collisionEnabled:
+            self.warn(path, "a collision shape with collision turned off is left out")
+            return
+        body_key = str(desc.rigidBody) if not desc.rigidBody.isEmpty else None
+        if body_key is not None and body_key not in self.bodies:
+            body_key = None
+        body = self.bodies[body_key] if body_key else self.plant.world_body()
+        shape, X = self._shape(prim, body_key, collision=True)
+        if shape is None:
+            return
+        props = GeometryProperties()
+        friction = self._friction(path, desc, materials)
+        if friction is not None:
+            props.add_property("material", "coulomb_friction", friction)
+        instance = GeometryInstance(X, shape, self.unique_geometry_name(prim, body, PROXIMITY))
+        try:
+            self.plant.register_collision_geometry(body, instance, props)
+        except ModelError as e:
+            self.fail(path, str(e), code=e.code)
+        if self._visible(prim):
+            self._register_visual(prim, body, shape, X)
+
+    def _friction(self, path, desc, materials) -> CoulombFriction | None:
+        for material_path in desc.materials:
+            m = materials.get(str(material_path))
+            if m is None:
+                continue
+            static, dynamic = float(m.staticFriction), float(m.dynamicFriction)
+            friction = CoulombFriction(max(static, dynamic), dynamic)
+            if static < dynamic:
+                self.warn(path, f"its physics material's static friction {static} is below its "
+                          f"dynamic friction {dynamic}; the static friction is read as {dynamic}",
+                          code="usd-value-invalid")
+            if friction.invalidity():
+                self.warn(path, f"its physics material: {friction.invalidity()}; the default "
+                          "friction is read", code="usd-value-invalid")
+                return None
+            return friction
+        return None
+
+    @staticmethod
+    def _visible(prim) -> bool:
+        """Whether a collision prim is also drawn: not a guide, not invisible."""
+        from pxr import UsdGeom
+        img = UsdGeom.Imageable(prim)
+        if not img:
+            return False
+        if str(img.ComputePurpose()) in ("guide", "proxy"):
+            return False
+        return str(img.ComputeVisibility()) != "invisible"
+
+    def _shape(self, prim, body_key: str | None, collision: bool):
+        """(shape, pose in the body) of a geometry prim; (None, None) after a
+        warning when it cannot be one."""
+        from pxr import UsdPhysics
+        X, s, sheared = self.relative_pose(prim, body_key)
+        path = prim.GetPath()
+        if sheared:
+            self.warn(path, "its transform holds a shear, which the plant's shapes cannot "
+                      "have; the nearest rotation is read")
+        try:
+            if prim.GetTypeName() == "Mesh":
+                convex = False
+                if collision:
+                    api = UsdPhysics.MeshCollisionAPI(prim)
+                    approx = str(api.GetApproximationAttr().Get()) if api else "none"
+                    convex = approx not in ("none", "")
+                    if approx not in ("none", "", "convexHull"):
+                        self.warn(path, f"its collision approximation '{approx}' is read as "
+                                  "the mesh's convex hull")
+                shape = mesh_shape(prim, s, self.units.meters, convex)
+                return shape, X
+            shape, R_after = shape_of(prim, s, self.units.meters)
+        except ShapeProblem as e:
+            self.warn(path, f"{e}; the geometry is left out")
+            return None, None
+        except (ValueError, OSError) as e:  # ShapeError: a size no shape can have
+            self.warn(path, f"{e}; the geometry is left out", code="usd-value-invalid")
+            return None, None
+        if isinstance(shape, HalfSpace) and not collision:
+            return None, None  # (a plane is drawn by no one: only its collision is kept)
+        return shape, posed(X, R_after)
+
+    def unique_geometry_name(self, prim, body, role: str) -> str:
+        """A geometry's name: its prim's, unique among the body's geometries
+        of the same role (a collision prim that is also drawn has one name
+        in both roles)."""
+        taken = self._geometry_names.setdefault((body.index, role), set())
+        return self.unique_name(prim, taken)
+
+    @property
+    def _geometry_names(self) -> dict:
+        if not hasattr(self, "_geometry_names_"):
+            self._geometry_names_: dict = {}
+        return self._geometry_names_
+
+    def _register_visual(self, prim, body, shape, X) -> None:
+        props = GeometryProperties()
+        colour = colour_of(prim)
+        if colour is not None:
+            props.add_property("phong", "diffuse", colour)
+        instance = GeometryInstance(X, shape, self.unique_geometry_name(prim, body, ILLUSTRATION),
+                                    {ILLUSTRATION: props, PERCEPTION: GeometryProperties(
+                                        dict(props.items()))})
+        try:
+            self.plant.register_visual_geometry(body, instance)
+        except ModelError as e:
+            self.fail(prim.GetPath(), str(e), code=e.code)
+
+    def _visuals(self, shapes: dict) -> None:
+        """Geometry prims without collision: visuals of the body above them
+        (the world's when none)."""
+        from pxr import Usd, UsdGeom
+        it = iter(Usd.PrimRange(self.stage.GetPseudoRoot()))
+        body_stack: list[tuple[str, str]] = []  # (path prefix, body key)
+        for prim in it:
+            path = prim.GetPath().pathString
+            key = path if path in self.bodies else None
+            if prim.GetTypeName() in ("PhysicsScene",) or not prim.IsActive():
+                it.PruneChildren() if hasattr(it, "PruneChildren") else None
+                continue
+            if path in shapes or not prim.IsA(UsdGeom.Gprim):
+                continue
+            img = UsdGeom.Imageable(prim)
+            if str(img.ComputePurpose()) in ("guide", "proxy") or str(
+                    img.ComputeVisibility()) == "invisible":
+                continue
+            body_key = self._body_above(path) if key is None else key
+            if prim.GetTypeName() not in SHAPE_TYPES:
+                self.warn(prim.GetPath(), f"a {prim.GetTypeName()} prim has no shape in the "
+                          "plant; it is not drawn")
+                continue
+            body = self.bodies[body_key] if body_key else self.plant.world_body()
+            shape, X = self._shape(prim, body_key, collision=False)
+            if shape is not None:
+                self._register_visual(prim, body, shape, X)
+
+    def _body_above(self, path: str) -> str | None:
+        while path not in ("", "/"):
+            path = path.rpartition("/")[0]
+            if path in self.bodies:
+                return path
+        return None
+
+    # -- mass ---------------------------------------------------------------
+    def _masses(self) -> None:
+        """Each body's mass, centre of mass and inertia as the UsdPhysics
+        schema gives them (OpenUSD's ComputeMassProperties: MassAPI values
+        first, then density times the collision shapes' volumes)."""
+        from pxr import UsdPhysics
+        info_cache: dict[str, object] = {}
+
+        def mass_information(prim):
+            key = prim.GetPath().pathString
+            if key not in info_cache:
+                info_cache[key] = self._mass_information(prim)
+            return info_cache[key]
+
+        u = self.units
+        for key, body in self.bodies.items():
+            prim = self.stage.GetPrimAtPath(key)
+            api = UsdPhysics.RigidBodyAPI(prim)
+            mass, diagonal, com, axes = api.ComputeMassProperties(mass_information)
+            mass_api = UsdPhysics.MassAPI(prim)
+            scale = self.scales[key]
+            com = tuple(float(v) for v in com)
+            authored_com = mass_api and mass_api.GetCenterOfMassAttr().HasAuthoredValue() and \
+                all(math.isfinite(v) for v in mass_api.GetCenterOfMassAttr().Get())
+            if authored_com:  # given in the body's scaled frame
+                com = tuple(c * s for c, s in zip(com, scale))
+            values = (mass, *diagonal, *com)
+            if not all(math.isfinite(float(v)) for v in values) or mass < 0:
+                self.fail(key, f"its mass properties are not finite or negative (mass {mass}, "
+                          f"principal moments {tuple(diagonal)}, centre of mass {com})")
+            from .poses import quat_matrix
+            R = quat_matrix(axes)
+            D = np.diag([u.inertia(float(v)) for v in diagonal])
+            Rm = np.array(R)
+            I = Rm @ D @ Rm.T
+            I6 = (I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2])
+            M = SpatialInertia(u.mass(float(mass)), tuple(u.length(c) for c in com),
+                               tuple(float(v) for v in I6))
+            problem = M.problem()
+            if problem is not None:
+                self.warn(key, f"its mass properties are not physical ({problem[1]}); they are "
+                          "read as given", code="usd-value-invalid")
+            body.default_spatial_inertia = M
+
+    def _mass_information(self, prim):
+        """OpenUSD's MassInformation of a collision prim (per unit density, in
+        stage units): volume, inertia about its centre, centre and pose in
+        its body."""
+        from pxr import Gf, UsdPhysics
+        info = UsdPhysics.RigidBodyAPI.MassInformation()
+        info.volume = -1.0  # (OpenUSD skips a shape of negative volume)
+        body_key = self._body_above(prim.GetPath().pathString) or (
+            prim.GetPath().pathString if prim.GetPath().pathString in self.bodies else None)
+        if body_key is None:
+            return info
+        with warnings.catch_warnings():
+            shape, X = self._shape_quietly(prim, body_key)
+        if shape is None:
+            return info
+        from ...geometry.meshes import MeshError
+        try:
+            volume, com, I = unit_mass_properties(shape)
+        except (MeshError, ValueError) as e:
+            self.warn(prim.GetPath(), f"its volume cannot be measured for its body's mass "
+                      f"({e}); it adds no mass", code="usd-value-invalid")
+            return info
+        m = self.units.meters
+        info.volume = volume / m ** 3
+        info.centerOfMass = Gf.Vec3f(*(c / m for c in com))
+        info.inertia = Gf.Matrix3f(*[v / m ** 5 for row in I for v in row])
+        info.localPos = Gf.Vec3f(*(v / m for v in X.p))
+        from ...spatial import matrix_to_quaternion
+        q = matrix_to_quaternion(X.R)
+        info.localRot = Gf.Quatf(q[0], Gf.Vec3f(q[1], q[2], q[3]))
+        return info
+
+    def _shape_quietly(self, prim, body_key):
+        """The shape as :meth:`_shape` gives it, without a second warning
+        (its collision was read, and warned about, already)."""
+        policy = self.diagnostic
+        seen = len(policy.warnings_seen)
+        strict, policy.strict = policy.strict, False
+        try:
+            return self._shape(prim, body_key, collision=True)
+        finally:
+            policy.strict = strict
+            del policy.warnings_seen[seen:]
+
+
+def unit_mass_properties(shape) -> tuple[float, tuple, tuple]:
+    """(volume, centre, inertia about the centre as rows) of a shape at unit
+    density, in its own frame."""
+    from ...geometry import Box, Capsule, Cylinder, Ellipsoid, Mesh, Sphere
+    from ..mjcf.inertia import primitive_inertia, primitive_volume
+    zero = (0.0, 0.0, 0.0)
+    if isinstance(shape, Box):
+        size = tuple(v / 2 for v in shape.size())
+        kind = "box"
+    elif isinstance(shape, Sphere):
+        size, kind = (shape.radius,), "sphere"
+    elif isinstance(shape, Ellipsoid):
+        size, kind = (shape.a, shape.b, shape.c), "ellipsoid"
+    elif isinstance(shape, (Cylinder, Capsule)):
+        size = (shape.radius, shape.length / 2)
+        kind = "cylinder" if isinstance(shape, Cylinder) else "capsule"
+    elif isinstance(shape, Mesh):
+        from ...geometry.meshes import shape_triangles
+        mass, com, I = shape_triangles(shape).mass_properties(1.0)
+        ixx, iyy, izz, ixy, ixz, iyz = I
+        return mass, tuple(com), ((ixx, ixy, ixz), (ixy, iyy, iyz), (ixz, iyz, izz))
+    else:
+        return 0.0, zero, ((0.0,) * 3,) * 3
+    volume = primitive_volume(kind, size, False)
+    if kind == "box":
+        a, b, c = (2 * v for v in size)
+        d = (volume * (b * b + c * c) / 12, volume * (a * a + c * c) / 12,
+             volume * (a * a + b * b) / 12)
+    else:
+        d = primitive_inertia(kind, size, volume, False)
+    return volume, zero, ((d[0], 0.0, 0.0), (0.0, d[1], 0.0), (0.0, 0.0, d[2]))
+
+
+__all__ = ["UsdModelReader", "load_physics", "unit_mass_properties"]
