@@ -42,6 +42,10 @@ from .walk import BodyNode, where
 INSTALL_HINT = "pip install 'mbparse[usd]'"
 SUFFIXES = (".usda", ".usdc", ".usd")
 DEGREES = 180.0 / math.pi
+# What a massless body with collision shapes, and a body of zero rotational
+# inertia, are given: UsdPhysics reads zeros as "not given" and computes them.
+TINY_MASS = 1e-9
+TINY_INERTIA = 1e-12
 
 # The joints written as a D6 (generic PhysicsJoint): the degrees of freedom
 # each leaves free, in the joint frame (x along the model joint's axis for a
@@ -232,7 +236,17 @@ class UsdWriter(Writer):
                 raise ConvertError(f"{what} holds {v}, which no model file can hold; nothing "
                                    "was written")
         mass_api = UsdPhysics.MassAPI.Apply(prim)
-        mass_api.CreateMassAttr(float(M.mass))
+        mass = float(M.mass)
+        if mass == 0 and any(self.is_collision(g) for g in node.geometries):
+            # UsdPhysics reads a mass of 0 as none given and computes one
+            # from the collision shapes' volume: a massless body with
+            # collision shapes is written with a mass too small to matter.
+            mass = TINY_MASS
+            self.report.add(APPROXIMATED, f"body '{node.name}'",
+                            f"its mass is 0, which UsdPhysics reads as no mass given (readers "
+                            f"would compute one from its collision shapes): {TINY_MASS:g} kg "
+                            "is written", where(node.body))
+        mass_api.CreateMassAttr(mass)
         mass_api.CreateCenterOfMassAttr(Gf.Vec3f(*M.com))
         ixx, iyy, izz, ixy, ixz, iyz = M.I_cm
         if not (ixy or ixz or iyz):  # principal already: the body's own axes
@@ -248,13 +262,15 @@ class UsdWriter(Writer):
                             f"moment of inertia {min(moments)} is written as 0",
                             where(node.body))
             moments = [max(m, 0.0) for m in moments]
+        if mass > 0 and not any(moments):
+            # (and zero moments as none given: readers would compute them)
+            moments = [TINY_INERTIA] * 3
+            self.report.add(APPROXIMATED, f"body '{node.name}'",
+                            "its rotational inertia is 0, which UsdPhysics reads as none given "
+                            f"(readers would compute one): {TINY_INERTIA:g} kg·m² about each "
+                            "axis is written", where(node.body))
         mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(*moments))
         mass_api.CreatePrincipalAxesAttr(self._quatf(R))
-        if M.mass == 0:
-            self.report.add(APPROXIMATED, f"body '{node.name}'",
-                            "its mass is 0, which UsdPhysics reads as no mass given: readers "
-                            "compute one from its collision shapes (density 1000 kg/m³), "
-                            "else give it a default", where(node.body))
 
     # -- frames -------------------------------------------------------------
     def _frame(self, parent_path, frame) -> None:
@@ -505,12 +521,19 @@ class UsdWriter(Writer):
 
     def _limits(self, joint, j, kind: str, what: str) -> None:
         lo, hi = j.pos_lower[0], j.pos_upper[0]
-        if not (math.isfinite(lo) or math.isfinite(hi)):
-            return
         factor = DEGREES if kind == "revolute" else 1.0
         # UsdPhysics limits a joint on both sides or not at all: an open side
         # is written as a far bound (float's largest).
         big = 3.4028234663852886e38
+        if (math.isfinite(lo) and abs(lo * factor) >= big) or (
+                math.isfinite(hi) and abs(hi * factor) >= big):
+            self.report.add(APPROXIMATED, what, f"the limits [{lo}, {hi}] are beyond USD's "
+                            "single-precision numbers; the side(s) beyond are written open",
+                            where(j))
+            lo = lo if abs(lo * factor) < big else -math.inf
+            hi = hi if abs(hi * factor) < big else math.inf
+        if not (math.isfinite(lo) or math.isfinite(hi)):
+            return
         joint.CreateLowerLimitAttr(lo * factor if math.isfinite(lo) else -big)
         joint.CreateUpperLimitAttr(hi * factor if math.isfinite(hi) else big)
         if not (math.isfinite(lo) and math.isfinite(hi)):

@@ -330,23 +330,30 @@ class UsdModelReader:
         u = self.units
         for key, body in self.bodies.items():
             prim = self.stage.GetPrimAtPath(key)
-            api = UsdPhysics.RigidBodyAPI(prim)
-            mass, diagonal, com, axes = api.ComputeMassProperties(mass_information)
-            mass_api = UsdPhysics.MassAPI(prim)
+            given_mass, given_diagonal, given_axes, given_com = authored_mass(prim)
             scale = self.scales[key]
+            mass, diagonal, com, axes = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), None
+            if given_mass is None or given_diagonal is None or given_com is None:
+                api = UsdPhysics.RigidBodyAPI(prim)
+                mass, diagonal, com, axes = api.ComputeMassProperties(mass_information)
+                if mass < 0:
+                    # Neither a mass nor a collision shape to give one: a
+                    # massless body (as Newton reads it).
+                    mass, diagonal, com, axes = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), None
+            if given_mass is not None:
+                mass = given_mass
+            if given_diagonal is not None:
+                diagonal, axes = given_diagonal, given_axes
             com = tuple(float(v) for v in com)
-            authored_com = mass_api and mass_api.GetCenterOfMassAttr().HasAuthoredValue() and \
-                all(math.isfinite(v) for v in mass_api.GetCenterOfMassAttr().Get())
-            if authored_com:  # given in the body's scaled frame
-                com = tuple(c * s for c, s in zip(com, scale))
+            if given_com is not None:  # given in the body's scaled frame
+                com = tuple(c * s for c, s in zip(given_com, scale))
             values = (mass, *diagonal, *com)
             if not all(math.isfinite(float(v)) for v in values) or mass < 0:
                 self.fail(key, f"its mass properties are not finite or negative (mass {mass}, "
                           f"principal moments {tuple(diagonal)}, centre of mass {com})")
             from .poses import quat_matrix
-            R = quat_matrix(axes)
+            Rm = np.array(quat_matrix(axes) if axes is not None else np.eye(3))
             D = np.diag([u.inertia(float(v)) for v in diagonal])
-            Rm = np.array(R)
             I = Rm @ D @ Rm.T
             I6 = (I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2])
             M = SpatialInertia(u.mass(float(mass)), tuple(u.length(c) for c in com),
@@ -400,6 +407,31 @@ class UsdModelReader:
         finally:
             policy.strict = strict
             del policy.warnings_seen[seen:]
+
+
+def authored_mass(prim):
+    """(mass, principal moments, principal axes, centre of mass) a body's
+    PhysicsMassAPI gives, each None where not given: a mass of 0, moments of
+    0 and an infinite centre mean "not given" in the schema. (OpenUSD's own
+    ComputeMassProperties also drops principal moments below 1e-6, real for
+    small links; given values are taken here as written, as Newton does.)"""
+    from pxr import UsdPhysics
+    api = UsdPhysics.MassAPI(prim)
+    if not api:
+        return None, None, None, None
+    mass = api.GetMassAttr().Get()
+    mass = float(mass) if mass is not None and math.isfinite(mass) and mass > 0 else None
+    diagonal = api.GetDiagonalInertiaAttr().Get()
+    if diagonal is None or all(v == 0 for v in diagonal) or not all(
+            math.isfinite(v) and v >= 0 for v in diagonal):
+        diagonal = None
+    axes = api.GetPrincipalAxesAttr().Get()
+    if axes is not None and axes.GetReal() == 0 and not any(axes.GetImaginary()):
+        axes = None
+    com = api.GetCenterOfMassAttr().Get()
+    com = tuple(float(v) for v in com) if com is not None and all(
+        math.isfinite(v) for v in com) else None
+    return mass, (tuple(diagonal) if diagonal is not None else None), axes, com
 
 
 def unit_mass_properties(shape) -> tuple[float, tuple, tuple]:
