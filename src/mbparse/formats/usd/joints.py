@@ -17,13 +17,20 @@ from ...plant import ModelError
 from ...plant.elements import LoopJointConstraint
 from ...plant.joints import (BallRpyJoint, PlanarJoint, PrismaticJoint, QuaternionFloatingJoint,
                              RevoluteJoint, UniversalJoint, WeldJoint)
-from ...spatial import IDENTITY, RigidTransform, matrix_to_rpy
+from ...spatial import IDENTITY, RigidTransform, matmul, matrix_to_rpy
 from .poses import pose_of
 
 RADIANS = math.pi / 180.0
 FLT_MAX = 3.4028234663852886e38
 AXES = {"X": (1.0, 0.0, 0.0), "Y": (0.0, 1.0, 0.0), "Z": (0.0, 0.0, 1.0)}
 DOF_NAMES = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
+# A D6 joint free to turn about two axes other than x then y is the plant's
+# universal joint (about x, then y) in joint frames turned by these rotations
+# (columns: where the universal joint's x, y and z go).
+UNIVERSAL_TURNS = {
+    ("rotX", "rotZ"): ((1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (0.0, 1.0, 0.0)),
+    ("rotY", "rotZ"): ((0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)),
+}
 
 
 def _axis_token(axis) -> str:
@@ -91,7 +98,10 @@ class JointBuilder:
         spec = self._spec(path, kind, desc)
         if spec is None:
             return
-        cls, axis, lo, hi, damping, effort = spec
+        cls, axis, lo, hi, damping, effort, turn = spec
+        if turn is not None:  # (a universal joint about other axes than x then y)
+            X_PF = RigidTransform(matmul(X_PF.R, turn), X_PF.p)
+            X_CM = RigidTransform(matmul(X_CM.R, turn), X_CM.p)
         name = r.unique_name(prim, self.names)
         if self._root(parent.index) == self._root(child.index):
             self._loop(path, name, cls, parent, X_PF, child, X_CM, axis)
@@ -125,12 +135,12 @@ class JointBuilder:
         T = UsdPhysics.ObjectType
         m = r.units.meters
         if kind == T.FixedJoint:
-            return WeldJoint, None, None, None, None, None
+            return WeldJoint, None, None, None, None, None, None
         if kind == T.SphericalJoint:
             if desc.limit.enabled:
                 r.warn(path, "the cone limit of a spherical joint has no place in the plant; "
                        "the ball joint is read without limits")
-            return BallRpyJoint, None, None, None, None, None
+            return BallRpyJoint, None, None, None, None, None, None
         if kind in (T.RevoluteJoint, T.PrismaticJoint):
             revolute = kind == T.RevoluteJoint
             factor = RADIANS if revolute else m
@@ -145,7 +155,7 @@ class JointBuilder:
                            "inverted; the joint is read without limits", code="usd-value-invalid")
                     lo, hi = -math.inf, math.inf
             damping, effort = self._drive(path, desc.drive, revolute)
-            return (RevoluteJoint if revolute else PrismaticJoint), axis, lo, hi, damping, effort
+            return (RevoluteJoint if revolute else PrismaticJoint), axis, lo, hi, damping, effort, None
         if kind == T.D6Joint:
             return self._d6(path, desc)
         r.warn(path, "this joint type has no joint in the plant; it is left out")
@@ -203,8 +213,10 @@ class JointBuilder:
             factor = RADIANS if cls is RevoluteJoint else r.units.meters
             lo = -math.inf if lo <= -FLT_MAX else lo * factor
             hi = math.inf if hi >= FLT_MAX else hi * factor
-            return cls, AXES[token], lo, hi, 0.0, None
-        cls = kinds.get(free)
+            return cls, AXES[token], lo, hi, 0.0, None, None
+        cls, turn = kinds.get(free), None
+        if free in UNIVERSAL_TURNS:
+            cls, turn = UniversalJoint, UNIVERSAL_TURNS[free]
         if cls is None:
             r.warn(path, f"a D6 joint free in {', '.join(free)} has no joint in the plant; it is "
                    "left out")
@@ -225,7 +237,7 @@ class JointBuilder:
                     lows.append(-math.inf if lo <= -FLT_MAX else lo * factor)
                     highs.append(math.inf if hi >= FLT_MAX else hi * factor)
                 limits = (lows, highs)
-        return cls, None, limits, None, None, None
+        return cls, None, limits, None, None, None, turn
 
     def _loop(self, path, name, cls, parent, X_PF, child, X_CM, axis) -> None:
         kinds = {RevoluteJoint: "revolute", PrismaticJoint: "prismatic", BallRpyJoint: "ball",

@@ -370,7 +370,11 @@ class UsdModelReader:
         its body."""
         from pxr import Gf, UsdPhysics
         info = UsdPhysics.RigidBodyAPI.MassInformation()
-        info.volume = -1.0  # (OpenUSD skips a shape of negative volume)
+        info.volume = 0.0  # (a prim that is no shape adds nothing)
+        info.inertia = Gf.Matrix3f(0.0)
+        info.centerOfMass = Gf.Vec3f(0.0)
+        info.localPos = Gf.Vec3f(0.0)
+        info.localRot = Gf.Quatf(1.0)
         body_key = self._body_above(prim.GetPath().pathString) or (
             prim.GetPath().pathString if prim.GetPath().pathString in self.bodies else None)
         if body_key is None:

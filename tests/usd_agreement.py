@@ -1,0 +1,159 @@
+"""What two readers of one USD file agree on: mbparse's model against Newton's
+``ModelBuilder.add_usd`` and against OpenUSD's own UsdPhysics parse.
+
+Each side is reduced to plain tables keyed by prim name: bodies (mass,
+centre of mass and inertia about it in the body frame, world position) and
+joints (type, world axis, limits), so that the tests and the benchmark can
+list the differences in words.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+UNLIMITED = 1e9  # Newton writes an open limit as ±1e10
+
+# Newton's joint types by the plant's type names (a D6 joint that Newton
+# keeps as D6 is one of these to the plant).
+NEWTON_TYPES = {"revolute": ("REVOLUTE", "D6"), "prismatic": ("PRISMATIC", "D6"),
+                "weld": ("FIXED", "D6"), "ball_rpy": ("BALL", "D6"), "universal": ("D6",),
+                "planar": ("D6",), "quaternion_floating": ("FREE", "D6")}
+
+
+_DISPLAY: dict[str, str] = {}
+
+
+def _short(label: str) -> str:
+    """A prim's name as mbparse names it: its displayName, else its name."""
+    return _DISPLAY.get(label) or label.rsplit("/", 1)[-1]
+
+
+def _display_names(path: str) -> None:
+    from pxr import Usd
+    _DISPLAY.clear()
+    stage = Usd.Stage.Open(path)
+    for prim in stage.Traverse():
+        if prim.GetDisplayName():
+            _DISPLAY[prim.GetPath().pathString] = prim.GetDisplayName()
+
+
+def mbparse_tables(plant) -> tuple[dict, dict]:
+    """(bodies, joints) of a finalized or unfinalized plant, by name."""
+    X = plant.calc_body_poses_in_world({})
+    bodies = {}
+    for b in plant.bodies()[1:]:
+        M = b.default_spatial_inertia
+        ixx, iyy, izz, ixy, ixz, iyz = M.I_cm
+        bodies[b.name] = {"mass": M.mass, "com": np.array(M.com),
+                          "inertia": np.array([[ixx, ixy, ixz], [ixy, iyy, iyz],
+                                               [ixz, iyz, izz]]),
+                          "p": np.array(X[b.index].p)}
+    joints = {}
+    for j in plant.joints():
+        if j.is_ephemeral:
+            continue
+        R_W = np.array(X[j.parent_body.index].R) @ np.array(j.frame_on_parent.X_BF.R)
+        axis = getattr(j, "axis", None)
+        entry = {"type": j.type_name, "parent": j.parent_body.name, "child": j.child_body.name}
+        if axis is not None:
+            entry["axis"] = R_W @ np.array(axis)
+            entry["limits"] = (j.pos_lower[0], j.pos_upper[0])
+        joints[j.name] = entry
+    return bodies, joints
+
+
+def newton_tables(path: str) -> tuple[dict, dict]:
+    """(bodies, joints) as Newton's ModelBuilder.add_usd builds them."""
+    import warnings
+
+    import newton
+    import warp as wp
+    wp.config.quiet = True
+    _display_names(path)
+    builder = newton.ModelBuilder()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        builder.add_usd(path)
+    labels = list(builder.body_label)
+    bodies = {}
+    for i, label in enumerate(labels):
+        q = builder.body_q[i]
+        bodies[_short(label)] = {
+            "mass": float(builder.body_mass[i]),
+            "com": np.array(builder.body_com[i], dtype=float),
+            "inertia": np.array(builder.body_inertia[i], dtype=float).reshape(3, 3),
+            "p": np.array(q[:3], dtype=float)}
+    joints = {}
+    starts = list(builder.joint_qd_start) + [len(builder.joint_axis)]
+    for k, label in enumerate(builder.joint_label):
+        kind = newton.JointType(int(builder.joint_type[k])).name
+        parent = builder.joint_parent[k]
+        entry = {"type": kind,
+                 "parent": _short(labels[parent]) if parent >= 0 else "world",
+                 "child": _short(labels[builder.joint_child[k]])}
+        dofs = range(starts[k], starts[k + 1])
+        if kind in ("REVOLUTE", "PRISMATIC") and len(dofs) == 1:
+            d = dofs[0]
+            Xp = builder.joint_X_p[k]
+            R_p = _quat_xyzw(Xp[3:7])
+            R_W = (_quat_xyzw(builder.body_q[parent][3:7]) if parent >= 0 else np.eye(3)) @ R_p
+            entry["axis"] = R_W @ np.array(builder.joint_axis[d], dtype=float)
+            lo, hi = float(builder.joint_limit_lower[d]), float(builder.joint_limit_upper[d])
+            entry["limits"] = (-math.inf if lo <= -UNLIMITED else lo,
+                               math.inf if hi >= UNLIMITED else hi)
+        joints[_short(label)] = entry
+    return bodies, joints
+
+
+def _quat_xyzw(q) -> np.ndarray:
+    x, y, z, w = (float(v) for v in q)
+    n = math.sqrt(x * x + y * y + z * z + w * w)
+    x, y, z, w = x / n, y / n, z / n, w / n
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def differences(ours: tuple[dict, dict], theirs: tuple[dict, dict], rtol: float = 1e-5,
+                atol: float = 1e-6) -> list[str]:
+    """Where two (bodies, joints) tables disagree, in words. Free joints,
+    which Newton adds for floating bodies, are not compared."""
+    out = []
+    b1, j1 = ours
+    b2, j2 = theirs
+    if set(b1) != set(b2):
+        out.append(f"bodies differ: only ours {sorted(set(b1) - set(b2))}, only theirs "
+                   f"{sorted(set(b2) - set(b1))}")
+    for name in sorted(set(b1) & set(b2)):
+        a, b = b1[name], b2[name]
+        scale = max(1.0, abs(a["mass"]))
+        if abs(a["mass"] - b["mass"]) > rtol * scale + atol:
+            out.append(f"body {name}: mass {a['mass']} vs {b['mass']}")
+        for key in ("com", "p", "inertia"):
+            err = float(np.max(np.abs(a[key] - b[key])))
+            size = max(1.0, float(np.max(np.abs(a[key]))))
+            if err > rtol * size + atol:
+                out.append(f"body {name}: {key} off by {err:.3g}")
+    moving1 = {k: v for k, v in j1.items() if v["type"] not in ("quaternion_floating",)}
+    moving2 = {k: v for k, v in j2.items() if v["type"] != "FREE"}
+    if set(moving1) != set(moving2):
+        out.append(f"joints differ: only ours {sorted(set(moving1) - set(moving2))}, only "
+                   f"theirs {sorted(set(moving2) - set(moving1))}")
+    for name in sorted(set(moving1) & set(moving2)):
+        a, b = moving1[name], moving2[name]
+        if b["type"] not in NEWTON_TYPES.get(a["type"], (a["type"],)):
+            out.append(f"joint {name}: type {a['type']} vs {b['type']}")
+            continue
+        if {a["parent"], a["child"]} != {b["parent"], b["child"]}:
+            out.append(f"joint {name}: joins {a['parent']}-{a['child']} vs "
+                       f"{b['parent']}-{b['child']}")
+        if "axis" in a and "axis" in b:
+            sign = 1.0 if (a["parent"], a["child"]) == (b["parent"], b["child"]) else -1.0
+            if np.max(np.abs(a["axis"] - sign * b["axis"])) > 1e-5:
+                out.append(f"joint {name}: axis {a['axis']} vs {b['axis']}")
+            for x, y in zip(a["limits"], b["limits"]):
+                if not (x == y or abs(x - y) <= rtol * max(1.0, abs(x)) + atol):
+                    out.append(f"joint {name}: limits {a['limits']} vs {b['limits']}")
+                    break
+    return out
