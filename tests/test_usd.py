@@ -87,7 +87,8 @@ def test_the_stage_is_in_metres_kilograms_z_up_with_the_robot_as_default_prim(wr
     assert UsdGeom.GetStageUpAxis(stage) == UsdGeom.Tokens.z
     root = stage.GetDefaultPrim()
     assert root.GetName() == "arm"
-    assert root.HasAPI(UsdPhysics.ArticulationRootAPI)
+    roots = [p.GetName() for p in stage.Traverse() if p.HasAPI(UsdPhysics.ArticulationRootAPI)]
+    assert roots == ["base"]  # the base of the one tree
 
 
 def test_each_body_is_a_rigid_body_whose_mass_api_gives_its_inertia_back(written):

@@ -1,10 +1,11 @@
 """OpenUSD from the model, in the UsdPhysics schema (Pixar's ``usd-core``).
 
 The stage is in metres and kilograms with +z up; its default prim is the
-robot, an ``Xform`` with ``PhysicsArticulationRootAPI``. Each body is an
-``Xform`` child of it at its world pose (the joints' default positions), with
-``PhysicsRigidBodyAPI`` and ``PhysicsMassAPI`` (mass, centre of mass, the
-principal moments of the inertia about it and their axes). Geometry hangs
+robot, an ``Xform``. Each body is an ``Xform`` child of it at its world pose
+(the joints' default positions), with ``PhysicsRigidBodyAPI`` and
+``PhysicsMassAPI`` (mass, centre of mass, the principal moments of the
+inertia about it and their axes); the base body of each tree of joints has
+``PhysicsArticulationRootAPI``. Geometry hangs
 below its body: visuals under ``visuals`` as ``Cube`` / ``Sphere`` /
 ``Cylinder`` / ``Capsule`` / ``Plane`` / ``Mesh`` prims with their colour
 (``primvars:displayColor``), collisions under ``collisions`` with
@@ -127,8 +128,6 @@ class UsdWriter(Writer):
         self.groups: dict[tuple[str, str], object] = {}
         self.body_paths: dict[int, object] = {}
         self.X_W: dict[int, RigidTransform] = {}
-        if self.walk.nodes:
-            UsdPhysics.ArticulationRootAPI.Apply(root)
         if self.walk.world_geometries or self.walk.world_frames:
             world = UsdGeom.Xform.Define(stage, root_path.AppendChild(
                 self._prim_name(str(root_path), "world", None))).GetPrim()
@@ -217,6 +216,11 @@ class UsdWriter(Writer):
         prim = xform.GetPrim()
         self.body_paths[body.index] = prim.GetPath()
         UsdPhysics.RigidBodyAPI.Apply(prim)
+        if node.parent is None and (node.children or node.hinge is not None):
+            # One articulation per tree, rooted at its base body (as Isaac
+            # Sim's and NVIDIA's converters write it): one root over several
+            # trees is refused by Newton ("multiple roots").
+            UsdPhysics.ArticulationRootAPI.Apply(prim)
         self._mass(prim, node)
         if not body.gravity_enabled:
             self.report.add(DROPPED, f"body '{body.name}'", "gravity turned off for the body "

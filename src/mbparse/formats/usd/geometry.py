@@ -115,18 +115,18 @@ def _fan_triangles(counts: np.ndarray, indices: np.ndarray) -> np.ndarray:
 def cache_folder() -> str:
     """Where the OBJ copies of USD meshes are kept: ``$MBPARSE_CACHE``,
     else ``$XDG_CACHE_HOME/mbparse`` (``~/.cache/mbparse``), else the
-    temporary folder; ``usd-meshes`` inside it."""
+    temporary folder; ``usd_meshes`` inside it."""
     root = os.environ.get("MBPARSE_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
         "mbparse")
-    folder = os.path.join(root, "usd-meshes")
+    folder = os.path.join(root, "usd_meshes")
     try:
         os.makedirs(folder, exist_ok=True)
         if os.access(folder, os.W_OK):
             return folder
     except OSError:
         pass
-    folder = os.path.join(tempfile.gettempdir(), "mbparse-usd-meshes")
+    folder = os.path.join(tempfile.gettempdir(), "mbparse_usd_meshes")
     os.makedirs(folder, exist_ok=True)
     return folder
 
