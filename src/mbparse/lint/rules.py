@@ -283,6 +283,8 @@ RULE_LIST: tuple[Rule, ...] = (
          "check the file with usdcat or usdchecker"),
     Rule("usd-name-duplicate", "warning", "two prims of the model share a name; the second is "
          "read under a numbered name", "rename one of the prims"),
+    Rule("usd-joint-chain", "note", "several joints join the same two bodies; they are read "
+         "as a chain through massless bodies", "nothing to fix"),
     Rule("usd-loop-joint", "warning", "a joint closes a kinematic loop and is kept as a loop "
          "constraint", "nothing to fix if the simulators you target handle loops"),
     # -- the URDF → SDFormat converter

@@ -54,6 +54,7 @@ class JointBuilder:
         # Bodies joined so far (union-find over body indices; 0 is the world).
         self.parent: dict[int, int] = {}
         self.keys: dict[int, str] = {}  # body index -> prim path
+        self.queued: list = []  # (path, prim, parent, child, X_PF, X_CM, spec)
 
     def _root(self, i: int) -> int:
         while self.parent.get(i, i) != i:
@@ -98,6 +99,62 @@ class JointBuilder:
         spec = self._spec(path, kind, desc)
         if spec is None:
             return
+        self.queued.append((path, prim, parent, child, X_PF, X_CM, spec))
+
+    def finish(self) -> None:
+        """Adds the queued joints in the stage's order. Several joints
+        between the same two bodies (MJCF's hinges of one body, as NVIDIA's
+        converter writes them) are a chain through massless bodies at the
+        child's pose, as Drake reads such an MJCF body; bodies no joint holds
+        float where the stage puts them (set as they were read)."""
+        order = {prim.GetPath(): i for i, prim in enumerate(self.r.stage.Traverse())}
+        self.queued.sort(key=lambda q: order.get(q[0], len(order)))
+        groups: dict[tuple[int, int], list] = {}
+        for q in self.queued:
+            key = tuple(sorted((q[2].index, q[3].index)))
+            groups.setdefault(key, []).append(q)
+        for q in self.queued:
+            group = groups[tuple(sorted((q[2].index, q[3].index)))]
+            if len(group) == 1:
+                self._place(*q)
+            elif q is group[0]:
+                self._chain(group)
+
+    def _chain(self, group: list) -> None:
+        r = self.r
+        first = group[0]
+        parent, child = first[2], first[3]
+        names = [n for n in (self._display(q[1]) for q in group)]
+        r.warn(first[0], f"{len(group)} joints ({', '.join(names)}) join the same two bodies; "
+               f"they are read as a chain through {len(group) - 1} massless bod"
+               f"{'y' if len(group) == 2 else 'ies'} at the pose of body '{child.name}' (as "
+               "Drake reads an MJCF body of several joints)", code="usd-joint-chain")
+        X_WC = r.X_WB[self._key(child)]
+        previous = parent
+        for k, (path, prim, p, c, X_PF, X_CM, spec) in enumerate(group):
+            if (p, c) != (parent, child):  # declared the other way round
+                X_PF, X_CM = X_CM, X_PF
+            if k > 0:
+                X_PF = X_CM  # the massless body stands where the child does
+            if k < len(group) - 1:
+                name = f"{child.name}_{self._display(prim)}"
+                while self.plant.has_body_named(name, child.model_instance):
+                    name += "_"
+                body = self.plant.add_rigid_body(name, child.model_instance)
+                key = f"{path.pathString}#body"
+                r.X_WB[key] = X_WC
+                self.keys[body.index] = key
+            else:
+                body = child
+            self._place(path, prim, previous, body, X_PF, X_CM, spec)
+            previous = body
+
+    @staticmethod
+    def _display(prim) -> str:
+        return prim.GetDisplayName() or prim.GetName()
+
+    def _place(self, path, prim, parent, child, X_PF, X_CM, spec) -> None:
+        r = self.r
         cls, axis, lo, hi, damping, effort, turn = spec
         if turn is not None:  # (a universal joint about other axes than x then y)
             X_PF = RigidTransform(matmul(X_PF.R, turn), X_PF.p)
@@ -280,14 +337,10 @@ class JointBuilder:
                 joint.set_default_positions(list(rpy))
 
     def _key(self, body) -> str:
-        if len(self.keys) != len(self.r.bodies):
-            self.keys = {b.index: key for key, b in self.r.bodies.items()}
+        if body.index not in self.keys:
+            self.keys.update({b.index: key for key, b in self.r.bodies.items()})
         return self.keys[body.index]
 
-    def finish(self) -> None:
-        """Bodies no joint holds float at their stage pose (set as they were
-        read)."""
-        return None
 
 
 __all__ = ["JointBuilder"]
