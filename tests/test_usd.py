@@ -407,3 +407,82 @@ def test_usd_read_back_after_writing_keeps_names_that_are_not_identifiers(tmp_pa
     out.write_text(result.text)
     assert any(x.action == "renamed" for x in result.report.losses)
     assert load(str(out)).plant.get_body_by_name("base-link.1").mass == 1.0
+
+
+TWO_HINGES = """#usda 1.0
+(
+    defaultPrim = "w"
+    metersPerUnit = 1
+    upAxis = "Z"
+)
+def Xform "w"
+{
+    def Xform "p" ( prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"] )
+    {
+        float physics:mass = 1
+        float3 physics:diagonalInertia = (0.1, 0.1, 0.1)
+    }
+    def Xform "c" ( prepend apiSchemas = ["PhysicsRigidBodyAPI", "PhysicsMassAPI"] )
+    {
+        double3 xformOp:translate = (0, 0, -1)
+        uniform token[] xformOpOrder = ["xformOp:translate"]
+        float physics:mass = 2
+        float3 physics:diagonalInertia = (0.2, 0.2, 0.2)
+        def PhysicsRevoluteJoint "hx"
+        {
+            rel physics:body0 = </w/p>
+            rel physics:body1 = </w/c>
+            uniform token physics:axis = "X"
+            point3f physics:localPos1 = (0, 0, 1)
+        }
+        def PhysicsRevoluteJoint "hy"
+        {
+            rel physics:body0 = </w/p>
+            rel physics:body1 = </w/c>
+            uniform token physics:axis = "Y"
+            point3f physics:localPos1 = (0, 0, 1)
+        }
+    }
+}
+"""
+
+
+def test_two_joints_between_the_same_bodies_are_a_chain_through_a_massless_body(tmp_path):
+    path = tmp_path / "two.usda"
+    path.write_text(TWO_HINGES)
+    model = load(str(path))
+    plant = model.plant
+    hx, hy = plant.get_joint_by_name("hx"), plant.get_joint_by_name("hy")
+    assert hx.parent_body.name == "p" and hy.child_body.name == "c"
+    middle = hx.child_body
+    assert middle is hy.parent_body and middle.mass == 0
+    assert plant.constraints() == []
+    X = plant.calc_body_poses_in_world({})
+    assert tuple(X[plant.get_body_by_name("c").index].p) == pytest.approx((0, 0, -1))
+    assert any(w.code == "usd-joint-chain" for w in model.warnings)
+
+
+NVIDIA = os.environ.get("MBPARSE_NVIDIA_CONVERTERS")  # a folder with urdf_usd_converter
+
+
+@needs_corpus
+@pytest.mark.skipif(not NVIDIA, reason="NVIDIA's converters run from a Python of their own: set "
+                                       "MBPARSE_NVIDIA_CONVERTERS to its bin folder")
+@pytest.mark.parametrize("rel", [
+    "drake_models/iiwa_description/urdf/iiwa14_primitive_collision.urdf",
+    "drake/multibody/benchmarks/acrobot/acrobot.xml",
+])
+def test_mbparse_reads_nvidias_usd_of_a_corpus_model_as_newton_does(tmp_path, rel):
+    newton_tables = _newton()
+    src = CORPUS / rel
+    tool = "urdf_usd_converter" if rel.endswith(".urdf") else "mujoco_usd_converter"
+    subprocess.run([os.path.join(NVIDIA, tool), str(src), str(tmp_path / "out")], check=True,
+                   capture_output=True)
+    (usd,) = (tmp_path / "out").glob("*.usda")
+    model = load(str(usd))
+    assert differences(mbparse_tables(model.plant), newton_tables(str(usd))) == []
+    # ... and the bodies and joints are those of mbparse's model of the source.
+    source = load(str(src), LoadOptions(time_step=0.0))
+    moving = {j.name for j in source.plant.joints()
+              if j.type_name not in ("weld", "quaternion_floating")}
+    assert moving <= {j.name for j in model.plant.joints()}
