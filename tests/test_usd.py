@@ -486,3 +486,14 @@ def test_mbparse_reads_nvidias_usd_of_a_corpus_model_as_newton_does(tmp_path, re
     moving = {j.name for j in source.plant.joints()
               if j.type_name not in ("weld", "quaternion_floating")}
     assert moving <= {j.name for j in model.plant.joints()}
+
+
+def test_the_frames_a_model_has_come_back_from_usd(tmp_path):
+    src = tmp_path / "f.sdf"
+    src.write_text('<sdf version="1.9"><model name="f"><link name="a"><inertial><mass>1</mass>'
+                   '</inertial></link><frame name="tool" attached_to="a"><pose>0.1 0 0.2 0 0 '
+                   '0</pose></frame></model></sdf>')
+    out = tmp_path / "f.usda"
+    out.write_text(convert_file(str(src), "usd", str(out)).text)
+    frame = load(str(out)).plant.get_frame_by_name("tool")
+    assert frame.body.name == "a" and tuple(frame.X_BF.p) == pytest.approx((0.1, 0, 0.2))

@@ -282,13 +282,12 @@ class UsdModelReader:
         """Geometry prims without collision: visuals of the body above them
         (the world's when none)."""
         from pxr import Usd, UsdGeom
-        it = iter(Usd.PrimRange(self.stage.GetPseudoRoot()))
-        body_stack: list[tuple[str, str]] = []  # (path prefix, body key)
-        for prim in it:
+        for prim in Usd.PrimRange(self.stage.GetPseudoRoot()):
             path = prim.GetPath().pathString
             key = path if path in self.bodies else None
-            if prim.GetTypeName() in ("PhysicsScene",) or not prim.IsActive():
-                it.PruneChildren() if hasattr(it, "PruneChildren") else None
+            if (key is None and prim.GetTypeName() == "Xform" and not prim.GetChildren()
+                    and self._body_above(path) is not None):
+                self._frame(prim, self._body_above(path))
                 continue
             if path in shapes or not prim.IsA(UsdGeom.Gprim):
                 continue
@@ -305,6 +304,22 @@ class UsdModelReader:
             shape, X = self._shape(prim, body_key, collision=False)
             if shape is not None:
                 self._register_visual(prim, body, shape, X)
+
+    def _frame(self, prim, body_key: str) -> None:
+        """An empty Xform below a body: a frame of the model (as mbparse
+        writes frames, and as converters write a URDF's sensor and tool
+        links merged into their body)."""
+        body = self.bodies[body_key]
+        X, _, _ = self.relative_pose(prim, body_key)
+        name = self._display(prim)
+        if self.plant.has_frame_named(name, self.instance):
+            self.warn(prim.GetPath(), f"an empty Xform is read as a frame, but the model has a "
+                      f"frame named '{name}'; it is left out", code="usd-name-duplicate")
+            return
+        try:
+            self.plant.add_frame(name, body.body_frame, X, self.instance)
+        except ModelError as e:
+            self.fail(prim.GetPath(), str(e), code=e.code)
 
     def _body_above(self, path: str) -> str | None:
         while path not in ("", "/"):
