@@ -115,8 +115,10 @@ class UsdWriter(Writer):
         UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
         self.stage = stage
         self.taken: dict[str, set[str]] = {}
+        self._renamed: list[tuple[str, str, str]] = []  # (what, name, prim name)
         name = self.walk.model_name("scene")
-        root_path = Sdf.Path.absoluteRootPath.AppendChild(self._prim_name("/", name, f"model '{name}'"))
+        root_path = Sdf.Path.absoluteRootPath.AppendChild(
+            self._prim_name("/", name, f"model '{name}'"))
         root = UsdGeom.Xform.Define(stage, root_path).GetPrim()
         stage.SetDefaultPrim(root)
         scene = UsdPhysics.Scene.Define(stage, "/physicsScene")
@@ -143,6 +145,9 @@ class UsdWriter(Writer):
         self._filters()
         self._actuators()
         self.report_unwritten({})
+        for what, name, prim_name in self._renamed:
+            self.report.add(RENAMED, what, f"'{name}' is not a USD prim name; the prim is "
+                            f"'{prim_name}', with '{name}' as its displayName")
         return stage.GetRootLayer().ExportToString()
 
     def build(self):  # pragma: no cover - the XML writers' hook; write() is overridden
@@ -163,12 +168,6 @@ class UsdWriter(Writer):
         if candidate != name and what is not None:
             self._renamed.append((what, name, candidate))
         return candidate
-
-    @property
-    def _renamed(self) -> list:
-        if not hasattr(self, "_renamed_list"):
-            self._renamed_list: list = []
-        return self._renamed_list
 
     def _scope(self, name: str):
         """A Scope of the writer's own under the robot (a number added when
@@ -603,9 +602,6 @@ class UsdWriter(Writer):
             if a.controller_gains is not None:
                 self.report.add(DROPPED, label, f"the PD controller gains (p "
                                 f"{a.controller_gains.p}, d {a.controller_gains.d})", where(a))
-        for what, name, prim_name in self._renamed:
-            self.report.add(RENAMED, what, f"'{name}' is not a USD prim name; the prim is "
-                            f"'{prim_name}', with '{name}' as its displayName")
 
 
 __all__ = ["UsdWriter", "save_usd", "import_pxr", "INSTALL_HINT", "SUFFIXES"]

@@ -53,6 +53,7 @@ class UsdModelReader:
         self.X_WB: dict[str, RigidTransform] = {}  # prim path -> world pose (metres, z up)
         self.scales: dict[str, tuple] = {}    # prim path -> the body prim's own scale
         self.names: set[str] = set()
+        self._geometry_names: dict[tuple[int, str], set[str]] = {}  # (body, role) -> names
 
     # -- diagnostics --------------------------------------------------------
     def warn(self, path, message: str, code: str = "usd-unsupported") -> None:
@@ -258,12 +259,6 @@ class UsdModelReader:
         in both roles)."""
         taken = self._geometry_names.setdefault((body.index, role), set())
         return self.unique_name(prim, taken)
-
-    @property
-    def _geometry_names(self) -> dict:
-        if not hasattr(self, "_geometry_names_"):
-            self._geometry_names_: dict = {}
-        return self._geometry_names_
 
     def _register_visual(self, prim, body, shape, X) -> None:
         props = GeometryProperties()
