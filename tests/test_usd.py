@@ -41,7 +41,8 @@ URDF = textwrap.dedent("""\
       <link name="upper">
         <inertial><mass value="1"/>
           <inertia ixx="0.01" iyy="0.01" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial>
-        <collision><origin xyz="0 0 0.2"/><geometry><cylinder radius="0.03" length="0.4"/></geometry></collision>
+        <collision><origin xyz="0 0 0.2"/>
+          <geometry><cylinder radius="0.03" length="0.4"/></geometry></collision>
         <visual><geometry><sphere radius="0.05"/></geometry></visual>
       </link>
       <link name="slider">
@@ -100,8 +101,8 @@ def test_each_body_is_a_rigid_body_whose_mass_api_gives_its_inertia_back(written
     assert tuple(mass.GetCenterOfMassAttr().Get()) == pytest.approx((0, 0, 0.05))
     # The principal moments along the principal axes are the URDF's tensor.
     d = mass.GetDiagonalInertiaAttr().Get()
-    R = Gf.Matrix3d(Gf.Rotation(mass.GetPrincipalAxesAttr().Get()).GetQuat().GetNormalized()
-                    if False else Gf.Matrix3d(Gf.Quatd(mass.GetPrincipalAxesAttr().Get())))
+    # (Gf's matrices act on row vectors: this R is the transpose of the axes' rotation)
+    R = Gf.Matrix3d(Gf.Quatd(mass.GetPrincipalAxesAttr().Get()))
     I = R.GetTranspose() * Gf.Matrix3d(d[0], 0, 0, 0, d[1], 0, 0, 0, d[2]) * R
     want = ((0.02, 0.001, 0), (0.001, 0.03, 0.002), (0, 0.002, 0.04))
     for r in range(3):

@@ -212,7 +212,8 @@ class JointBuilder:
                            "inverted; the joint is read without limits", code="usd-value-invalid")
                     lo, hi = -math.inf, math.inf
             damping, effort = self._drive(path, desc.drive, revolute)
-            return (RevoluteJoint if revolute else PrismaticJoint), axis, lo, hi, damping, effort, None
+            cls = RevoluteJoint if revolute else PrismaticJoint
+            return cls, axis, lo, hi, damping, effort, None
         if kind == T.D6Joint:
             return self._d6(path, desc)
         r.warn(path, "this joint type has no joint in the plant; it is left out")
