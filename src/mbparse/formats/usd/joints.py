@@ -107,7 +107,9 @@ class JointBuilder:
         converter writes them) are a chain through massless bodies at the
         child's pose, as Drake reads such an MJCF body; bodies no joint holds
         float where the stage puts them (set as they were read)."""
-        order = {prim.GetPath(): i for i, prim in enumerate(self.r.stage.Traverse())}
+        from pxr import Usd
+        order = {prim.GetPath(): i for i, prim in enumerate(self.r.stage.Traverse(
+            Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)))}
         self.queued.sort(key=lambda q: order.get(q[0], len(order)))
         groups: dict[tuple[int, int], list] = {}
         for q in self.queued:

@@ -277,10 +277,14 @@ class UsdModelReader:
         """Geometry prims without collision: visuals of the body above them
         (the world's when none)."""
         from pxr import Usd, UsdGeom
-        for prim in Usd.PrimRange(self.stage.GetPseudoRoot()):
+        # (through instance proxies: Isaac Sim's assets share their meshes
+        # as instanceable prims)
+        everything = Usd.TraverseInstanceProxies(Usd.PrimDefaultPredicate)
+        for prim in Usd.PrimRange(self.stage.GetPseudoRoot(), everything):
             path = prim.GetPath().pathString
             key = path if path in self.bodies else None
-            if (key is None and prim.GetTypeName() == "Xform" and not prim.GetChildren()
+            if (key is None and prim.GetTypeName() == "Xform"
+                    and not prim.GetFilteredChildren(everything)
                     and self._body_above(path) is not None):
                 self._frame(prim, self._body_above(path))
                 continue

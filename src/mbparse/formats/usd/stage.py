@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
 from ...diagnostics import DiagnosticPolicy
 from ...workspace import MAX_MODEL_FILE_BYTES, DataSource
@@ -34,16 +35,30 @@ def open_stage(source: DataSource, diagnostic: DiagnosticPolicy):
                 raise Tf.ErrorException("the text is not USD")
             stage = Usd.Stage.Open(layer, Usd.Stage.LoadAll)
     except Tf.ErrorException as e:
-        diagnostic.error(f"OpenUSD cannot open the stage: {_first_line(e)}", name,
+        where, line, column, what = _located(e)
+        diagnostic.error(f"OpenUSD cannot open the stage: {what}", where or name, line, column,
                          code="usd-unreadable")
     if stage is None:
         diagnostic.error("OpenUSD cannot open the stage", name, code="usd-unreadable")
     return stage
 
 
-def _first_line(e: Exception) -> str:
+# OpenUSD's text parser names the place: '/path/robot.usda:14:22: Expected } at ...'
+_PLACE = re.compile(r"'([^':]+?):(\d+):(\d+): (.*?)'(?= in </| Error in|\s*$)")
+# and every error is led by where in OpenUSD's own sources it was raised
+_ORIGIN = re.compile(r"Error in '[^']*' at line \d+ in file [^:]+ : ")
+
+
+def _located(e: Exception) -> tuple[str | None, int | None, int | None, str]:
+    """(file, line, column, message) of OpenUSD's refusal: the first place
+    its text parser names, else its first message without OpenUSD's own
+    source locations."""
     text = " ".join(str(e).split())
-    return text[:400]
+    m = _PLACE.search(text)
+    if m:
+        return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4).strip()
+    messages = [part.strip(" '") for part in _ORIGIN.split(text) if part.strip(" '")]
+    return None, None, None, (messages[0] if messages else text)[:400]
 
 
 class StageUnits:
