@@ -500,3 +500,19 @@ def test_the_frames_a_model_has_come_back_from_usd(tmp_path):
     out.write_text(convert_file(str(src), "usd", str(out)).text)
     frame = load(str(out)).plant.get_frame_by_name("tool")
     assert frame.body.name == "a" and tuple(frame.X_BF.p) == pytest.approx((0.1, 0, 0.2))
+
+
+def test_a_stage_of_several_articulations_gives_each_its_own_model_instance():
+    _newton()
+    import newton
+    path = os.path.join(os.path.dirname(newton.__file__), "tests", "assets", "ant_multi.usda")
+    if not os.path.isfile(path):
+        pytest.skip("this Newton has no tests/assets/ant_multi.usda")
+    model = load(path)
+    plant = model.plant
+    robots = [i for i in model.instances if "::" in plant.get_model_instance_name(i)]
+    assert len(robots) == 64
+    assert plant.get_model_instance_name(robots[0]) == "ant_multi::env_0::Robot"
+    for i in robots:
+        assert len(plant.get_bodies_in_model_instance(i)) == 9
+    assert not any(w.code == "usd-name-duplicate" for w in model.warnings)

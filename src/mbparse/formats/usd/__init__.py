@@ -41,15 +41,21 @@ INSTALL_HINT = "pip install 'mbparse[usd]'"
 
 def add_all_models(source: DataSource, parent_model_name: str | None,
                    workspace: Workspace) -> list[int]:
-    """Adds the one model a USD stage holds; returns its instance index."""
-    index = add_model(source, "", parent_model_name, workspace)
-    return [] if index is None else [index]
+    """Adds the model a USD stage holds (and one instance per articulation
+    when it holds several); returns the instance indices."""
+    reader = _reader(source, workspace)
+    reader.read("", parent_model_name)
+    return reader.instances
 
 
 def add_model(source: DataSource, model_name: str, parent_model_name: str | None,
               workspace: Workspace) -> int | None:
     """Adds the stage's bodies, joints and geometry as one model instance
     named ``model_name`` (else the default prim's name, else the file's)."""
+    return _reader(source, workspace).read(model_name, parent_model_name)
+
+
+def _reader(source: DataSource, workspace: Workspace):
     diagnostic = workspace.diagnostic
     try:
         from pxr import Usd  # noqa: F401
@@ -59,9 +65,7 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
                          code="usd-not-installed")
     from .stage import open_stage
     from .model import UsdModelReader
-    stage = open_stage(source, diagnostic)
-    reader = UsdModelReader(stage, source, workspace)
-    return reader.read(model_name, parent_model_name)
+    return UsdModelReader(open_stage(source, diagnostic), source, workspace)
 
 
 def stem(source: DataSource) -> str:

@@ -50,7 +50,7 @@ class JointBuilder:
     def __init__(self, reader):
         self.r = reader
         self.plant = reader.plant
-        self.names: set[str] = set()
+        self.names: dict[int, set[str]] = {}  # model instance -> joint names
         # Bodies joined so far (union-find over body indices; 0 is the world).
         self.parent: dict[int, int] = {}
         self.keys: dict[int, str] = {}  # body index -> prim path
@@ -161,7 +161,7 @@ class JointBuilder:
         if turn is not None:  # (a universal joint about other axes than x then y)
             X_PF = RigidTransform(matmul(X_PF.R, turn), X_PF.p)
             X_CM = RigidTransform(matmul(X_CM.R, turn), X_CM.p)
-        name = r.unique_name(prim, self.names)
+        name = r.unique_name(prim, self.names.setdefault(child.model_instance, set()))
         if self._root(parent.index) == self._root(child.index):
             self._loop(path, name, cls, parent, X_PF, child, X_CM, axis)
             return

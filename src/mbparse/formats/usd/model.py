@@ -52,7 +52,8 @@ class UsdModelReader:
         self.bodies: dict[str, object] = {}   # prim path -> body
         self.X_WB: dict[str, RigidTransform] = {}  # prim path -> world pose (metres, z up)
         self.scales: dict[str, tuple] = {}    # prim path -> the body prim's own scale
-        self.names: set[str] = set()
+        self.names: dict[int, set[str]] = {}  # model instance -> body and frame names
+        self.body_instance: dict[str, int] = {}  # body path -> its articulation's instance
         self._geometry_names: dict[tuple[int, str], set[str]] = {}  # (body, role) -> names
 
     # -- diagnostics --------------------------------------------------------
@@ -79,6 +80,7 @@ class UsdModelReader:
             self.diagnostic.error(str(e), self.file, code="name-duplicate")
         parsed = load_physics(stage)
         T = UsdPhysics.ObjectType
+        self._articulations(instance_name, parsed.get(T.Articulation, ([], [])))
         with declared_at(self.file, None):
             for path, desc in zip(*parsed.get(T.RigidBody, ([], []))):
                 self._body(path, desc)
@@ -100,6 +102,32 @@ class UsdModelReader:
                     joints.add(path, kind, desc)
             joints.finish()
         return self.instance
+
+    def _articulations(self, instance_name: str, articulations) -> None:
+        """A stage of several articulations (one robot per environment, as
+        Isaac Lab replicates them) gives each its own model instance,
+        ``MODEL::NAME`` after the prim that holds its root (its path below
+        the others' common folder when their names repeat)."""
+        paths, descs = articulations
+        self.instances = [self.instance]
+        if len(paths) < 2:
+            return
+        names = [self._display(self.stage.GetPrimAtPath(p)) for p in paths]
+        if len(set(names)) < len(names):
+            parts = [p.pathString.strip("/").split("/") for p in paths]
+            common = 0
+            while all(len(q) > common + 1 and q[common] == parts[0][common] for q in parts):
+                common += 1
+            names = ["::".join(q[common:]) for q in parts]
+        for name, desc in zip(names, descs):
+            try:
+                index = self.plant.add_model_instance(f"{instance_name}::{name}")
+            except ModelError as e:
+                self.diagnostic.error(str(e), self.file, code="name-duplicate")
+            self.instances.append(index)
+            for body_path in desc.articulatedBodies:
+                if not body_path.isEmpty:
+                    self.body_instance[body_path.pathString] = index
 
     @staticmethod
     def _display(prim) -> str:
@@ -139,9 +167,10 @@ class UsdModelReader:
         if sheared:
             self.warn(path, "its transform holds a shear, which a rigid body cannot have; the "
                       "nearest rotation is read")
-        name = self.unique_name(prim, self.names)
+        instance = self.body_instance.get(key, self.instance)
+        name = self.unique_name(prim, self.names.setdefault(instance, set()))
         try:
-            body = self.plant.add_rigid_body(name, self.instance)
+            body = self.plant.add_rigid_body(name, instance)
         except ModelError as e:
             self.fail(path, str(e), code=e.code)
         self.bodies[key] = body
@@ -311,12 +340,12 @@ class UsdModelReader:
         body = self.bodies[body_key]
         X, _, _ = self.relative_pose(prim, body_key)
         name = self._display(prim)
-        if self.plant.has_frame_named(name, self.instance):
+        if self.plant.has_frame_named(name, body.model_instance):
             self.warn(prim.GetPath(), f"an empty Xform is read as a frame, but the model has a "
                       f"frame named '{name}'; it is left out", code="usd-name-duplicate")
             return
         try:
-            self.plant.add_frame(name, body.body_frame, X, self.instance)
+            self.plant.add_frame(name, body.body_frame, X, body.model_instance)
         except ModelError as e:
             self.fail(prim.GetPath(), str(e), code=e.code)
 
