@@ -516,3 +516,15 @@ def test_a_stage_of_several_articulations_gives_each_its_own_model_instance():
     for i in robots:
         assert len(plant.get_bodies_in_model_instance(i)) == 9
     assert not any(w.code == "usd-name-duplicate" for w in model.warnings)
+
+
+def test_check_for_isaac_takes_a_usd_file_as_its_own_and_for_drake_says_drake_does_not(tmp_path):
+    path = tmp_path / "bot.usda"
+    path.write_text(STAGE)
+    found = {}
+    for consumer in ("isaac", "drake"):
+        run = subprocess.run([sys.executable, "-m", "mbparse", "check", "--for", consumer,
+                              str(path)], capture_output=True, text=True, env=ENV)
+        found[consumer] = run.stdout + run.stderr
+    assert "for-isaac-not-read" not in found["isaac"]
+    assert "for-drake-not-read" in found["drake"] and "Traceback" not in found["drake"]

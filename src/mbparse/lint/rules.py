@@ -308,7 +308,8 @@ RULE_LIST: tuple[Rule, ...] = (
     # -- portability: how each consumer reads the file (check --for CONSUMER)
     *(Rule(f"for-{c}-not-read", "warning", f"{t} does not load files of this format",
            "convert the file to a format it reads (mbparse convert)")
-      for c, t in (("mujoco", "MuJoCo"), ("gazebo", "Gazebo"), ("pybullet", "pybullet"),
+      for c, t in (("drake", "Drake"), ("mujoco", "MuJoCo"), ("gazebo", "Gazebo"),
+                   ("pybullet", "pybullet"),
                    ("isaac", "Isaac Sim"))),
     Rule("for-drake-refuses", "warning", "Drake 1.51 refuses this (it loads nothing from the "
          "file); mbparse's default mode reads it", "see the message; --like drake reproduces "
