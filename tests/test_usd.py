@@ -528,3 +528,17 @@ def test_check_for_isaac_takes_a_usd_file_as_its_own_and_for_drake_says_drake_do
         found[consumer] = run.stdout + run.stderr
     assert "for-isaac-not-read" not in found["isaac"]
     assert "for-drake-not-read" in found["drake"] and "Traceback" not in found["drake"]
+
+
+def test_a_visuals_material_is_a_named_preview_surface_that_comes_back(written):
+    stage, _, out, _ = written
+    from pxr import UsdShade
+    visual = stage.GetPrimAtPath("/arm/base/visuals/Box")
+    material, _ = UsdShade.MaterialBindingAPI(visual).ComputeBoundMaterial()
+    assert material.GetPrim().GetName() == "red"
+    shader = material.ComputeSurfaceSource()[0]
+    assert tuple(shader.GetInput("diffuseColor").Get()) == (1, 0, 0)
+    from mbparse.description import facts
+    (g,) = [g for g in load(str(out)).plant.scene_graph.geometries()
+            if g.name.endswith("Box") and g.has_role("illustration")]
+    assert facts(g.instance)["material"] == "red"

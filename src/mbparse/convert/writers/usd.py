@@ -60,8 +60,10 @@ D6_FREE = {
 }
 D6_DOFS = ("transX", "transY", "transZ", "rotX", "rotY", "rotZ")
 
-# Joint facts (mbparse.description) this writer carries.
+# The facts (mbparse.description) this writer carries: a joint's effort limit
+# (a drive's maxForce), a visual's material name (its bound material).
 WRITTEN_JOINT_FACTS = ("effort",)
+WRITTEN_GEOMETRY_FACTS = ("material",)
 
 
 def import_pxr():
@@ -127,6 +129,8 @@ class UsdWriter(Writer):
         self.root_path = root_path
         self.materials: dict[tuple, object] = {}
         self.materials_path = None
+        self.looks: dict[tuple, object] = {}  # (name, rgba) -> UsdPreviewSurface material
+        self.looks_path = None
         self.groups: dict[tuple[str, str], object] = {}
         self.body_paths: dict[int, object] = {}
         self.X_W: dict[int, RigidTransform] = {}
@@ -297,15 +301,17 @@ class UsdWriter(Writer):
 
     def _geometry(self, body_path, g: Geometry) -> None:
         collision, visual = self.is_collision(g), self.is_visual(g)
+        written: tuple[str, ...] = ()
         if visual:
             prim = self._shape(body_path, "visuals", g)
             if prim is not None:
                 self._colour(prim, g)
+                written = WRITTEN_GEOMETRY_FACTS
         if collision:
             prim = self._shape(body_path, "collisions", g)
             if prim is not None:
                 self._collision(prim, g)
-        self.report_facts(g.instance, geometry_label(g), ("material",), g.instance.source)
+        self.report_facts(g.instance, geometry_label(g), written, g.instance.source)
 
     def _shape(self, body_path, kind: str, g: Geometry):
         Gf, _, _, UsdGeom, _, _, Vt = self.pxr
@@ -388,7 +394,10 @@ class UsdWriter(Writer):
         return obj
 
     def _colour(self, prim, g: Geometry) -> None:
-        Gf, _, _, UsdGeom, _, _, Vt = self.pxr
+        """A visual's colour as its displayColor (what every USD viewer
+        draws) and, when the source named its material, as a
+        UsdPreviewSurface material of that name bound to it."""
+        Gf, _, _, UsdGeom, _, UsdShade, Vt = self.pxr
         color = self.rgba(g)
         if color is None:
             return
@@ -396,6 +405,29 @@ class UsdWriter(Writer):
         gprim.CreateDisplayColorAttr(Vt.Vec3fArray([Gf.Vec3f(color.r, color.g, color.b)]))
         if color.a != 1.0:
             gprim.CreateDisplayOpacityAttr(Vt.FloatArray([color.a]))
+        name = facts(g.instance).get("material")
+        if name:
+            UsdShade.MaterialBindingAPI.Apply(prim).Bind(self._look(name, color))
+
+    def _look(self, name: str, color):
+        """The UsdPreviewSurface material ``name`` of colour ``color`` (one
+        per name and colour, under the robot's ``Looks``)."""
+        Gf, Sdf, _, _, _, UsdShade, _ = self.pxr
+        key = (name, tuple(color.to_list()))
+        material = self.looks.get(key)
+        if material is None:
+            if self.looks_path is None:
+                self.looks_path = self._scope("Looks")
+            material = self._define(UsdShade.Material, self.looks_path, name,
+                                    f"material '{name}'")
+            shader = UsdShade.Shader.Define(self.stage, material.GetPath().AppendChild("surface"))
+            shader.CreateIdAttr("UsdPreviewSurface")
+            shader.CreateInput("diffuseColor", Sdf.ValueTypeNames.Color3f).Set(
+                Gf.Vec3f(color.r, color.g, color.b))
+            shader.CreateInput("opacity", Sdf.ValueTypeNames.Float).Set(float(color.a))
+            material.CreateSurfaceOutput().ConnectToSource(shader.ConnectableAPI(), "surface")
+            self.looks[key] = material
+        return material
 
     def _collision(self, prim, g: Geometry) -> None:
         _, _, _, UsdGeom, UsdPhysics, UsdShade, _ = self.pxr

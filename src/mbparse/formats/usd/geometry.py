@@ -172,6 +172,16 @@ def colour_of(prim) -> Rgba | None:
                 float(a) if a is not None else 1.0)
 
 
+def material_name(prim) -> str | None:
+    """The name of the (display) material bound to a prim, if any."""
+    from pxr import UsdShade
+    material, _ = UsdShade.MaterialBindingAPI(prim).ComputeBoundMaterial()
+    if not material:
+        return None
+    prim = material.GetPrim()
+    return prim.GetDisplayName() or prim.GetName()
+
+
 def posed(X: RigidTransform, R_after) -> RigidTransform:
     """The pose ``X`` turned by ``R_after`` in its own frame."""
     return X if R_after is IDENTITY3 else RigidTransform(matmul(X.R, R_after), X.p)

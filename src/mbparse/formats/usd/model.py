@@ -13,7 +13,9 @@ from ...plant import ModelError
 from ...source_location import declared_at
 from ...spatial import RigidTransform, SpatialInertia, matmul, matvec
 from ...workspace import DataSource, Workspace
-from .geometry import SHAPE_TYPES, ShapeProblem, colour_of, mesh_shape, posed, shape_of
+from ...description import describe
+from .geometry import (SHAPE_TYPES, ShapeProblem, colour_of, material_name, mesh_shape, posed,
+                       shape_of)
 from .joints import JointBuilder
 from .poses import matrix, split
 from .stage import StageUnits
@@ -297,6 +299,9 @@ class UsdModelReader:
         instance = GeometryInstance(X, shape, self.unique_geometry_name(prim, body, ILLUSTRATION),
                                     {ILLUSTRATION: props, PERCEPTION: GeometryProperties(
                                         dict(props.items()))})
+        material = material_name(prim)
+        if material:
+            describe(instance, "material", material)
         try:
             self.plant.register_visual_geometry(body, instance)
         except ModelError as e:
