@@ -530,15 +530,26 @@ def test_check_for_isaac_takes_a_usd_file_as_its_own_and_for_drake_says_drake_do
     assert "for-drake-not-read" in found["drake"] and "Traceback" not in found["drake"]
 
 
-def test_a_visuals_material_is_a_named_preview_surface_that_comes_back(written):
-    stage, _, out, _ = written
+def test_a_visuals_material_is_a_named_preview_surface_that_comes_back(tmp_path):
     from pxr import UsdShade
+    from mbparse.convert.writers import write
+    from mbparse.description import describe, facts
+    src = tmp_path / "arm.urdf"
+    src.write_text(URDF)
+    model = load(str(src), LoadOptions(time_step=0.0), finalize=False)
+    (box,) = [g for g in model.plant.scene_graph.geometries()
+              if g.has_role("illustration") and g.shape.type_name == "Box"]
+    describe(box.instance, "material", "red paint")  # as a reader records a named material
+    text, report = write(model.plant, model.scene_graph, "usd")
+    out = tmp_path / "arm.usda"
+    out.write_text(text)
+    stage = Usd.Stage.Open(str(out))
     visual = stage.GetPrimAtPath("/arm/base/visuals/Box")
     material, _ = UsdShade.MaterialBindingAPI(visual).ComputeBoundMaterial()
-    assert material.GetPrim().GetName() == "red"
+    assert material.GetPrim().GetDisplayName() == "red paint"
     shader = material.ComputeSurfaceSource()[0]
     assert tuple(shader.GetInput("diffuseColor").Get()) == (1, 0, 0)
-    from mbparse.description import facts
+    assert not any("material" in x.what for x in report.losses)
     (g,) = [g for g in load(str(out)).plant.scene_graph.geometries()
             if g.name.endswith("Box") and g.has_role("illustration")]
-    assert facts(g.instance)["material"] == "red"
+    assert facts(g.instance)["material"] == "red paint"
