@@ -553,3 +553,20 @@ def test_a_visuals_material_is_a_named_preview_surface_that_comes_back(tmp_path)
     (g,) = [g for g in load(str(out)).plant.scene_graph.geometries()
             if g.name.endswith("Box") and g.has_role("illustration")]
     assert facts(g.instance)["material"] == "red paint"
+
+
+def test_broken_prims_are_located_warnings_and_the_rest_is_read():
+    path = REPO / "tests" / "data" / "usd_hostile.usda"
+    model = load(str(path))
+    said = {w.message.split(">")[0] + ">": w.code for w in model.warnings}
+    assert said == {"prim </h/a/c>": "usd-value-invalid",   # a box of size 0
+                    "prim </h/a/s>": "usd-value-invalid",   # a NaN translation
+                    "prim </h/a/m>": "usd-value-invalid",   # a face naming no point
+                    "prim </h/a>": "usd-value-invalid",     # a mass with nothing to spread it
+                    "prim </h/k>": "usd-structure"}         # a joint to no prim
+    plant = model.plant
+    assert plant.get_body_by_name("a").mass == 1.0
+    assert plant.has_joint_named("j") and not plant.has_joint_named("k")
+    run = subprocess.run([sys.executable, "-m", "mbparse", "inspect", str(path)],
+                         capture_output=True, text=True, env=ENV)
+    assert run.returncode == 0 and "Traceback" not in run.stderr

@@ -29,7 +29,17 @@ SHAPE_TYPES = ("Cube", "Sphere", "Cylinder", "Capsule", "Plane", "Mesh")
 
 
 class ShapeProblem(ValueError):
-    """A geometry prim that cannot be a shape of the plant (said in words)."""
+    """A geometry prim that cannot be a shape of the plant (said in words);
+    ``code``: a kind the plant has no shape for, or data that is wrong."""
+
+    code = "usd-unsupported"
+
+
+class ShapeDataProblem(ShapeProblem):
+    """A geometry prim whose data no shape can have (a face naming a point
+    the mesh lacks, a point that is not finite)."""
+
+    code = "usd-value-invalid"
 
 
 def _z_axis_scale(scale, axis: str) -> tuple[float, float]:
@@ -38,7 +48,7 @@ def _z_axis_scale(scale, axis: str) -> tuple[float, float]:
     k = "XYZ".index(axis)
     radial = [abs(scale[i]) for i in range(3) if i != k]
     if abs(radial[0] - radial[1]) > 1e-6 * max(radial):
-        raise ShapeProblem(f"it is scaled unevenly across its {axis} axis ({scale}); the "
+        raise ShapeDataProblem(f"it is scaled unevenly across its {axis} axis ({scale}); the "
                            "plant's round shapes are round")
     return radial[0], abs(scale[k])
 
@@ -80,17 +90,17 @@ def mesh_shape(prim, scale, meters: float, convex: bool) -> Mesh:
     counts = mesh.GetFaceVertexCountsAttr().Get()
     indices = mesh.GetFaceVertexIndicesAttr().Get()
     if not points or not counts or not indices:
-        raise ShapeProblem("the mesh has no points or no faces")
+        raise ShapeDataProblem("the mesh has no points or no faces")
     V = np.asarray(points, dtype=np.float64).reshape(-1, 3)
     C = np.asarray(counts, dtype=np.int64)
     I = np.asarray(indices, dtype=np.int64)
     if C.sum() != len(I) or (C < 3).any():
-        raise ShapeProblem("its faceVertexCounts do not add up to its faceVertexIndices, or "
+        raise ShapeDataProblem("its faceVertexCounts do not add up to its faceVertexIndices, or "
                            "a face has fewer than three corners")
     if I.min() < 0 or I.max() >= len(V):
-        raise ShapeProblem("a face names a point the mesh does not have")
+        raise ShapeDataProblem("a face names a point the mesh does not have")
     if not np.isfinite(V).all():
-        raise ShapeProblem("a point of the mesh is not finite")
+        raise ShapeDataProblem("a point of the mesh is not finite")
     F = _fan_triangles(C, I)
     if str(mesh.GetOrientationAttr().Get()) == "leftHanded":
         F = F[:, [0, 2, 1]]

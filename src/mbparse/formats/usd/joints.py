@@ -75,6 +75,11 @@ class JointBuilder:
         if not desc.jointEnabled:
             r.warn(path, "a disabled joint (physics:jointEnabled = false) is left out")
             return
+        for end, target in (("body0", desc.rel0), ("body1", desc.rel1)):
+            if target and not target.isEmpty and not r.stage.GetPrimAtPath(target):
+                r.warn(path, f"its {end} <{target}> names no prim; the joint is left out",
+                       code="usd-structure")
+                return
         b0, b1 = desc.body0, desc.body1
         parent, child = r.body_of(b0), r.body_of(b1)
         for end, body_path, body in (("body0", b0, parent), ("body1", b1, child)):
@@ -82,8 +87,12 @@ class JointBuilder:
                 r.warn(path, f"its {end} <{body_path}> is not a rigid body; the joint is "
                        "left out", code="usd-structure")
                 return
-        X_PF = pose_of(desc.localPose0Position, desc.localPose0Orientation)
-        X_CM = pose_of(desc.localPose1Position, desc.localPose1Orientation)
+        try:
+            X_PF = pose_of(desc.localPose0Position, desc.localPose0Orientation)
+            X_CM = pose_of(desc.localPose1Position, desc.localPose1Orientation)
+        except ValueError as e:
+            r.warn(path, f"{e}; the joint is left out", code="usd-value-invalid")
+            return
         m = r.units.meters
         X_PF = RigidTransform(X_PF.R, tuple(v * m for v in X_PF.p))
         X_CM = RigidTransform(X_CM.R, tuple(v * m for v in X_CM.p))

@@ -17,7 +17,7 @@ from ...description import describe
 from .geometry import (SHAPE_TYPES, ShapeProblem, colour_of, material_name, mesh_shape, posed,
                        shape_of)
 from .joints import JointBuilder
-from .poses import matrix, split
+from .poses import finite, matrix, split
 from .stage import StageUnits
 
 FLT_MAX = 3.4028234663852886e38
@@ -56,6 +56,7 @@ class UsdModelReader:
         self.scales: dict[str, tuple] = {}    # prim path -> the body prim's own scale
         self.names: dict[int, set[str]] = {}  # model instance -> body and frame names
         self.body_instance: dict[str, int] = {}  # body path -> its articulation's instance
+        self.colliders: dict[str, list] = {}  # body path -> its collision prims' paths
         self._geometry_names: dict[tuple[int, str], set[str]] = {}  # (body, role) -> names
 
     # -- diagnostics --------------------------------------------------------
@@ -166,6 +167,9 @@ class UsdModelReader:
             self.warn(path, "a disabled rigid body (physics:rigidBodyEnabled = false) is read "
                       "as a body")
         X, s, sheared = self.world_pose(prim)
+        if not finite(X) or not all(math.isfinite(v) for v in s):
+            self.fail(path, "its world transform holds a number that is not finite",
+                      code="number-not-finite")
         if sheared:
             self.warn(path, "its transform holds a shear, which a rigid body cannot have; the "
                       "nearest rotation is read")
@@ -176,6 +180,7 @@ class UsdModelReader:
         except ModelError as e:
             self.fail(path, str(e), code=e.code)
         self.bodies[key] = body
+        self.colliders[key] = list(desc.collisions)
         self.X_WB[key] = X
         self.scales[key] = s
         self.plant.set_default_free_body_pose(body, X)
@@ -258,6 +263,10 @@ class UsdModelReader:
         from pxr import UsdPhysics
         X, s, sheared = self.relative_pose(prim, body_key)
         path = prim.GetPath()
+        if not finite(X) or not all(math.isfinite(v) for v in s):
+            self.warn(path, "its transform holds a number that is not finite; the geometry is "
+                      "left out", code="usd-value-invalid")
+            return None, None
         if sheared:
             self.warn(path, "its transform holds a shear, which the plant's shapes cannot "
                       "have; the nearest rotation is read")
@@ -275,7 +284,7 @@ class UsdModelReader:
                 return shape, X
             shape, R_after = shape_of(prim, s, self.units.meters)
         except ShapeProblem as e:
-            self.warn(path, f"{e}; the geometry is left out")
+            self.warn(path, f"{e}; the geometry is left out", code=e.code)
             return None, None
         except (ValueError, OSError) as e:  # ShapeError: a size no shape can have
             self.warn(path, f"{e}; the geometry is left out", code="usd-value-invalid")
@@ -381,13 +390,20 @@ class UsdModelReader:
             given_mass, given_diagonal, given_axes, given_com = authored_mass(prim)
             scale = self.scales[key]
             mass, diagonal, com, axes = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), None
-            if given_mass is None or given_diagonal is None or given_com is None:
+            if given_mass is None and not self.colliders.get(key):
+                pass  # neither a mass nor a collision shape: massless (as Newton reads it)
+            elif given_mass is None or given_diagonal is None or given_com is None:
                 api = UsdPhysics.RigidBodyAPI(prim)
                 mass, diagonal, com, axes = api.ComputeMassProperties(mass_information)
                 if mass < 0:
                     # Neither a mass nor a collision shape to give one: a
                     # massless body (as Newton reads it).
                     mass, diagonal, com, axes = 0.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), None
+            if not all(math.isfinite(float(v)) for v in (*diagonal, *com)):
+                # (a mass given, and no collision shape left to spread it)
+                self.warn(key, "no collision shape gives it an inertia or a centre of mass to "
+                          "go with its mass; they are read as zero", code="usd-value-invalid")
+                diagonal, com, axes = (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), None
             if given_mass is not None:
                 mass = given_mass
             if given_diagonal is not None:

@@ -2,6 +2,8 @@
 per-axis scales (column vectors, as ``mbparse.spatial``)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...spatial import RigidTransform
@@ -15,6 +17,9 @@ def matrix(gf_matrix) -> np.ndarray:
 def split(T: np.ndarray) -> tuple[RigidTransform, tuple[float, float, float], bool]:
     """(rotation and translation, per-axis scale, whether a shear was left
     out) of a 4×4 transform ``T`` = [R·diag(s) | p]."""
+    if not np.isfinite(T).all():  # (said where it is used: see finite())
+        nan = math.nan
+        return RigidTransform(p=(nan, nan, nan)), (nan, nan, nan), False
     L = T[:3, :3]
     s = np.linalg.norm(L, axis=0)
     s[s == 0] = 1.0
@@ -38,5 +43,18 @@ def quat_matrix(q) -> tuple:
 
 
 def pose_of(position, orientation) -> RigidTransform:
-    """A joint's local pose (a Gf vector and quaternion)."""
-    return RigidTransform(quat_matrix(orientation), tuple(float(v) for v in position))
+    """A joint's local pose (a Gf vector and quaternion); a ValueError for a
+    position or quaternion that is not finite, or a quaternion of zero."""
+    im = orientation.GetImaginary()
+    q = (float(orientation.GetReal()), *(float(v) for v in im))
+    p = tuple(float(v) for v in position)
+    if not all(math.isfinite(v) for v in q + p) or not any(q):
+        raise ValueError(f"its local pose (position {p}, orientation {q}) is not a finite "
+                         "position and a non-zero quaternion")
+    return RigidTransform(quat_matrix(orientation), p)
+
+
+def finite(X: RigidTransform) -> bool:
+    """Whether a pose holds only finite numbers."""
+    return all(math.isfinite(v) for v in X.p) and all(
+        math.isfinite(v) for row in X.R for v in row)
