@@ -232,6 +232,15 @@ def test_openusd_parses_the_bodies_and_joints_mbparse_wrote(tmp_path, rel):
             assert desc.limit.upper == pytest.approx(j.pos_upper[0] * factor, rel=1e-6)
 
 
+@needs_corpus
+@pytest.mark.parametrize("rel", CORPUS_MODELS)
+def test_openusds_own_validators_find_no_error_in_what_mbparse_wrote(tmp_path, rel):
+    pytest.importorskip("pxr.UsdValidation", reason="this usd-core has no validators")
+    from usd_agreement import openusd_errors
+    _, out, _ = _write(tmp_path, rel)
+    assert openusd_errors(str(out)) == []
+
+
 def _newton():
     try:
         import newton  # noqa: F401

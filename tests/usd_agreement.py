@@ -185,3 +185,15 @@ def differences(ours: tuple[dict, dict], theirs: tuple[dict, dict], rtol: float 
                     out.append(f"joint {name}: limits {a['limits']} vs {b['limits']}")
                     break
     return out
+
+
+def openusd_errors(path: str) -> list[str]:
+    """What OpenUSD's own validators (UsdValidation: stage metadata,
+    composition, UsdGeom, UsdShade and UsdPhysics rigid bodies, colliders,
+    joints and articulations) find wrong in a USD file, as text."""
+    from pxr import Usd, UsdValidation
+    registry = UsdValidation.ValidationRegistry()
+    context = UsdValidation.ValidationContext(registry.GetOrLoadAllValidators())
+    found = context.Validate(Usd.Stage.Open(path))
+    return [f"{e.GetName()}: {e.GetMessage()}" for e in found
+            if e.GetType() == UsdValidation.ValidationErrorType.Error]

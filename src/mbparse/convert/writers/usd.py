@@ -43,8 +43,9 @@ from .walk import BodyNode, where
 INSTALL_HINT = "pip install 'mbparse[usd]'"
 SUFFIXES = (".usda", ".usdc", ".usd")
 DEGREES = 180.0 / math.pi
-# What a massless body with collision shapes, and a body of zero rotational
-# inertia, are given: UsdPhysics reads zeros as "not given" and computes them.
+# What a massless body with collision shapes, and a zero (or negative)
+# principal moment of inertia, are given: UsdPhysics reads zeros as "not
+# given" and computes them, and OpenUSD's validator wants positive moments.
 TINY_MASS = 1e-9
 TINY_INERTIA = 1e-12
 
@@ -242,9 +243,15 @@ class UsdWriter(Writer):
             if not math.isfinite(v):
                 raise ConvertError(f"{what} holds {v}, which no model file can hold; nothing "
                                    "was written")
+        colliding = any(self.is_collision(g) for g in node.geometries)
+        if M.mass == 0 and not any(M.I_cm) and not colliding:
+            # Massless, with nothing to compute a mass from: no PhysicsMassAPI
+            # (its zeros mean "not given", and OpenUSD's validator refuses
+            # principal axes without moments); readers find no mass.
+            return
         mass_api = UsdPhysics.MassAPI.Apply(prim)
         mass = float(M.mass)
-        if mass == 0 and any(self.is_collision(g) for g in node.geometries):
+        if mass == 0 and colliding:
             # UsdPhysics reads a mass of 0 as none given and computes one
             # from the collision shapes' volume: a massless body with
             # collision shapes is written with a mass too small to matter.
@@ -264,18 +271,15 @@ class UsdWriter(Writer):
                 vectors[:, 2] = -vectors[:, 2]
             moments = [float(v) for v in values]
             R = tuple(tuple(float(v) for v in row) for row in vectors)
-        if min(moments) < 0:
-            self.report.add(APPROXIMATED, f"body '{node.name}'", f"a negative principal "
-                            f"moment of inertia {min(moments)} is written as 0",
-                            where(node.body))
-            moments = [max(m, 0.0) for m in moments]
-        if mass > 0 and not any(moments):
-            # (and zero moments as none given: readers would compute them)
-            moments = [TINY_INERTIA] * 3
+        if min(moments) <= 0:
+            # UsdPhysics reads moments of 0 as none given (readers would
+            # compute them), and OpenUSD's validator wants each positive.
+            fixed = [m if m > 0 else TINY_INERTIA for m in moments]
             self.report.add(APPROXIMATED, f"body '{node.name}'",
-                            "its rotational inertia is 0, which UsdPhysics reads as none given "
-                            f"(readers would compute one): {TINY_INERTIA:g} kg·m² about each "
-                            "axis is written", where(node.body))
+                            f"its principal moments of inertia {tuple(moments)} are written "
+                            f"as {tuple(fixed)}: USD wants each positive (a zero moment means "
+                            "none given)", where(node.body))
+            moments = fixed
         mass_api.CreateDiagonalInertiaAttr(Gf.Vec3f(*moments))
         mass_api.CreatePrincipalAxesAttr(self._quatf(R))
 
