@@ -95,6 +95,48 @@ def save_usd(text: str, path: str) -> None:
         raise OSError(f"OpenUSD could not write '{path}'")
 
 
+ELLIPSOID_SEGMENTS = 24  # around z; half as many from pole to pole
+ELLIPSOID_TRIANGLES = 2 * ELLIPSOID_SEGMENTS * (ELLIPSOID_SEGMENTS // 2 - 1)
+
+
+def ellipsoid_triangles(a: float, b: float, c: float):
+    """A closed, outward-wound triangle mesh on the ellipsoid of semi-axes
+    a, b, c (latitude rings between two poles)."""
+    import numpy as np
+    from ...geometry.meshes import TriangleMesh
+    n, m = ELLIPSOID_SEGMENTS, ELLIPSOID_SEGMENTS // 2
+    phi = np.linspace(0.0, 2 * np.pi, n, endpoint=False)
+    theta = np.linspace(0.0, np.pi, m + 1)[1:-1]
+    ring = np.stack([np.outer(np.sin(theta), np.cos(phi)).ravel(),
+                     np.outer(np.sin(theta), np.sin(phi)).ravel(),
+                     np.repeat(np.cos(theta), n)], axis=1)
+    V = np.vstack([[0.0, 0.0, 1.0], ring, [0.0, 0.0, -1.0]]) * np.array([a, b, c])
+    top, bottom = 0, len(V) - 1
+    faces = []
+    for j in range(n):
+        faces.append((top, 1 + j, 1 + (j + 1) % n))
+    for i in range(m - 2):
+        for j in range(n):
+            p, q = 1 + i * n + j, 1 + i * n + (j + 1) % n
+            faces += [(p, p + n, q + n), (p, q + n, q)]
+    last = 1 + (m - 2) * n
+    for j in range(n):
+        faces.append((last + j, bottom, last + (j + 1) % n))
+    return TriangleMesh(V, np.asarray(faces, dtype=np.int64))
+
+
+def fixed_to_world(node: BodyNode) -> bool:
+    """Whether a body is welded to the world, directly or through welds."""
+    while node is not None:
+        h = node.hinge
+        if h is None:
+            return node.welded_root
+        if h.joint.type_name != "weld":
+            return False
+        node = node.parent
+    return True
+
+
 def axis_token(axis) -> tuple[str, tuple | None]:
     """USD's axis token for a joint axis, and the rotation (None: none) that
     turns the joint's frames so that the token's axis is the model's: +x, +y
@@ -135,13 +177,13 @@ class UsdWriter(Writer):
         self.groups: dict[tuple[str, str], object] = {}
         self.body_paths: dict[int, object] = {}
         self.X_W: dict[int, RigidTransform] = {}
+        self.world_path = None
         if self.walk.world_geometries or self.walk.world_frames:
-            world = UsdGeom.Xform.Define(stage, root_path.AppendChild(
-                self._prim_name(str(root_path), "world", None))).GetPrim()
+            world = self._world_path()
             for g in self.walk.world_geometries:
-                self._geometry(world.GetPath(), g)
+                self._geometry(world, g)
             for frame in self.walk.world_frames:
-                self._frame(world.GetPath(), frame)
+                self._frame(world, frame)
         for node in self.walk.preorder():
             self._body(node)
         self.joints_path = None
@@ -312,12 +354,40 @@ class UsdWriter(Writer):
                 self._colour(prim, g)
                 written = WRITTEN_GEOMETRY_FACTS
         if collision:
-            prim = self._shape(body_path, "collisions", g)
+            X = None
+            if isinstance(g.shape, HalfSpace) and g.body != 0:
+                # UsdPhysics collides with planes on static geometry only.
+                node = self.walk.nodes[g.body]
+                if not fixed_to_world(node):
+                    self.report.add(DROPPED, geometry_label(g), "a half space on a body that "
+                                    "can move (UsdPhysics allows planes on static geometry "
+                                    "only)", g.instance.source)
+                    body_path = None
+                else:
+                    X = self.X_W[g.body] @ g.X_BG
+                    body_path = self._world_path()
+                    self.report.add(APPROXIMATED, geometry_label(g), "the half space is "
+                                    "written as a static plane where its body, fixed to the "
+                                    "world, holds it (UsdPhysics allows planes on static "
+                                    "geometry only)", g.instance.source)
+            prim = self._shape(body_path, "collisions", g, X) if body_path is not None else None
             if prim is not None:
                 self._collision(prim, g)
         self.report_facts(g.instance, geometry_label(g), written, g.instance.source)
 
-    def _shape(self, body_path, kind: str, g: Geometry):
+    def _world_path(self):
+        """The Xform of the geometry fixed in the world (no rigid body)."""
+        if self.world_path is None:
+            UsdGeom = self.pxr[3]
+            self.world_path = self.root_path.AppendChild(
+                self._prim_name(str(self.root_path), "world", None))
+            UsdGeom.Xform.Define(self.stage, self.world_path)
+        return self.world_path
+
+    def _shape(self, body_path, kind: str, g: Geometry, X=None):
+        """The prim of a geometry under ``body_path``'s ``kind`` group, at
+        its pose in the body (or at ``X``); None, reported, when USD has no
+        form for it."""
         Gf, _, _, UsdGeom, _, _, Vt = self.pxr
         s = g.shape
         if isinstance(s, Mesh):
@@ -327,7 +397,7 @@ class UsdWriter(Writer):
         parent = self._group(body_path, kind)
         name = self.geometry_name(g)
         what = f"geometry '{g.name}'"
-        X = g.X_BG
+        X = g.X_BG if X is None else X
         if isinstance(s, Box):
             obj = self._define(UsdGeom.Cube, parent, name, what)
             obj.CreateSizeAttr(1.0)
@@ -343,15 +413,19 @@ class UsdWriter(Writer):
             obj.CreateHeightAttr(float(s.length))
             obj.CreateAxisAttr(UsdGeom.Tokens.z)
             self._set_pose(obj, X)
-        elif isinstance(s, Ellipsoid):
+        elif isinstance(s, Ellipsoid) and kind == "visuals":
             obj = self._define(UsdGeom.Sphere, parent, name, what)
             obj.CreateRadiusAttr(1.0)
             self._set_pose(obj, X, (s.a, s.b, s.c))
-            if self.is_collision(g):
-                self.report.add(APPROXIMATED, geometry_label(g),
-                                "UsdPhysics has no ellipsoid: a unit sphere scaled by its "
-                                "semi-axes is written, which UsdPhysics' parser collides as a "
-                                "sphere", g.instance.source)
+        elif isinstance(s, Ellipsoid):
+            # UsdPhysics collides with no scaled sphere: a convex mesh.
+            obj = self._mesh(parent, name, g, s, ellipsoid_triangles(s.a, s.b, s.c))
+            obj.GetPrim().SetCustomDataByKey("mbparse:convex", True)
+            self._set_pose(obj, X)
+            self.report.add(APPROXIMATED, geometry_label(g),
+                            f"UsdPhysics has no ellipsoid: a convex mesh of "
+                            f"{ELLIPSOID_TRIANGLES} triangles on the ellipsoid is written",
+                            g.instance.source)
         elif isinstance(s, HalfSpace):
             obj = self._define(UsdGeom.Plane, parent, name, what)
             obj.CreateAxisAttr(UsdGeom.Tokens.z)
@@ -392,7 +466,8 @@ class UsdWriter(Writer):
             mesh.faces.reshape(-1).astype(np.int32)))
         obj.CreateSubdivisionSchemeAttr(UsdGeom.Tokens.none)
         prim = obj.GetPrim()
-        prim.SetCustomDataByKey("mbparse:source", os.path.basename(s.filename))
+        if isinstance(s, Mesh):
+            prim.SetCustomDataByKey("mbparse:source", os.path.basename(s.filename))
         if isinstance(s, Convex):
             prim.SetCustomDataByKey("mbparse:convex", True)
         return obj
@@ -438,9 +513,10 @@ class UsdWriter(Writer):
         UsdPhysics.CollisionAPI.Apply(prim)
         UsdGeom.Imageable(prim).CreatePurposeAttr(UsdGeom.Tokens.guide)
         s = g.shape
-        if isinstance(s, Mesh):
+        if isinstance(s, (Mesh, Ellipsoid)):
             api = UsdPhysics.MeshCollisionAPI.Apply(prim)
-            api.CreateApproximationAttr(UsdPhysics.Tokens.convexHull if isinstance(s, Convex)
+            api.CreateApproximationAttr(UsdPhysics.Tokens.convexHull
+                                        if isinstance(s, (Convex, Ellipsoid))
                                         else UsdPhysics.Tokens.none)
         friction = self.friction(g)
         if friction is not None:
