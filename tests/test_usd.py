@@ -247,8 +247,9 @@ def test_openusds_own_validators_find_no_error_in_what_mbparse_wrote(tmp_path, r
 def _newton():
     try:
         import newton  # noqa: F401
+        import newton_usd_schemas  # noqa: F401  (what Newton's add_usd needs)
     except Exception:  # not installed, or no warp for this machine
-        pytest.skip("newton is not installed")
+        pytest.skip("newton (with newton-usd-schemas) is not installed")
     from usd_agreement import newton_tables
     return newton_tables
 
