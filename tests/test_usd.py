@@ -583,3 +583,24 @@ def test_broken_prims_are_located_warnings_and_the_rest_is_read():
     run = subprocess.run([sys.executable, "-m", "mbparse", "inspect", str(path)],
                          capture_output=True, text=True, env=ENV)
     assert run.returncode == 0 and "Traceback" not in run.stderr
+
+
+def test_a_pd_controlled_actuator_is_a_drive_with_stiffness_and_back(tmp_path):
+    src = tmp_path / "pd.xml"
+    src.write_text('<mujoco model="pd"><worldbody><body name="b"><joint name="h" type="hinge" '
+                   'axis="0 1 0" range="-1 1"/><geom type="sphere" size="0.1" mass="1"/></body>'
+                   '</worldbody><actuator><position name="servo" joint="h" kp="30" kv="2" '
+                   'forcerange="-5 5"/></actuator></mujoco>')
+    model = load(str(src), LoadOptions(time_step=0.0))
+    (a,) = model.plant.actuators()
+    assert a.controller_gains is not None  # (the MJCF reader's position actuator)
+    out = tmp_path / "pd.usda"
+    result = convert_file(str(src), "usd", str(out))
+    out.write_text(result.text)
+    (rev,) = physics(Usd.Stage.Open(str(out)))[UsdPhysics.ObjectType.RevoluteJoint][1]
+    assert rev.drive.stiffness == pytest.approx(a.controller_gains.p * math.pi / 180)
+    assert rev.drive.damping == pytest.approx(a.controller_gains.d * math.pi / 180)
+    (back,) = load(str(out)).plant.actuators()
+    assert (back.controller_gains.p, back.controller_gains.d) == pytest.approx(
+        (a.controller_gains.p, a.controller_gains.d))
+    assert back.joint.damping == [0.0] and back.effort_limit == pytest.approx(a.effort_limit)

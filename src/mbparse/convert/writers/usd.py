@@ -403,8 +403,10 @@ class UsdWriter(UsdGeometry, Writer):
 
     def _drive(self, joint, j, kind: str, what: str) -> None:
         """A drive for a revolute or prismatic joint that has an effort limit
-        (an actuator's, or one the file gave) or damping: ``maxForce`` from
-        the effort, ``damping`` from the joint's (per degree for angles)."""
+        (an actuator's, or one the file gave), damping or an actuator:
+        ``maxForce`` from the effort; ``damping`` from the joint's, or, for an
+        actuator with PD gains, ``stiffness`` and ``damping`` from them (per
+        degree for angles)."""
         _, _, _, _, UsdPhysics, _, _ = self.pxr
         effort = None
         actuated = [a for a in self.plant.actuators() if a.joint is j]
@@ -431,8 +433,19 @@ class UsdWriter(UsdGeometry, Writer):
         if effort is not None:
             drive.CreateMaxForceAttr(float(effort))
         per = 1.0 / DEGREES if kind == "revolute" else 1.0
-        drive.CreateDampingAttr(float(damping) * per)
-        drive.CreateStiffnessAttr(0.0)
+        gains = actuated[0].controller_gains if actuated else None
+        if gains is not None:
+            # A PD-controlled actuator: the drive's stiffness and damping are
+            # its gains, and a drive holds one damping.
+            stiffness, damping_written = gains.p, gains.d
+            if damping:
+                self.report.add(DROPPED, what, f"the joint's damping {damping}: its drive "
+                                f"holds the PD gains of actuator '{actuated[0].name}' (a USD "
+                                "drive has one damping)", where(j))
+        else:
+            stiffness, damping_written = 0.0, damping
+        drive.CreateDampingAttr(float(damping_written) * per)
+        drive.CreateStiffnessAttr(float(stiffness) * per)
 
     # -- filters and actuators ----------------------------------------------
     def _filters(self) -> None:
@@ -452,9 +465,6 @@ class UsdWriter(UsdGeometry, Writer):
             if a.gear_ratio != 1.0 or a.rotor_inertia:
                 self.report.add(DROPPED, label, f"gear ratio {a.gear_ratio} and rotor inertia "
                                 f"{a.rotor_inertia} (a USD drive has neither)", where(a))
-            if a.controller_gains is not None:
-                self.report.add(DROPPED, label, f"the PD controller gains (p "
-                                f"{a.controller_gains.p}, d {a.controller_gains.d})", where(a))
 
 
 __all__ = ["UsdWriter", "save_usd", "import_pxr", "INSTALL_HINT", "SUFFIXES"]

@@ -187,10 +187,15 @@ class JointBuilder:
         except ModelError as e:
             r.fail(path, str(e), code=e.code)
         self.parent[self._root(child.index)] = self._root(parent.index)
-        if effort is not None:
-            describe(joint, "effort", [effort])
+        if effort is not None:  # (a drive: its force limit and PD gains)
+            limit, gains = effort
+            if limit is not None:
+                describe(joint, "effort", [limit])
             try:
-                self.plant.add_joint_actuator(name, joint, effort)
+                actuator = self.plant.add_joint_actuator(
+                    name, joint, limit if limit is not None else math.inf)
+                if gains is not None:
+                    self.plant.set_controller_gains(actuator, *gains)
             except ModelError as e:
                 r.warn(path, f"its drive is not read as an actuator: {e}")
         self._default_positions(joint, parent, child)
@@ -231,8 +236,12 @@ class JointBuilder:
         return None
 
     def _drive(self, path, drive, revolute: bool):
-        """(damping, effort) of a drive: its damping per radian (per degree in
-        USD) and its maxForce; a drive's stiffness or target is warned about."""
+        """(passive damping, (effort, PD gains) or None) of a joint's drive,
+        per radian (USD's are per degree): a drive without stiffness is
+        viscous damping, and an actuator when it has a maxForce; a drive
+        with stiffness is an actuator with PD gains (stiffness, damping).
+        Targets are warned about (the plant's PD controller takes its
+        target as an input)."""
         if drive is None or not getattr(drive, "enabled", False):
             return 0.0, None
         r = self.r
@@ -240,17 +249,24 @@ class JointBuilder:
         per = 1.0 / RADIANS if revolute else 1.0 / (u.meters * u.meters)
         force_unit = u.kilograms * u.meters * (u.meters if revolute else 1.0)
         damping = float(drive.damping) * per * force_unit
-        if drive.stiffness or drive.targetPosition or drive.targetVelocity:
-            r.warn(path, f"its drive's stiffness {drive.stiffness} and targets (position "
-                   f"{drive.targetPosition}, velocity {drive.targetVelocity}) have no place in "
-                   "the plant; its damping and force limit are read")
-        effort = float(drive.forceLimit)
-        effort = effort * force_unit if 0 <= effort < FLT_MAX and math.isfinite(effort) else None
+        stiffness = float(drive.stiffness) * per * force_unit
         if not (damping >= 0 and math.isfinite(damping)):
             r.warn(path, f"its drive's damping {drive.damping} is not a non-negative number; "
                    "it is read as 0", code="usd-value-invalid")
             damping = 0.0
-        return damping, effort
+        if not (stiffness >= 0 and math.isfinite(stiffness)):
+            r.warn(path, f"its drive's stiffness {drive.stiffness} is not a non-negative "
+                   "number; it is read as 0", code="usd-value-invalid")
+            stiffness = 0.0
+        if drive.targetPosition or drive.targetVelocity:
+            r.warn(path, f"its drive's targets (position {drive.targetPosition}, velocity "
+                   f"{drive.targetVelocity}) have no place in the plant, whose PD controller "
+                   "takes its target as an input")
+        effort = float(drive.forceLimit)
+        effort = effort * force_unit if 0 <= effort < FLT_MAX and math.isfinite(effort) else None
+        if stiffness > 0:
+            return 0.0, (effort, (stiffness, damping))
+        return damping, ((effort, None) if effort is not None else None)
 
     def _d6(self, path, desc):
         r = self.r
