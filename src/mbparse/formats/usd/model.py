@@ -107,13 +107,20 @@ class UsdModelReader(UsdMass):
         return self.instance
 
     def _articulations(self, instance_name: str, articulations) -> None:
-        """A stage of several articulations (one robot per environment, as
-        Isaac Lab replicates them) gives each its own model instance,
+        """A stage of several articulations whose bodies' names repeat (one
+        robot per environment, as Isaac Lab replicates them) gives each its
+        own model instance,
         ``MODEL::NAME`` after the prim that holds its root (its path below
         the others' common folder when their names repeat)."""
         paths, descs = articulations
         self.instances = [self.instance]
         if len(paths) < 2:
+            return
+        # Only when their bodies' names repeat (replicated robots): a stage
+        # of two differently named arms stays one model, as its URDF was.
+        names_of = [self._display(self.stage.GetPrimAtPath(b)) for d in descs
+                    for b in d.articulatedBodies if not b.isEmpty]
+        if len(set(names_of)) == len(names_of):
             return
         names = [self._display(self.stage.GetPrimAtPath(p)) for p in paths]
         if len(set(names)) < len(names):
