@@ -26,7 +26,8 @@ Joints (``Joint.description``):
 ========================  ===================================================
 ``effort``                per-dof effort (force or torque) limit the file gave
                           (URDF ``<limit effort>``, SDFormat ``<limit><effort>``,
-                          MJCF ``actuatorfrcrange``), a ``list[float]``; kept
+                          MJCF ``actuatorfrcrange``, a USD drive's
+                          ``maxForce``), a ``list[float]``; kept
                           whether or not an actuator was made
 ``velocity``              per-dof velocity limit as written, ``list[float]``,
                           where the plant's own limit was not set from it
@@ -47,7 +48,8 @@ Geometries (``GeometryInstance.description``):
 
 ========================  ===================================================
 ``material``              the name of the file's material (URDF
-                          ``<material name>``, MJCF ``material``)
+                          ``<material name>``, MJCF ``material``, USD's bound
+                          material)
 ``texture``               a texture file, resolved to a path
 ========================  ===================================================
 

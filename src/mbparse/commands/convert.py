@@ -1,5 +1,6 @@
-"""``mbparse convert IN --to urdf|sdf|mjcf [-o OUT]``: any format mbparse reads
-to URDF, SDFormat or MJCF, with a report of what the target could not hold.
+"""``mbparse convert IN --to urdf|sdf|mjcf|usd [-o OUT]``: any format mbparse
+reads to URDF, SDFormat, MJCF or OpenUSD, with a report of what the target
+could not hold.
 
 URDF to SDFormat is libsdformat's conversion (``<gazebo>`` extensions,
 fixed-joint lumping) unless ``--via-model``; see :mod:`mbparse.convert`.
@@ -24,7 +25,8 @@ USD_SUFFIXES = (".usda", ".usdc", ".usd")  # -o robot.usdc picks USD (binary cra
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="IN",
-                   help="a URDF, SDFormat, MJCF, .dmd.yaml or OBJ file; several with -o FOLDER")
+                   help="a URDF, SDFormat, MJCF, .dmd.yaml, OBJ or USD file; several with -o "
+                        "FOLDER")
     p.add_argument("--to", choices=["urdf", "sdf", "mjcf", "usd"],
                    help="the output format (USD also by -o NAME.usda/.usdc/.usd)")
     p.add_argument("-o", "--output", metavar="OUT",
