@@ -604,3 +604,16 @@ def test_a_pd_controlled_actuator_is_a_drive_with_stiffness_and_back(tmp_path):
     assert (back.controller_gains.p, back.controller_gains.d) == pytest.approx(
         (a.controller_gains.p, a.controller_gains.d))
     assert back.joint.damping == [0.0] and back.effort_limit == pytest.approx(a.effort_limit)
+
+
+def test_a_usdz_archive_and_a_binary_crate_read_like_the_text(tmp_path):
+    from pxr import Sdf, UsdUtils
+    text = tmp_path / "bot.usda"
+    text.write_text(STAGE)
+    crate = tmp_path / "bot.usdc"
+    Sdf.Layer.FindOrOpen(str(text)).Export(str(crate))
+    archive = tmp_path / "bot.usdz"
+    assert UsdUtils.CreateNewUsdzPackage(Sdf.AssetPath(str(text)), str(archive))
+    want = mbparse_tables(load(str(text)).plant)
+    for path in (crate, archive):
+        assert differences(want, mbparse_tables(load(str(path)).plant), rtol=0, atol=0) == []

@@ -170,7 +170,7 @@ def differences(ours: tuple[dict, dict], theirs: tuple[dict, dict], rtol: float 
             if b["type"] != "D6":
                 out.append(f"joint {name}: a chain of joints vs {b['type']}")
             continue
-        if b["type"] not in NEWTON_TYPES.get(a["type"], (a["type"],)):
+        if b["type"] != a["type"] and b["type"] not in NEWTON_TYPES.get(a["type"], ()):
             out.append(f"joint {name}: type {a['type']} vs {b['type']}")
             continue
         if {a["parent"], a["child"]} != {b["parent"], b["child"]}:
