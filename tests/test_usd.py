@@ -617,3 +617,16 @@ def test_a_usdz_archive_and_a_binary_crate_read_like_the_text(tmp_path):
     want = mbparse_tables(load(str(text)).plant)
     for path in (crate, archive):
         assert differences(want, mbparse_tables(load(str(path)).plant), rtol=0, atol=0) == []
+
+
+def test_without_usd_core_writing_usd_is_refused_in_one_line(tmp_path):
+    src = tmp_path / "arm.urdf"
+    src.write_text(URDF)
+    code = ("import sys; sys.modules['pxr'] = None\n"
+            "from mbparse.cli import main\n"
+            f"sys.exit(main(['convert', {str(src)!r}, '-o', {str(tmp_path / 'a.usda')!r}]))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    assert run.returncode == 1
+    lines = [x for x in run.stderr.strip().splitlines() if not x.startswith("warning:")]
+    assert len(lines) == 1 and "pip install 'mbparse[usd]'" in lines[0], run.stderr
+    assert not (tmp_path / "a.usda").exists()
