@@ -208,6 +208,47 @@ EXAMPLES = {
     "obj-several-objects": ("o.obj", "o a\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no b\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf 4 5 6\n", {}),
 }
 
+# OpenUSD stages (with usd-core; without it, the rules are listed as not
+# feasible here and usd-not-installed is tested in test_usd.py).
+def _usd(body: str) -> str:
+    return f'#usda 1.0\n(\n    defaultPrim = "w"\n)\ndef Xform "w"\n{{\n{body}\n}}\n'
+
+
+def _usd_body(name: str, extra: str = "") -> str:
+    return (f'def Xform "{name}" ( prepend apiSchemas = ["PhysicsRigidBodyAPI", '
+            f'"PhysicsMassAPI"] )\n{{\n float physics:mass = 1\n'
+            f' float3 physics:diagonalInertia = (1, 1, 1)\n{extra}\n}}\n')
+
+
+def _usd_joint(name: str, a: str, b: str, axis: str = "X") -> str:
+    return (f'def PhysicsRevoluteJoint "{name}"\n{{\n rel physics:body0 = </w/{a}>\n'
+            f' rel physics:body1 = </w/{b}>\n uniform token physics:axis = "{axis}"\n}}\n')
+
+
+USD_EXAMPLES = {
+    "usd-value-invalid": ("u.usda", _usd(_usd_body("a", 'def Cube "c" ( prepend apiSchemas = '
+                                                   '["PhysicsCollisionAPI"] )\n{\n double '
+                                                   'size = 0\n}')), {}),
+    "usd-structure": ("u.usda", _usd(_usd_body("a") + _usd_joint("j", "a", "nothing")), {}),
+    "usd-unsupported": ("u.usda", _usd(_usd_body("a", 'def Cone "c" ( prepend apiSchemas = '
+                                                 '["PhysicsCollisionAPI"] )\n{\n}')), {}),
+    "usd-unreadable": ("u.usda", "#usda 1.0\ndef Xform \"a\" {\n", {}),
+    "usd-name-duplicate": ("u.usda", _usd('def Xform "p"\n{\n' + _usd_body("a") + '}\n'
+                                          'def Xform "q"\n{\n' + _usd_body("a") + '}'), {}),
+    "usd-loop-joint": ("u.usda", _usd(_usd_body("a") + _usd_body("b") + _usd_body("c")
+                                      + _usd_joint("ab", "a", "b") + _usd_joint("bc", "b", "c")
+                                      + _usd_joint("ca", "c", "a")), {}),
+    "usd-joint-chain": ("u.usda", _usd(_usd_body("a") + _usd_body("b")
+                                       + _usd_joint("x", "a", "b")
+                                       + _usd_joint("y", "a", "b", "Y")), {}),
+}
+try:
+    import pxr.UsdPhysics  # noqa: F401
+    EXAMPLES.update(USD_EXAMPLES)
+    NO_USD = {}
+except ImportError:
+    NO_USD = dict.fromkeys([*USD_EXAMPLES, "for-drake-not-read"], "needs usd-core")
+
 # The portability rules (check --for CONSUMER): one URDF that every consumer
 # reads differently, and files of formats a consumer does not load.
 PORTABLE = robot(
@@ -243,6 +284,7 @@ FOR = {
                                                 '</geometry></visual></link>'), {}),
     "for-ros-not-read": ("m.xml", SITE, {}),
     "for-drake-ignores": ("m.xml", SITE, {}),
+    **({} if NO_USD else {"for-drake-not-read": ("u.usda", _usd(_usd_body("a")), {})}),
     "for-mujoco-not-read": ("m.sdf", sdf(SDF_LINK), {}),
     "for-isaac-not-read": ("m.sdf", sdf(SDF_LINK), {}),
     "for-gazebo-not-read": ("m.xml", SITE, {}),
@@ -275,6 +317,8 @@ NOT_FEASIBLE = {
     "inertia-invalid": "guards of MuJoCo's primitive-inertia formulas and SDFormat's automatic "
                        "inertia against overflow; no small finite input reaches them",
     "mjcf-mesh-note": "needs trimesh to read an ASCII STL (tested when it is installed)",
+    "usd-not-installed": "only without usd-core (test_usd.py runs a Python without pxr)",
+    **NO_USD,
 }
 
 

@@ -27,7 +27,8 @@ Joints (``Joint.description``):
 ``effort``                per-dof effort (force or torque) limit the file gave
                           (URDF ``<limit effort>``, SDFormat ``<limit><effort>``
                           of a ball or universal joint, which Drake does not
-                          actuate, MJCF ``actuatorfrcrange``), a
+                          actuate, MJCF ``actuatorfrcrange``, a USD drive's
+                          ``maxForce``), a
                           ``list[float]``; kept whether or not an actuator was
                           made
 ``velocity``              per-dof velocity limit as written, ``list[float]``,
@@ -55,7 +56,8 @@ Geometries (``GeometryInstance.description``):
 
 ========================  ===================================================
 ``material``              the name of the file's material (URDF
-                          ``<material name>``, MJCF ``material``)
+                          ``<material name>``, MJCF ``material``, USD's bound
+                          material)
 ``texture``               a texture file, resolved to a path
 ========================  ===================================================
 

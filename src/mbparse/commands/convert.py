@@ -1,5 +1,6 @@
-"""``mbparse convert IN --to urdf|sdf|mjcf [-o OUT]``: any format mbparse reads
-to URDF, SDFormat or MJCF, with a report of what the target could not hold.
+"""``mbparse convert IN --to urdf|sdf|mjcf|usd [-o OUT]``: any format mbparse
+reads to URDF, SDFormat, MJCF or OpenUSD, with a report of what the target
+could not hold.
 
 URDF to SDFormat is libsdformat's conversion (``<gazebo>`` extensions,
 fixed-joint lumping) unless ``--via-model``; see :mod:`mbparse.convert`.
@@ -20,14 +21,16 @@ from .loading import add_loading_arguments, options_from_args
 
 # The converter is imported by run(): building the CLI imports every command
 # module, and the converter is a start-up cost the other commands need not pay.
-SUFFIX_OF_TARGET = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+SUFFIX_OF_TARGET = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml", "usd": ".usda"}
+USD_SUFFIXES = (".usda", ".usdc", ".usd")  # -o robot.usdc picks USD (binary crate)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="IN",
-                   help="a URDF, SDFormat, MJCF, .dmd.yaml or OBJ file; several with -o FOLDER")
-    p.add_argument("--to", choices=["urdf", "sdf", "mjcf"], required=True,
-                   help="the output format")
+                   help="a URDF, SDFormat, MJCF, .dmd.yaml, OBJ or USD file; several with -o "
+                        "FOLDER")
+    p.add_argument("--to", choices=["urdf", "sdf", "mjcf", "usd"],
+                   help="the output format (USD also by -o NAME.usda/.usdc/.usd)")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output; with several input files, a "
                         "folder (made if missing) that gets one output per file, and standard "
@@ -71,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
     from ..convert.files import ConvertFileOptions, convert_file
     from ..convert.loss import ConvertError
 
+    if args.to is None and args.output and args.output.lower().endswith(USD_SUFFIXES):
+        args.to = "usd"
+    if args.to is None:
+        print("error: give the output format with --to urdf|sdf|mjcf|usd", file=sys.stderr)
+        return 2
     sdf_options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                    else ConvertOptions())
     sdf_options.preserve_fixed_joints = args.preserve_fixed_joints
@@ -109,8 +117,7 @@ def run(args: argparse.Namespace) -> int:
                            (args.output, result.text)):
             if path:
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
+                write_output(path, text)
     except OSError as e:
         print(f"error: cannot write {e.filename}: {e.strerror or e}", file=sys.stderr)
         return 1
@@ -189,6 +196,17 @@ def output_names(files: list[str], folder: str, suffix: str) -> list[tuple[str, 
     return pairs
 
 
+def write_output(path: str, text: str) -> None:
+    """Writes a conversion's text (or a report) to ``path``; USD written to
+    ``.usdc`` or ``.usd`` goes through OpenUSD, as its binary crate."""
+    if path.lower().endswith((".usdc", ".usd")):
+        from ..convert.writers.usd import save_usd
+        save_usd(text, path)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def _with_file(path: str, error: Exception) -> str:
     """A conversion's refusal, led by the input file's name (the writers'
     own refusals do not know it)."""
@@ -214,8 +232,11 @@ def convert_to_file(item: tuple[str, str], target: str, options) -> dict:
     except OSError as e:
         report.update(status="error", error=f"{path}: {e.strerror or e}")
         return report
-    with open(output, "w", encoding="utf-8") as f:
-        f.write(result.text)
+    try:
+        write_output(output, result.text)
+    except (OSError, ConvertError) as e:
+        report.update(status="error", error=f"{output}: {e}")
+        return report
     report.update(status="ok", output=output, warnings=[str(w) for w in result.warnings],
                   losses=[str(loss) for loss in result.report.losses])
     return report

@@ -148,7 +148,7 @@ def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
     """Differences between a finalized model and the finalized model read
     from what was written, leaving out what ``report`` lists."""
     bodies, joints, zero = excused_by(report)
-    prefixed = len(used_instances(original)) > 1 and report.target in ("urdf", "mjcf")
+    prefixed = len(used_instances(original)) > 1 and report.target in ("urdf", "mjcf", "usd")
     want = body_records(original, zero, prefixed)
     got = body_records(written)
     return compare_bodies(want, got, set(), pose_excused=below(original, bodies)) + \

@@ -17,8 +17,12 @@ SUFFIXES = (
     (".dmd.yaml", "dmd"),
     (".obj", "obj"),
     (".xacro", "xacro"),   # .urdf.xacro too: expanded, then read as URDF
+    (".usda", "usd"),      # OpenUSD (with usd-core: pip install 'mbparse[usd]')
+    (".usdc", "usd"),
+    (".usdz", "usd"),
+    (".usd", "usd"),
 )
-KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj, .xacro"
+KNOWN_TYPES = ".urdf, .sdf, .xml (Mujoco), .dmd.yaml, .obj, .xacro, .usd/.usda/.usdc/.usdz"
 
 
 def format_of(filename: str) -> str | None:

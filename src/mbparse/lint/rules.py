@@ -39,7 +39,7 @@ class Rule(FrozenRecord):
 
 
 _FORMATS = {"urdf": "URDF", "sdf": "SDFormat", "mjcf": "MJCF", "dmd": "model directives",
-            "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model"}
+            "obj": "OBJ", "convert": "URDF (for convert)", "xml": "XML model", "usd": "USD"}
 
 
 def _family(fmt: str, only: str = "") -> list[Rule]:
@@ -302,6 +302,18 @@ RULE_LIST: tuple[Rule, ...] = (
          "fix the line the message names"),
     Rule("obj-several-objects", "warning", "an OBJ file with several objects is read as one body",
          "split the file if the objects should move apart"),
+    # -- OpenUSD stages (formats/usd)
+    *_family("usd", "value-invalid structure unsupported"),
+    Rule("usd-not-installed", "error", "reading USD needs Pixar's OpenUSD (usd-core)",
+         "pip install 'mbparse[usd]'"),
+    Rule("usd-unreadable", "error", "OpenUSD cannot open the stage",
+         "check the file with usdcat or usdchecker"),
+    Rule("usd-name-duplicate", "warning", "two prims of the model share a name; the second is "
+         "read under a numbered name", "rename one of the prims"),
+    Rule("usd-joint-chain", "note", "several joints join the same two bodies; they are read "
+         "as a chain through massless bodies", "nothing to fix"),
+    Rule("usd-loop-joint", "warning", "a joint closes a kinematic loop and is kept as a loop "
+         "constraint", "nothing to fix if the simulators you target handle loops"),
     # -- the URDF → SDFormat converter
     Rule("convert-root", "error", "the converter needs a <robot> root", "convert a URDF file"),
     Rule("convert-attribute-missing", "error", "an element the converter reads lacks an attribute",
@@ -323,7 +335,8 @@ RULE_LIST: tuple[Rule, ...] = (
     # -- portability: how each consumer reads the file (check --for CONSUMER)
     *(Rule(f"for-{c}-not-read", "warning", f"{t} does not load files of this format",
            "convert the file to a format it reads (mbparse convert)")
-      for c, t in (("mujoco", "MuJoCo"), ("gazebo", "Gazebo"), ("pybullet", "pybullet"),
+      for c, t in (("drake", "Drake"), ("mujoco", "MuJoCo"), ("gazebo", "Gazebo"),
+                   ("pybullet", "pybullet"),
                    ("isaac", "Isaac Sim"), ("ros", "ROS (urdfdom)"))),
     Rule("for-drake-refuses", "warning", "Drake 1.51 refuses this (it loads nothing from the "
          "file); mbparse's default mode reads it", "see the message; --like drake reproduces "

@@ -18,8 +18,8 @@ from ..loss import ConvertError, LossReport
 from .meshes import MeshPlacer
 from .walk import ModelWalk
 
-FORMATS = ("urdf", "sdf", "mjcf")
-SUFFIXES = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+FORMATS = ("urdf", "sdf", "mjcf", "usd")
+SUFFIXES = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml", "usd": ".usda"}
 
 
 def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
@@ -27,7 +27,8 @@ def write(plant: MultibodyPlant, scene_graph: SceneGraph | None, target: str,
           package_map: PackageMap | None = None, use_packages: bool = False,
           source: str | None = None,
           drake_extensions: bool = False) -> tuple[str, LossReport]:
-    """The model as ``target`` text ("urdf", "sdf" or "mjcf") and its loss report.
+    """The model as ``target`` text ("urdf", "sdf", "mjcf" or "usd": USD as
+    ``.usda`` text, see :func:`.usd.save_usd`) and its loss report.
 
     Mesh files are named relative to ``out_dir`` (the folder the text will be
     written to; the current folder by default), copied into ``copy_meshes``
@@ -62,6 +63,9 @@ def _writer_class(target: str):
     if target == "sdf":
         from .sdf import SdfWriter
         return SdfWriter
+    if target == "usd":
+        from .usd import UsdWriter
+        return UsdWriter
     from .mjcf import MjcfWriter
     return MjcfWriter
 

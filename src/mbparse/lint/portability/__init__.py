@@ -23,7 +23,7 @@ from .source import UrdfSource, read_urdf
 CONSUMERS = {m.NAME: m for m in (drake, mujoco, gazebo, pybullet, isaac, ros)}
 # What a format is called in a finding.
 FORMAT_NAMES = {"urdf": "URDF", "sdformat": "SDFormat", "mjcf": "MJCF",
-                "dmd": "Drake model directives", "obj": "OBJ", "xacro": "xacro"}
+                "dmd": "Drake model directives", "obj": "OBJ", "xacro": "xacro", "usd": "USD"}
 
 
 def parse_consumers(text: str) -> list[str]:

@@ -13,8 +13,8 @@ from .source import merge_findings
 
 NAME = "isaac"
 TITLE = "Isaac Sim"
-READS = ("urdf", "mjcf")
-READS_TEXT = "its importers read URDF and MJCF"
+READS = ("urdf", "mjcf", "usd")  # (a USD file is Isaac Sim's own: no finding)
+READS_TEXT = "it loads USD, and its importers read URDF and MJCF"
 # What a USD prim name may hold; the importer replaces anything else by '_'.
 _USD_NAME = re.compile(r"[A-Za-z0-9_]+")
 
