@@ -15,7 +15,8 @@ read it through :func:`facts` and report through
 :meth:`convert.writers.base.Writer.report_facts` each fact they cannot write,
 so that what a target cannot hold is in the loss report, never lost in silence.
 
-A fact is stored in the source's own units after the reader's conversion to
+The MJCF reader records its facts in the default mode only (Drake's mode
+reads as Drake does, which ignores these attributes). A fact is stored in the source's own units after the reader's conversion to
 SI (metres, radians, kilograms, newtons), never as text.
 
 Keys, by element (readers add keys here first; a writer that meets a key it
@@ -26,16 +27,24 @@ Joints (``Joint.description``):
 ========================  ===================================================
 ``effort``                per-dof effort (force or torque) limit the file gave
                           (URDF ``<limit effort>``, SDFormat ``<limit><effort>``,
-                          MJCF ``actuatorfrcrange``), a ``list[float]``; kept
-                          whether or not an actuator was made
+                          a symmetric MJCF ``actuatorfrcrange``), a
+                          ``list[float]``; kept whether or not an actuator was made
+``effort_range``          per-dof ``[lower, upper]`` clamp of the actuators'
+                          force where it is not symmetric (MJCF
+                          ``actuatorfrcrange``), ``list[list[float]]``
 ``velocity``              per-dof velocity limit as written, ``list[float]``,
                           where the plant's own limit was not set from it
 ``friction``              per-dof Coulomb (dry) friction, ``list[float]`` (URDF
                           ``<dynamics friction>``, SDFormat ``<friction>``,
                           MJCF ``frictionloss``)
-``spring_stiffness``      per-dof spring stiffness, ``list[float]``
-``spring_reference``      per-dof spring rest position, ``list[float]``
-``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF)
+``spring_stiffness``      per-dof spring stiffness, ``list[float]``, where the
+                          plant made no spring of it (MJCF ``stiffness`` of a
+                          slide joint)
+``spring_reference``      per-dof spring rest position, ``list[float]`` (MJCF
+                          ``springref``)
+``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF
+                          ``armature`` of a joint no actuator drives; on a driven
+                          joint it is the actuator's rotor inertia)
 ``safety_controller``     URDF ``<safety_controller>``: ``dict`` of
                           ``soft_lower_limit``, ``soft_upper_limit``,
                           ``k_position``, ``k_velocity`` as given
@@ -58,8 +67,8 @@ from __future__ import annotations
 
 from typing import Any
 
-JOINT_KEYS = ("effort", "velocity", "friction", "spring_stiffness", "spring_reference",
-              "armature", "safety_controller", "calibration")
+JOINT_KEYS = ("effort", "effort_range", "velocity", "friction", "spring_stiffness",
+              "spring_reference", "armature", "safety_controller", "calibration")
 GEOMETRY_KEYS = ("material", "texture")
 MODEL_KEYS = ("static",)
 

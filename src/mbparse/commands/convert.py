@@ -1,5 +1,6 @@
-"""``mbparse convert IN --to urdf|sdf|mjcf [-o OUT]``: any format mbparse reads
-to URDF, SDFormat or MJCF, with a report of what the target could not hold.
+"""``mbparse convert IN [-o OUT] [--to urdf|sdf|mjcf]``: any format mbparse
+reads to URDF, SDFormat or MJCF, with a report of what the target could not
+hold. The target is ``--to``, else the suffix of ``-o`` (TARGET_OF_SUFFIX).
 
 URDF to SDFormat is libsdformat's conversion (``<gazebo>`` extensions,
 fixed-joint lumping) unless ``--via-model``; see :mod:`mbparse.convert`.
@@ -19,13 +20,49 @@ from .loading import add_loading_arguments, options_from_args
 # The converter is imported by run(): building the CLI imports every command
 # module, and the converter is a start-up cost the other commands need not pay.
 SUFFIX_OF_TARGET = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+# The target an output file's suffix names, when --to is not given. A new
+# target adds its suffixes here, its name to TARGETS and its SUFFIX_OF_TARGET.
+TARGET_OF_SUFFIX = {".urdf": "urdf", ".sdf": "sdf", ".world": "sdf", ".xml": "mjcf",
+                    ".mjcf": "mjcf"}
+TARGETS = ("urdf", "sdf", "mjcf")
+
+
+class TargetError(ValueError):
+    """No target can be chosen, or --to and the output's suffix disagree."""
+
+
+def target_of(to: str | None, output: str | None, several: bool = False) -> str:
+    """The output format: ``to`` when given, else the one the suffix of
+    ``output`` names; raises TargetError (a one-line message) when there is
+    none, or when the two disagree."""
+    suffix = os.path.splitext(output)[1].lower() if output and not several else ""
+    named = TARGET_OF_SUFFIX.get(suffix)
+    known = ", ".join(f"{k} ({v})" for k, v in TARGET_OF_SUFFIX.items())
+    if to is None:
+        if named is not None:
+            return named
+        if several:
+            raise TargetError("several input files need --to (" + "|".join(TARGETS)
+                              + "): the output folder's name names no format")
+        if not output:
+            raise TargetError("give --to (" + "|".join(TARGETS) + ") or an output file "
+                              f"whose suffix names the format: {known}")
+        raise TargetError(f"the output '{output}' ends in '{suffix or '(no suffix)'}', which "
+                          f"names no format; give --to ({'|'.join(TARGETS)}) or one of the "
+                          f"suffixes {known}")
+    if named is not None and named != to:
+        raise TargetError(f"--to {to} disagrees with the output '{output}', whose suffix "
+                          f"'{suffix}' names {named}; drop --to, or name the output "
+                          f"*{SUFFIX_OF_TARGET[to]}")
+    return to
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="IN",
                    help="a URDF, SDFormat, MJCF, .dmd.yaml or OBJ file; several with -o FOLDER")
-    p.add_argument("--to", choices=["urdf", "sdf", "mjcf"], required=True,
-                   help="the output format")
+    p.add_argument("--to", choices=TARGETS,
+                   help="the output format; by default the one the suffix of -o names ("
+                        + ", ".join(f"{k} {v}" for k, v in TARGET_OF_SUFFIX.items()) + ")")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output; with several input files, a "
                         "folder (made if missing) that gets one output per file, and standard "
@@ -46,6 +83,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="URDF to SDFormat: reproduce libsdformat 12.3's output: no <frame> for "
                         "lumped joints, <static> always written, massless lumped links cut off "
                         "their subtree")
+    p.add_argument("--no-actuators", action="store_true",
+                   help="MJCF: give no motor to the joints with an effort limit and no "
+                        "actuator (by default each gets one limited to its effort)")
     add_loading_arguments(p)
     add_jobs_argument(p)
     p.set_defaults(time_step=0.0)
@@ -62,6 +102,11 @@ def run(args: argparse.Namespace) -> int:
     sdf_options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                    else ConvertOptions())
     sdf_options.preserve_fixed_joints = args.preserve_fixed_joints
+    try:
+        args.to = target_of(args.to, args.output, several=len(args.files) > 1)
+    except TargetError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if len(args.files) > 1:
         return _run_many(args, sdf_options)
     args.file = args.files[0]
@@ -69,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris, via_model=args.via_model,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     actuators_from_effort=not args.no_actuators)
         result = convert_file(args.file, args.to, args.output, options)
     except (ParseError, ConvertError) as e:
         print(f"error: {_with_file(args.file, e)}" if isinstance(e, ConvertError) else str(e),
@@ -113,7 +159,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
         options = ConvertFileOptions(load=options_from_args(args), strict=args.strict,
                                      copy_meshes=args.copy_meshes,
                                      use_packages=args.package_uris, via_model=args.via_model,
-                                     sdf_options=sdf_options)
+                                     sdf_options=sdf_options,
+                                     actuators_from_effort=not args.no_actuators)
     except ParseError as e:
         print(str(e), file=sys.stderr)
         return 2

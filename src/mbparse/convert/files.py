@@ -26,7 +26,8 @@ class ConvertFileOptions:
     the mesh files; ``use_packages`` writes ``package://`` for meshes inside
     a known package. ``via_model`` sends URDF to SDFormat through the model
     writer instead of libsdformat's conversion; ``sdf_options`` are that
-    conversion's choices.
+    conversion's choices. ``actuators_from_effort`` (MJCF): a joint with an
+    effort limit and no actuator gets a ``motor`` limited to it.
     """
 
     load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
@@ -35,6 +36,7 @@ class ConvertFileOptions:
     use_packages: bool = False
     via_model: bool = False
     sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
+    actuators_from_effort: bool = True
 
 
 @dataclass
@@ -62,7 +64,8 @@ def convert_file(path: str, target: str, output: str | None = None,
         loaded = load(path, options.load, finalize=False)
         text, report = write(loaded.plant, loaded.scene_graph, target, out_dir,
                              options.copy_meshes, loaded.parser.package_map(),
-                             options.use_packages, source=path)
+                             options.use_packages, source=path,
+                             actuators_from_effort=options.actuators_from_effort)
         result = ConvertResult(text, report, loaded.warnings)
     if options.strict and result.report:
         raise ConvertError(f"{path}: the conversion to {target} loses "

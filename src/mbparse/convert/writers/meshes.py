@@ -1,8 +1,9 @@
 """Mesh files travel with the written model: each mesh is named so that the
 output loads from the folder it is written to (a path relative to it, or
 ``package://`` inside a known package when asked), and ``copy_to`` copies the
-files beside the output first -- or, for a target that cannot read a file's
-format (MuJoCo and Collada, glTF, PLY), writes an OBJ of its triangles there."""
+files beside the output first. For a target that cannot read a file's format
+(MuJoCo and Collada, glTF, PLY), an OBJ of its triangles is written into
+``copy_to``, else into ``converted_to`` (a folder beside the output)."""
 from __future__ import annotations
 
 import os
@@ -19,6 +20,8 @@ class MeshPlacer:
     ``copy_to`` (a folder) receives a copy of every mesh file, named after the
     file (a number added when two files share a name). ``package_map`` with
     ``use_packages`` writes ``package://NAME/...`` for meshes inside a package.
+    ``converted_to`` is the folder that receives OBJ conversions when there
+    is no ``copy_to``.
     """
 
     out_dir: str
@@ -26,6 +29,7 @@ class MeshPlacer:
     package_map: PackageMap | None = None
     use_packages: bool = False
     copied: dict[str, str] = field(default_factory=dict)
+    converted_to: str | None = None
 
     def uri(self, filename: str) -> str:
         path = os.path.abspath(filename)
@@ -40,25 +44,30 @@ class MeshPlacer:
 
     def as_obj(self, filename: str) -> str:
         """The URI of an OBJ copy of a mesh file of another format, written
-        into ``copy_to`` (which must be set): the triangles as mbparse reads
-        them (a Collada file's unit and up axis, a glTF file turned to +z),
-        without materials or textures. Raises MeshError when the file
-        cannot be read."""
+        into ``copy_to`` or else ``converted_to`` (one must be set): the
+        triangles as mbparse reads them (a Collada file's unit and up axis,
+        a glTF file turned to +z), without materials or textures. A file
+        there that an earlier conversion made of the same mesh (its first
+        line says so) is written again; any other file is left alone.
+        Raises MeshError when the file cannot be read, OSError when the
+        folder cannot be written."""
         from ...geometry.meshes import read_mesh
         path = os.path.abspath(filename)
         key = path + "#obj"
         if key not in self.copied:
             mesh = read_mesh(path)
-            folder = os.path.abspath(self.copy_to)
+            folder = os.path.abspath(self.copy_to or self.converted_to)
             os.makedirs(folder, exist_ok=True)
             stem = os.path.splitext(os.path.basename(path))[0]
             target = os.path.join(folder, stem + ".obj")
+            comment = "mbparse: triangles of " + " ".join(path.splitlines())
             n = 1
             taken = set(self.copied.values())
-            while target in taken or os.path.exists(target):
+            while target in taken or (os.path.exists(target)
+                                      and _first_line(target) != "# " + comment):
                 target = os.path.join(folder, f"{stem}_{n}.obj")
                 n += 1
-            write_obj(target, mesh.vertices, mesh.faces, f"triangles of {os.path.basename(path)}")
+            write_obj(target, mesh.vertices, mesh.faces, comment)
             self.copied[key] = target
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
@@ -106,6 +115,14 @@ def write_obj(path: str, vertices, faces, comment: str = "") -> None:
             f.write(f"v {float(x)!r} {float(y)!r} {float(z)!r}\n")
         for a, b, c in faces:
             f.write(f"f {int(a) + 1} {int(b) + 1} {int(c) + 1}\n")
+
+
+def _first_line(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.readline().rstrip("\r\n")
+    except OSError:
+        return ""
 
 
 def _same_file(a: str, b: str) -> bool:

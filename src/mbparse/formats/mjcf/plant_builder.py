@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...description import describe
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
@@ -24,6 +25,8 @@ COULOMB_FRICTION = ("material", "coulomb_friction")
 JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
                      "actuatorgravcomp", "frictionloss", "user")
 _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no spring
+# Joint attributes the plant drops and the description keeps (default mode).
+_DESCRIBED = frozenset(("frictionloss", "actuatorfrcrange"))
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
 NO_DAMPING = (0.0,)
@@ -311,6 +314,8 @@ class PlantBuilder:
                                 code="mjcf-unsupported")
         if not _SPRING.isdisjoint(values):
             self._spring(j, joint, kind)
+        if not _DESCRIBED.isdisjoint(values) and not doc.policy.like_drake:
+            self._describe(j, joint)
         if "armature" in values:
             armature = a.scalar("armature", 0.0)
             if armature:
@@ -369,14 +374,37 @@ class PlantBuilder:
             X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
         return kind, X_CJ, X_CM, axis, damping[0], limits, ref
 
+    def _describe(self, j: Placed, joint) -> None:
+        """Records the joint's dry friction (``frictionloss``) and the clamp
+        on its actuators' force (``actuatorfrcrange``), which the plant does
+        not hold, in its description (mbparse.description) for the writers:
+        a symmetric range as ``effort``, another as ``effort_range``."""
+        a = j.attrs
+        friction = a.scalar("frictionloss", 0.0)
+        if friction:
+            describe(joint, "friction", [friction] * joint.nv)
+        if a.has("actuatorfrcrange") and a.choice(
+                "actuatorfrclimited", ("true", "false", "auto"), "auto") != "false":
+            lo, hi = a.numbers("actuatorfrcrange", 2)
+            if not lo < hi:  # MuJoCo leaves the force unclamped
+                return
+            if lo == -hi:
+                describe(joint, "effort", [hi] * joint.nv)
+            else:
+                describe(joint, "effort_range", [[lo, hi]] * joint.nv)
+
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator
-        on its joint it has nowhere to go."""
+        on its joint it has nowhere to go in the plant, and is kept in the
+        joint's description (default mode) for the writers."""
         if not self.armature_el:  # (most models) no armature at all
             return
         actuated = {a.joint.index for a in self.plant.actuators()}
         for index, el in self.armature_el.items():
             if index not in actuated:
+                joint = self.plant.get_joint(index)
+                if not self.doc.policy.like_drake:
+                    describe(joint, "armature", [self.armature[index]] * joint.nv)
                 self.doc.warning(el, f"the armature of joint '{self.plant.get_joint(index).name}' "
                                      "is ignored: it is kept as the rotor inertia of an "
                                      "actuator, and no actuator drives this joint",
@@ -405,6 +433,9 @@ class PlantBuilder:
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': a spring on a "
                                                    f"{kind} joint is not supported and is "
                                                    "ignored", code="mjcf-unsupported")
+            if kind == "slide":  # kept for the writers (mbparse.description)
+                describe(joint, "spring_stiffness", [stiffness[0]])
+                describe(joint, "spring_reference", [a.scalar("springref", 0.0)])
             return
         if stiffness[0] < 0:
             a.error("stiffness", f"joint '{joint.name}' has a negative stiffness",
