@@ -190,3 +190,19 @@ def test_mujoco_models_with_joint_facts_convert_to_the_same_joints(name, tmp_pat
     pytest.importorskip("mujoco")
     verdict, details = check_conversion(str(MJCF_DATA / name), "mjcf", str(tmp_path))
     assert verdict in ("faithful", "lossy-ok"), details
+
+
+def test_the_joints_of_one_mjcf_body_are_written_in_one_body_again(tmp_path):
+    # The reader puts a massless body between two joints of one body (Drake
+    # does); MuJoCo would refuse such a body moving alone, so it is not
+    # written: the joints go back into the body, in their order.
+    mujoco = pytest.importorskip("mujoco")
+    source = MJCF_DATA / "dmc_humanoid.xml"
+    root, report, out = mjcf_of(source, tmp_path)
+    waist = root.find(".//body[@name='lower_waist']")
+    assert [j.get("name") for j in waist.findall("joint")] == ["abdomen_z", "abdomen_y"]
+    assert not any("without mass" in x.what for x in report.losses)
+    a, b = mujoco.MjModel.from_xml_path(str(source)), mujoco.MjModel.from_xml_path(str(out))
+    assert (a.nbody, a.njnt, a.nu) == (b.nbody, b.njnt, b.nu)
+    plant = read_back(str(out)).plant  # the reader makes the same massless bodies again
+    assert plant.num_bodies() == read_back(str(source)).plant.num_bodies()

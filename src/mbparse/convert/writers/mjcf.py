@@ -180,6 +180,68 @@ def _dof_of_motion(kind: str, index: int):
     return None
 
 
+def constrained_bodies(plant) -> set[int]:
+    """The bodies a constraint names (they keep their own MJCF body)."""
+    return {getattr(c, k).index for c in plant.constraints() for k in ("body_A", "body_B")
+            if hasattr(c, k)}
+
+
+def joint_chain(node: BodyNode, constrained: set[int] = frozenset()) -> list[BodyNode]:
+    """The nodes written as one MJCF body with several joints: the massless
+    bodies a reader of MJCF adds between the joints of one body (named
+    after it, ``NAME0``, ``NAME1``..., as Drake and mbparse name them), each
+    with no geometry, frame or constraint, and one child that sits where it
+    does, every joint a hinge or slide at zero, followed by that body; just
+    ``[node]`` for any other body. MuJoCo reads the joints back in the same
+    order, and the MJCF reader makes the same massless bodies of them."""
+    chain = [node]
+    n = node
+    while _between_joints(n, constrained):
+        n = n.children[0]
+        chain.append(n)
+    last = chain[-1]
+    if len(chain) == 1 or not _chain_joint(last) or any(
+            c.body.name != f"{last.body.name}{k}" or
+            c.body.model_instance != last.body.model_instance
+            for k, c in enumerate(chain[:-1])):
+        return [node]
+    return chain
+
+
+def merged_bodies(walk) -> set[str]:
+    """The names of the massless bodies between joints that the MJCF
+    writer leaves out (see joint_chain): MuJoCo has no such bodies."""
+    constrained = constrained_bodies(walk.plant)
+    out = set()
+    for node in walk.preorder():
+        chain = joint_chain(node, constrained)
+        out.update(n.body.name for n in chain[:-1])
+    return out
+
+
+def _chain_joint(n: BodyNode) -> bool:
+    """A hinge or slide, declared from the parent, at its zero position."""
+    h = n.hinge
+    return (h is not None and not h.reversed
+            and h.joint.type_name in ("revolute", "prismatic")
+            and h.joint.default_positions == [0.0])
+
+
+def _between_joints(n: BodyNode, constrained) -> bool:
+    if not (_chain_joint(n) and len(n.children) == 1 and not n.geometries and not n.frames
+            and n.body.index not in constrained):
+        return False
+    M = n.body.default_spatial_inertia
+    if M.mass != 0 or any(M.I_cm):
+        return False
+    child = n.children[0]
+    if not _chain_joint(child):
+        return False
+    X = child.X_PB(at_default=True)
+    return max(abs(v) for v in X.p) < 1e-12 and all(
+        abs(X.R[r][c] - (r == c)) < 1e-12 for r in range(3) for c in range(3))
+
+
 # MJCF nests a child body inside its parent, so a chain of bodies is as many
 # XML levels. MuJoCo's XML reader (tinyxml2) reads documents at most 499
 # elements deep (measured with MuJoCo 4.0: 499 loads, 500 is refused), of
@@ -229,6 +291,7 @@ class MjcfWriter(Writer):
         # (MJCF joint, force range, model joint) of each effort limit written
         self.effort_motors: list[tuple[str, tuple[float, float], object]] = []
         self.static = self._static_bodies()
+        self.constrained = constrained_bodies(self.plant)
         self.searched: dict[str, dict[str, int]] = {}  # (see unique_name)
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
@@ -261,11 +324,16 @@ class MjcfWriter(Writer):
 
     # -- bodies -----------------------------------------------------------
     def _body(self, parent_el, node: BodyNode) -> None:
-        body = node.body
+        chain = joint_chain(node, self.constrained)
         X = node.X_PB(at_default=self._at_default(node))
+        for n in chain[1:]:
+            X = X @ n.X_PB(at_default=True)
+        node = chain[-1]
+        body = node.body
         el = sub(parent_el, "body", {"name": self.name(body),
                                      **pos_quat(X, f"the pose of body '{body.name}'")})
-        self._joints(el, node)
+        for n in chain:
+            self._joints(el, n)
         self._inertial(el, node)
         for g in node.geometries:
             self._geom(el, g)
