@@ -22,12 +22,6 @@ def test_the_output_suffix_picks_the_target(name, root_tag, tmp_path):
     assert etree.parse(str(out)).getroot().tag == root_tag
 
 
-def test_to_and_a_suffix_that_agree_are_fine_and_to_takes_any_name(tmp_path):
-    assert main(["convert", ARM, "--to", "mjcf", "-o", str(tmp_path / "arm.xml")]) == 0
-    assert main(["convert", ARM, "--to", "mjcf", "-o", str(tmp_path / "arm.txt")]) == 0
-    assert etree.parse(str(tmp_path / "arm.txt")).getroot().tag == "mujoco"
-
-
 @pytest.mark.parametrize("args, says", [
     (["--to", "sdf", "-o", "arm.xml"], "--to sdf disagrees with the output"),
     (["-o", "arm.txt"], "names no format"),

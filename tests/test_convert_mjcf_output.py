@@ -206,3 +206,30 @@ def test_the_joints_of_one_mjcf_body_are_written_in_one_body_again(tmp_path):
     assert (a.nbody, a.njnt, a.nu) == (b.nbody, b.njnt, b.nu)
     plant = read_back(str(out)).plant  # the reader makes the same massless bodies again
     assert plant.num_bodies() == read_back(str(source)).plant.num_bodies()
+
+
+def test_springdamper_free_joint_names_and_body_order_survive_mjcf_to_mjcf(tmp_path):
+    mujoco = pytest.importorskip("mujoco")
+    path = tmp_path / "order.xml"
+    path.write_text("""<mujoco model="order"><worldbody>
+      <body name="ball" pos="0 0 1"><freejoint name="ball_free"/>
+        <geom type="sphere" size="0.1" mass="1"/></body>
+      <body name="arm"><joint name="h" springdamper="0.5 1"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -1" size="0.05" mass="2"/></body>
+    </worldbody></mujoco>""")
+    assert facts(read_back(str(path)).plant.get_joint_by_name("h")) == {
+        "spring_damper": [0.5, 1.0]}
+    root, report, out = mjcf_of(path, tmp_path)
+    a, b = mujoco.MjModel.from_xml_path(str(path)), mujoco.MjModel.from_xml_path(str(out))
+    names = [[m.joint(i).name for i in range(m.njnt)] for m in (a, b)]
+    assert names[0] == names[1] == ["ball_free", "h"]  # qpos keeps its layout
+    assert b.jnt_stiffness.tolist() == a.jnt_stiffness.tolist() and a.jnt_stiffness[1] > 0
+    assert b.dof_damping.tolist() == a.dof_damping.tolist()
+
+
+def test_the_armature_of_a_free_joint_is_said_to_be_ignored(tmp_path):
+    path = tmp_path / "free.xml"
+    path.write_text('<mujoco model="f"><worldbody><body name="b"><joint type="free" '
+                    'armature="0.1"/><geom size="0.1" mass="1"/></body></worldbody></mujoco>')
+    warned = [str(w) for w in read_back(str(path)).warnings]
+    assert any("armature of the free joint of body 'b' is not supported" in w for w in warned)

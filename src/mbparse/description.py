@@ -42,6 +42,9 @@ Joints (``Joint.description``):
                           slide joint)
 ``spring_reference``      per-dof spring rest position, ``list[float]`` (MJCF
                           ``springref``)
+``spring_damper``         MJCF ``springdamper``: ``[timeconst, dampratio]`` from
+                          which MuJoCo's compiler makes the joint's stiffness and
+                          damping (from the mass it moves), in place of both
 ``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF
                           ``armature`` of a joint no actuator drives; on a driven
                           joint it is the actuator's rotor inertia)
@@ -61,16 +64,20 @@ Geometries (``GeometryInstance.description``):
 ========================  ===================================================
 
 Model instances (``ModelInstance.description``): ``static`` (an SDFormat
-``<static>`` model whose bodies were kept as links).
+``<static>`` model whose bodies were kept as links); ``free_joints``, a
+``dict`` from a free body's name to the name of the joint that made it free
+(MJCF ``<freejoint name>``, ``<joint type="free" name>``: the plant has no
+joint there).
 """
 from __future__ import annotations
 
 from typing import Any
 
 JOINT_KEYS = ("effort", "effort_range", "velocity", "friction", "spring_stiffness",
-              "spring_reference", "armature", "safety_controller", "calibration")
+              "spring_reference", "spring_damper", "armature", "safety_controller",
+              "calibration")
 GEOMETRY_KEYS = ("material", "texture")
-MODEL_KEYS = ("static",)
+MODEL_KEYS = ("static", "free_joints")
 
 _EMPTY: dict[str, Any] = {}
 

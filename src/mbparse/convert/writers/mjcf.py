@@ -189,9 +189,11 @@ def constrained_bodies(plant) -> set[int]:
 def joint_chain(node: BodyNode, constrained: set[int] = frozenset()) -> list[BodyNode]:
     """The nodes written as one MJCF body with several joints: the massless
     bodies a reader of MJCF adds between the joints of one body (named
-    after it, ``NAME0``, ``NAME1``..., as Drake and mbparse name them), each
+    after it, ``NAME0``, ``NAME1``..., as Drake and mbparse name them, with
+    the underscores mbparse adds where another body has that name), each
     with no geometry, frame or constraint, and one child that sits where it
-    does, every joint a hinge or slide at zero, followed by that body; just
+    does at the joints' default positions (MJCF's ``ref``), every joint a
+    hinge or slide, followed by that body; just
     ``[node]`` for any other body. MuJoCo reads the joints back in the same
     order, and the MJCF reader makes the same massless bodies of them."""
     chain = [node]
@@ -201,7 +203,7 @@ def joint_chain(node: BodyNode, constrained: set[int] = frozenset()) -> list[Bod
         chain.append(n)
     last = chain[-1]
     if len(chain) == 1 or not _chain_joint(last) or any(
-            c.body.name != f"{last.body.name}{k}" or
+            c.body.name.rstrip("_") != f"{last.body.name}{k}" or
             c.body.model_instance != last.body.model_instance
             for k, c in enumerate(chain[:-1])):
         return [node]
@@ -220,11 +222,9 @@ def merged_bodies(walk) -> set[str]:
 
 
 def _chain_joint(n: BodyNode) -> bool:
-    """A hinge or slide, declared from the parent, at its zero position."""
+    """A hinge or slide, declared from the parent."""
     h = n.hinge
-    return (h is not None and not h.reversed
-            and h.joint.type_name in ("revolute", "prismatic")
-            and h.joint.default_positions == [0.0])
+    return h is not None and not h.reversed and h.joint.type_name in ("revolute", "prismatic")
 
 
 def _between_joints(n: BodyNode, constrained) -> bool:
@@ -298,7 +298,9 @@ class MjcfWriter(Writer):
             self._geom(worldbody, g)
         for frame in walk.world_frames:
             self._site(worldbody, frame)
-        for node in walk.roots:
+        # In the order the model declared them (MuJoCo numbers joints and
+        # qpos in the order of the bodies: an MJCF source keeps its layout).
+        for node in sorted(walk.roots, key=lambda n: n.body.index):
             self._body(worldbody, node)
         if len(self.asset) == 0:
             root.remove(self.asset)
@@ -396,7 +398,7 @@ class MjcfWriter(Writer):
         if h is None:
             if not node.welded_root:
                 el.insert(0, etree.Element("freejoint", {"name": self._unique(
-                    "joint", f"{self.name(node.body)}")}))
+                    "joint", self._free_joint_name(node.body))}))
             return
         j = h.joint
         kind = j.type_name
@@ -507,6 +509,10 @@ class MjcfWriter(Writer):
             if ref:
                 attrs["springref"] = num(ref, what)
             done |= {"spring_stiffness", "spring_reference"}
+        spring_damper = told.get("spring_damper")
+        if spring_damper is not None:
+            attrs["springdamper"] = nums(spring_damper, what)
+            done.add("spring_damper")
         effort, span = value("effort"), value("effort_range")
         if effort is not None and math.isfinite(effort) and effort >= 0:
             # A zero effort limit is Drake's (and URDF users') "not actuated":
@@ -519,6 +525,16 @@ class MjcfWriter(Writer):
             self.effort_motors.append((attrs["name"], tuple(span), j))
             done |= {"effort", "effort_range"}
         return done
+
+    def _free_joint_name(self, body) -> str:
+        """The name the source gave the joint that makes ``body`` free
+        (mbparse.description), else the body's; prefixed as body names are."""
+        model = self.plant.model_instance(body.model_instance)
+        given = facts(model).get("free_joints", {}).get(body.name)
+        if given is None:
+            return self.name(body)
+        full = self.name(body)
+        return full[:len(full) - len(body.name)] + given
 
     def _at_default(self, node: BodyNode) -> bool:
         """Whether the body is written at its joint's default positions: always,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ...description import describe
+from ...description import describe, facts
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
@@ -26,7 +26,7 @@ JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrcli
                      "actuatorgravcomp", "frictionloss", "user")
 _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no spring
 # Joint attributes the plant drops and the description keeps (default mode).
-_DESCRIBED = frozenset(("frictionloss", "actuatorfrcrange"))
+_DESCRIBED = frozenset(("frictionloss", "actuatorfrcrange", "springdamper"))
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
 NO_DAMPING = (0.0,)
@@ -216,7 +216,19 @@ class PlantBuilder:
             if j.attrs.scalar("damping", 0.0):
                 doc.warning(j.el, f"damping on the free joint of body '{body.name}' is not "
                                   "supported and is ignored", code="mjcf-unsupported")
+            if not doc.policy.like_drake and j.attrs.scalar("armature", 0.0):
+                doc.warning(j.attrs.where("armature"), f"the armature of the free joint of "
+                                                       f"body '{body.name}' is not supported "
+                                                       "and is ignored", code="mjcf-unsupported")
             plant.set_default_free_body_pose(body.plant_body, body.X_WB)
+            name = j.attrs.text("name")
+            if name and not doc.policy.like_drake:  # the plant has no free joint to name
+                model = plant.model_instance(self.instance)
+                named = facts(model).get("free_joints")
+                if named is None:
+                    named = {}
+                    describe(model, "free_joints", named)
+                named[body.plant_body.name] = name
             return
         if not body.joints:
             with doc.diag(body.el).located(body.el):
@@ -375,11 +387,16 @@ class PlantBuilder:
         return kind, X_CJ, X_CM, axis, damping[0], limits, ref
 
     def _describe(self, j: Placed, joint) -> None:
-        """Records the joint's dry friction (``frictionloss``) and the clamp
-        on its actuators' force (``actuatorfrcrange``), which the plant does
-        not hold, in its description (mbparse.description) for the writers:
-        a symmetric range as ``effort``, another as ``effort_range``."""
+        """Records the joint's dry friction (``frictionloss``), the clamp
+        on its actuators' force (``actuatorfrcrange``) and its
+        ``springdamper``, which the plant does not hold, in its description
+        (mbparse.description) for the writers: a symmetric range as
+        ``effort``, another as ``effort_range``."""
         a = j.attrs
+        if a.has("springdamper"):
+            timeconst, dampratio = a.numbers("springdamper", 2)
+            if timeconst > 0 and dampratio > 0:  # else MuJoCo ignores it
+                describe(joint, "spring_damper", [timeconst, dampratio])
         friction = a.scalar("frictionloss", 0.0)
         if friction:
             describe(joint, "friction", [friction] * joint.nv)
