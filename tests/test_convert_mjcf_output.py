@@ -233,3 +233,23 @@ def test_the_armature_of_a_free_joint_is_said_to_be_ignored(tmp_path):
                     'armature="0.1"/><geom size="0.1" mass="1"/></body></worldbody></mujoco>')
     warned = [str(w) for w in read_back(str(path)).warnings]
     assert any("armature of the free joint of body 'b' is not supported" in w for w in warned)
+
+
+def test_geometry_and_model_facts_mjcf_cannot_hold_are_reported(tmp_path):
+    from mbparse.convert.writers import write
+    from mbparse.description import describe
+    path = tmp_path / "box.urdf"
+    path.write_text(f'<robot name="box"><link name="b">{INERTIAL}<visual><geometry><box '
+                    'size="1 1 1"/></geometry></visual></link></robot>')
+    loaded = read_back(str(path))
+    [g] = loaded.scene_graph.geometries()
+    describe(g.instance, "material", "steel")
+    model = loaded.plant.model_instance(loaded.plant.bodies()[1].model_instance)
+    describe(model, "static", True)  # written: the bodies are welded where they stand
+    describe(model, "colour_scheme", "dark")  # a key the MJCF writer does not know
+    _, report = write(loaded.plant, loaded.scene_graph, "mjcf", str(tmp_path))
+    assert [(x.element, x.what, x.action) for x in report.losses] == [
+        ("geometry 'box::Box' (illustration, perception)",
+         "material steel: MJCF output has no place for it", "dropped"),
+        ("model instance 'box'", "colour scheme dark: MJCF output has no place for it",
+         "dropped")]

@@ -304,6 +304,10 @@ class MjcfWriter(Writer):
             self._body(worldbody, node)
         if len(self.asset) == 0:
             root.remove(self.asset)
+        for index in walk.instances:
+            model = self.plant.model_instance(index)
+            self.report_facts(model, f"model instance '{walk.instance_name(index)}'",
+                              ("static", "free_joints"))
         self._contact(root)
         self._equality(root)
         self._actuators(root)
@@ -560,6 +564,9 @@ class MjcfWriter(Writer):
 
     # -- geometry -----------------------------------------------------------
     def _geom(self, el, g: Geometry) -> None:
+        # A material's name or texture file: MJCF's materials are assets of
+        # their own, and only the diffuse colour is written (rgba).
+        self.report_facts(g.instance, geometry_label(g), (), g.instance.source)
         shape = None
         for cls, is_role in (("visual", self.is_visual), ("collision", self.is_collision)):
             if not is_role(g):
