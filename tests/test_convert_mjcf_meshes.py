@@ -145,3 +145,25 @@ def test_an_obj_mixing_faces_with_and_without_normals_is_rewritten(tmp_path):
     mujoco = pytest.importorskip("mujoco")
     (tmp_path / "out" / "model.xml").write_text(result.text)
     assert mujoco.MjModel.from_xml_path(str(tmp_path / "out" / "model.xml")).nmesh == 1
+
+
+def test_a_collada_geometry_whose_material_is_missing_is_still_read_and_converted(tmp_path):
+    # pycollada drops a scene's geometry instance when the material it binds
+    # is missing (ANYmal B's foot in example-robot-data); assimp, and so RViz
+    # and Gazebo, read its triangles, placed by its node's matrix.
+    import re
+    box().export(str(tmp_path / "ok.dae"))
+    text = (tmp_path / "ok.dae").read_text()
+    text = re.sub(r'(<instance_material symbol="[^"]*" target=")#[^"]*"', r'\1#missing"', text)
+    text = text.replace('<node id="node0" name="node0">',
+                        '<node id="node0" name="node0"><matrix>0.5 0 0 1 0 0.5 0 0 0 0 0.5 0 '
+                        '0 0 0 1</matrix>')
+    (tmp_path / "broken.dae").write_text(text)
+    broken, ok = read_mesh(str(tmp_path / "broken.dae")), read_mesh(str(tmp_path / "ok.dae"))
+    assert broken.faces.tolist() == ok.faces.tolist()
+    assert broken.vertices.tolist() == (ok.vertices * 0.5 + [1, 0, 0]).tolist()
+    model = tmp_path / "model.urdf"
+    model.write_text(URDF.format(mesh="broken.dae"))
+    result = convert_file(str(model), "mjcf", str(tmp_path / "model.xml"))
+    assert [x.action for x in result.report.losses] == ["approximated"]
+    assert 'file="meshes_meshes/broken.obj"' in result.text
