@@ -16,8 +16,9 @@ read it through :func:`facts` and report through
 so that what a target cannot hold is in the loss report, never lost in silence.
 
 The MJCF reader records its facts in the default mode only (Drake's mode
-reads as Drake does, which ignores these attributes). A fact is stored in the source's own units after the reader's conversion to
-SI (metres, radians, kilograms, newtons), never as text.
+reads as Drake does, which ignores these attributes). A fact is stored in the
+source's own units after the reader's conversion to SI (metres, radians,
+kilograms, newtons), never as text.
 
 Keys, by element (readers add keys here first; a writer that meets a key it
 does not know reports it as dropped):

@@ -288,7 +288,7 @@ def mujoco_joint_problems(original: MultibodyPlant, path: str, report: LossRepor
 
 
 def _merged_bodies(plant: MultibodyPlant) -> set[str]:
-    from .writers.mjcf import merged_bodies
+    from .writers.joint_chains import merged_bodies
     from .writers.walk import ModelWalk
     return merged_bodies(ModelWalk(plant, plant.scene_graph, LossReport(None, "mjcf")))
 
