@@ -43,7 +43,7 @@ def target_of(to: str | None, output: str | None, several: bool = False) -> str:
             return named
         if several:
             raise TargetError("several input files need --to (" + "|".join(TARGETS)
-                              + "): the output folder's name names no format")
+                              + "): their -o is a folder, whose name says no format")
         if not output:
             raise TargetError("give --to (" + "|".join(TARGETS) + ") or an output file "
                               f"whose suffix names the format: {known}")
