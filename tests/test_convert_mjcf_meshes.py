@@ -1,8 +1,8 @@
 """Meshes travel to MJCF: MuJoCo reads OBJ, binary STL and MSH only, so a
 Collada, glTF, PLY or text STL mesh is written as an OBJ in the
-``--copy-meshes`` folder (reported as approximated: materials stay behind),
-or, without that folder, reported as dropped with what to do. Every mesh is
-one MuJoCo compiles."""
+``--copy-meshes`` folder, or without it in ``<model>_meshes`` beside the
+output (reported as approximated: materials stay behind), never dropped.
+Every mesh is one MuJoCo compiles."""
 from __future__ import annotations
 
 import json
@@ -55,13 +55,33 @@ def test_a_mesh_mujoco_cannot_read_becomes_an_obj_in_the_copy_folder(tmp_path, n
     assert "written as the OBJ 'meshes/box.obj'" in loss.what
 
 
-def test_without_a_copy_folder_the_mesh_is_reported_with_what_to_do(tmp_path):
-    model = model_with_mesh(tmp_path, "box.dae", box())
-    result = convert_file(str(model), "mjcf", str(tmp_path / "model.xml"))
+def test_without_a_copy_folder_the_obj_is_written_beside_the_output(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    model = model_with_mesh(source, "box.dae", box())
+    out = tmp_path / "out" / "model.xml"
+    result = convert_file(str(model), "mjcf", str(out))
     [loss] = result.report.losses
-    assert loss.action == "dropped" and loss.line == 4
-    assert "--copy-meshes DIR" in loss.what and ".dae" in loss.what
-    assert "<mesh" not in result.text
+    assert loss.action == "approximated" and loss.line == 4 and ".dae" in loss.what
+    assert 'file="meshes_meshes/box.obj"' in result.text  # the model is named "meshes"
+    obj = tmp_path / "out" / "meshes_meshes" / "box.obj"
+    assert read_mesh(str(obj)).faces.tolist() == read_mesh(str(source / "box.dae")).faces.tolist()
+    mujoco = pytest.importorskip("mujoco")
+    out.write_text(result.text)
+    assert mujoco.MjModel.from_xml_path(str(out)).nmesh == 1
+
+
+def test_a_second_conversion_rewrites_its_own_obj_and_leaves_other_files_alone(tmp_path):
+    model = model_with_mesh(tmp_path, "box.glb", box())
+    out = tmp_path / "model.xml"
+    folder = tmp_path / "meshes_meshes"
+    folder.mkdir()
+    (folder / "box.obj").write_text("# someone else's mesh\n")
+    first = convert_file(str(model), "mjcf", str(out)).text
+    second = convert_file(str(model), "mjcf", str(out)).text
+    assert 'file="meshes_meshes/box_1.obj"' in first and first == second
+    assert (folder / "box.obj").read_text() == "# someone else's mesh\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["box.obj", "box_1.obj"]
 
 
 def test_a_text_stl_is_converted_and_a_binary_stl_is_kept(tmp_path):
@@ -125,3 +145,25 @@ def test_an_obj_mixing_faces_with_and_without_normals_is_rewritten(tmp_path):
     mujoco = pytest.importorskip("mujoco")
     (tmp_path / "out" / "model.xml").write_text(result.text)
     assert mujoco.MjModel.from_xml_path(str(tmp_path / "out" / "model.xml")).nmesh == 1
+
+
+def test_a_collada_geometry_whose_material_is_missing_is_still_read_and_converted(tmp_path):
+    # pycollada drops a scene's geometry instance when the material it binds
+    # is missing (ANYmal B's foot in example-robot-data); assimp, and so RViz
+    # and Gazebo, read its triangles, placed by its node's matrix.
+    import re
+    box().export(str(tmp_path / "ok.dae"))
+    text = (tmp_path / "ok.dae").read_text()
+    text = re.sub(r'(<instance_material symbol="[^"]*" target=")#[^"]*"', r'\1#missing"', text)
+    text = text.replace('<node id="node0" name="node0">',
+                        '<node id="node0" name="node0"><matrix>0.5 0 0 1 0 0.5 0 0 0 0 0.5 0 '
+                        '0 0 0 1</matrix>')
+    (tmp_path / "broken.dae").write_text(text)
+    broken, ok = read_mesh(str(tmp_path / "broken.dae")), read_mesh(str(tmp_path / "ok.dae"))
+    assert broken.faces.tolist() == ok.faces.tolist()
+    assert broken.vertices.tolist() == (ok.vertices * 0.5 + [1, 0, 0]).tolist()
+    model = tmp_path / "model.urdf"
+    model.write_text(URDF.format(mesh="broken.dae"))
+    result = convert_file(str(model), "mjcf", str(tmp_path / "model.xml"))
+    assert [x.action for x in result.report.losses] == ["approximated"]
+    assert 'file="meshes_meshes/broken.obj"' in result.text

@@ -263,12 +263,20 @@ def test_an_ellipsoid_is_a_scaled_sphere_mesh_beside_the_output(tmp_path):
     assert max(abs(math.sqrt(sum(c * c for c in v)) - 1) for v in vertices) < 1e-12
 
 
-def test_without_an_output_folder_an_ellipsoid_is_reported_dropped(tmp_path):
+def test_without_an_output_file_an_ellipsoid_mesh_goes_into_the_current_folder(
+        tmp_path, monkeypatch):
+    # Written to standard output, the made mesh still has a home (never dropped):
+    # <model>_meshes/ in the current folder, named relative to it.
     source = write_text(tmp_path, "drakey.urdf", DRAKE_ONLY)
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
     result = convert_file(str(source), "urdf", None)
     loss = next(x for x in result.report.losses if "egg" in x.element)
-    assert loss.action == "dropped" and "--copy-meshes" in loss.what
-    assert "<mesh" not in result.text
+    assert loss.action == "approximated"
+    made = list(here.glob("*_meshes/unit_sphere.obj"))
+    assert len(made) == 1
+    assert f'filename="{made[0].parent.name}/unit_sphere.obj"' in result.text
 
 
 def test_several_free_bodies_hang_from_one_world_link_on_floating_joints(tmp_path):
@@ -468,12 +476,13 @@ MSH_MODEL = Path(__file__).parent / "data" / "mjcf" / "own_msh.xml"
 
 def test_a_mujoco_msh_mesh_becomes_an_obj_beside_the_output(tmp_path):
     root, report, out = to_urdf(MSH_MODEL, tmp_path / "out" / "msh.urdf")
-    filenames = {m.get("filename") for m in root.iter("mesh")}
-    assert filenames == {"box_msh.obj"} and (out.parent / "box_msh.obj").is_file()
+    (filename,) = {m.get("filename") for m in root.iter("mesh")}
+    # (into <model>_meshes/ beside the output, as every writer puts the meshes it makes)
+    assert filename.endswith("_meshes/box_msh.obj") and (out.parent / filename).is_file()
     assert any("MSH" in x.what and x.action == "approximated" for x in report.losses)
     from mbparse.geometry.meshes import read_mesh
     original = read_mesh(str(MSH_MODEL.parent / "meshes" / "box_msh.msh"))
-    written = read_mesh(str(out.parent / "box_msh.obj"))
+    written = read_mesh(str(out.parent / filename))
     assert written.vertices.tolist() == original.vertices.tolist()
     assert check_conversion(str(MSH_MODEL), "urdf", str(tmp_path))[0] == "lossy-ok"
     pytest.importorskip("pybullet")
@@ -483,11 +492,15 @@ def test_a_mujoco_msh_mesh_becomes_an_obj_beside_the_output(tmp_path):
     assert "ok" in done.stdout.split(), done.stdout[-1000:]
 
 
-def test_without_an_output_folder_an_msh_mesh_is_named_and_reported(tmp_path):
+def test_without_an_output_file_an_msh_mesh_becomes_an_obj_in_the_current_folder(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     result = convert_file(str(MSH_MODEL), "urdf", None)
-    assert "box_msh.msh" in result.text
+    assert "box_msh.msh" not in result.text
+    (made,) = tmp_path.glob("*_meshes/box_msh.obj")
+    assert f'filename="{made.parent.name}/box_msh.obj"' in result.text
     loss = next(x for x in result.report.losses if "MSH" in x.what)
-    assert loss.action == "dropped" and "--copy-meshes" in loss.what
+    assert loss.action == "approximated"
 
 
 def test_limits_of_joints_written_as_chains_are_kept_on_their_axes(tmp_path):
@@ -521,12 +534,12 @@ def test_a_gltf_mesh_becomes_an_obj_pybullet_reads_unless_drake_extensions(tmp_p
     source = write_text(folder, "g.urdf", f"""<robot name="g"><link name="base">{INERTIAL}
       <visual><geometry><mesh filename="box.gltf"/></geometry></visual></link></robot>""")
     root, report, out = to_urdf(source, tmp_path / "out" / "g.urdf")
-    assert root.find(".//mesh").get("filename") == "box.obj"
+    assert root.find(".//mesh").get("filename") == "g_meshes/box.obj"
     (loss,) = report.losses
     assert loss.action == "approximated" and "pybullet" in loss.what and loss.line == 2
     original = read_back(str(source)).plant.scene_graph.geometries()[0].shape.filename
     from mbparse.geometry.meshes import read_mesh
-    assert read_mesh(str(out.parent / "box.obj")).vertices.tolist() == \
+    assert read_mesh(str(out.parent / "g_meshes" / "box.obj")).vertices.tolist() == \
         read_mesh(original).vertices.tolist()  # (as Drake reads glTF: turned to +z)
     root, report, _ = to_urdf(source, tmp_path / "drake" / "g.urdf", drake_extensions=True)
     assert root.find(".//mesh").get("filename").endswith("box.gltf") and not report

@@ -15,8 +15,10 @@ read it through :func:`facts` and report through
 :meth:`convert.writers.base.Writer.report_facts` each fact they cannot write,
 so that what a target cannot hold is in the loss report, never lost in silence.
 
-A fact is stored in the source's own units after the reader's conversion to
-SI (metres, radians, kilograms, newtons), never as text.
+The MJCF reader records its facts in the default mode only (Drake's mode
+reads as Drake does, which ignores these attributes). A fact is stored in the
+source's own units after the reader's conversion to SI (metres, radians,
+kilograms, newtons), never as text.
 
 Keys, by element (readers add keys here first; a writer that meets a key it
 does not know reports it as dropped):
@@ -31,16 +33,26 @@ Joints (``Joint.description``):
                           ``maxForce``), a
                           ``list[float]``; kept whether or not an actuator was
                           made
+``effort_range``          per-dof ``[lower, upper]`` clamp of the actuators'
+                          force where it is not symmetric (MJCF
+                          ``actuatorfrcrange``), ``list[list[float]]``
 ``velocity``              per-dof velocity limit as written, ``list[float]``,
                           where the plant's own limit was not set from it
                           (SDFormat ball and universal joints)
 ``friction``              per-dof Coulomb (dry) friction, ``list[float]`` (URDF
                           ``<dynamics friction>``, SDFormat ``<friction>``,
                           MJCF ``frictionloss``)
-``spring_stiffness``      per-dof spring stiffness, ``list[float]`` (SDFormat
-                          prismatic joints: the plant has no linear spring)
-``spring_reference``      per-dof spring rest position, ``list[float]``
-``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF)
+``spring_stiffness``      per-dof spring stiffness, ``list[float]``, where the
+                          plant made no spring of it (SDFormat prismatic joints,
+                          MJCF ``stiffness`` of a slide joint)
+``spring_reference``      per-dof spring rest position, ``list[float]`` (MJCF
+                          ``springref``)
+``spring_damper``         MJCF ``springdamper``: ``[timeconst, dampratio]`` from
+                          which MuJoCo's compiler makes the joint's stiffness and
+                          damping (from the mass it moves), in place of both
+``armature``              per-dof added rotor inertia, ``list[float]`` (MJCF
+                          ``armature`` of a joint no actuator drives; on a driven
+                          joint it is the actuator's rotor inertia)
 ``damping``               per-dof damping the plant could not take, as written,
                           ``list[float]``: a negative MJCF joint damping,
                           which MuJoCo simulates and Drake refuses (the
@@ -62,16 +74,20 @@ Geometries (``GeometryInstance.description``):
 ========================  ===================================================
 
 Model instances (``ModelInstance.description``): ``static`` (an SDFormat
-``<static>`` model whose bodies were kept as links).
+``<static>`` model whose bodies were kept as links); ``free_joints``, a
+``dict`` from a free body's name to the name of the joint that made it free
+(MJCF ``<freejoint name>``, ``<joint type="free" name>``: the plant has no
+joint there).
 """
 from __future__ import annotations
 
 from typing import Any
 
-JOINT_KEYS = ("effort", "velocity", "friction", "spring_stiffness", "spring_reference",
-              "armature", "damping", "safety_controller", "calibration")
+JOINT_KEYS = ("effort", "effort_range", "velocity", "friction", "spring_stiffness",
+              "spring_reference", "spring_damper", "armature", "damping",
+              "safety_controller", "calibration")
 GEOMETRY_KEYS = ("material", "texture")
-MODEL_KEYS = ("static",)
+MODEL_KEYS = ("static", "free_joints")
 
 _EMPTY: dict[str, Any] = {}
 

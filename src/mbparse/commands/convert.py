@@ -1,6 +1,7 @@
 """``mbparse convert IN --to urdf|sdf|mjcf|usd [-o OUT]``: any format mbparse
 reads to URDF, SDFormat, MJCF or OpenUSD, with a report of what the target
-could not hold.
+could not hold. The target is ``--to``, else the suffix of ``-o``
+(TARGET_OF_SUFFIX).
 
 URDF to SDFormat is libsdformat's conversion (``<gazebo>`` extensions,
 fixed-joint lumping) unless ``--via-model``; see :mod:`mbparse.convert`.
@@ -23,14 +24,50 @@ from .loading import add_loading_arguments, options_from_args
 # module, and the converter is a start-up cost the other commands need not pay.
 SUFFIX_OF_TARGET = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml", "usd": ".usda"}
 USD_SUFFIXES = (".usda", ".usdc", ".usd")  # -o robot.usdc picks USD (binary crate)
+# The target an output file's suffix names, when --to is not given. A new
+# target adds its suffixes here, its name to TARGETS and its SUFFIX_OF_TARGET.
+TARGET_OF_SUFFIX = {".urdf": "urdf", ".sdf": "sdf", ".world": "sdf", ".xml": "mjcf",
+                    ".mjcf": "mjcf", **{suffix: "usd" for suffix in USD_SUFFIXES}}
+TARGETS = ("urdf", "sdf", "mjcf", "usd")
+
+
+class TargetError(ValueError):
+    """No target can be chosen, or --to and the output's suffix disagree."""
+
+
+def target_of(to: str | None, output: str | None, several: bool = False) -> str:
+    """The output format: ``to`` when given, else the one the suffix of
+    ``output`` names; raises TargetError (a one-line message) when there is
+    none, or when the two disagree."""
+    suffix = os.path.splitext(output)[1].lower() if output and not several else ""
+    named = TARGET_OF_SUFFIX.get(suffix)
+    known = ", ".join(f"{k} ({v})" for k, v in TARGET_OF_SUFFIX.items())
+    if to is None:
+        if named is not None:
+            return named
+        if several:
+            raise TargetError("several input files need --to (" + "|".join(TARGETS)
+                              + "): their -o is a folder, whose name says no format")
+        if not output:
+            raise TargetError("give --to (" + "|".join(TARGETS) + ") or an output file "
+                              f"whose suffix names the format: {known}")
+        raise TargetError(f"the output '{output}' ends in '{suffix or '(no suffix)'}', which "
+                          f"names no format; give --to ({'|'.join(TARGETS)}) or one of the "
+                          f"suffixes {known}")
+    if named is not None and named != to:
+        raise TargetError(f"--to {to} disagrees with the output '{output}', whose suffix "
+                          f"'{suffix}' names {named}; drop --to, or name the output "
+                          f"*{SUFFIX_OF_TARGET[to]}")
+    return to
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="IN",
                    help="a URDF, SDFormat, MJCF, .dmd.yaml, OBJ or USD file; several with -o "
                         "FOLDER")
-    p.add_argument("--to", choices=["urdf", "sdf", "mjcf", "usd"],
-                   help="the output format (USD also by -o NAME.usda/.usdc/.usd)")
+    p.add_argument("--to", choices=TARGETS,
+                   help="the output format; by default the one the suffix of -o names ("
+                        + ", ".join(f"{k} {v}" for k, v in TARGET_OF_SUFFIX.items()) + ")")
     p.add_argument("-o", "--output", metavar="OUT",
                    help="write here instead of standard output; with several input files, a "
                         "folder (made if missing) that gets one output per file, and standard "
@@ -61,6 +98,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "writes it: no <frame> "
                         "for lumped joints, <static> always written, massless lumped links cut "
                         "off their subtree")
+    p.add_argument("--no-actuators", action="store_true",
+                   help="MJCF: give no motor to the joints with an effort limit and no "
+                        "actuator (by default each gets one limited to its effort)")
     add_loading_arguments(p)
     add_batch_arguments(p)
     p.set_defaults(time_step=0.0)
@@ -74,11 +114,6 @@ def run(args: argparse.Namespace) -> int:
     from ..convert.files import ConvertFileOptions, convert_file
     from ..convert.loss import ConvertError
 
-    if args.to is None and args.output and args.output.lower().endswith(USD_SUFFIXES):
-        args.to = "usd"
-    if args.to is None:
-        print("error: give the output format with --to urdf|sdf|mjcf|usd", file=sys.stderr)
-        return 2
     sdf_options = (ConvertOptions.like_libsdformat_12_3() if args.like_libsdformat_12_3
                    else ConvertOptions())
     sdf_options.preserve_fixed_joints = args.preserve_fixed_joints
@@ -89,6 +124,11 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         args.libsdformat = True
+    try:
+        args.to = target_of(args.to, args.output, several=len(args.files) > 1)
+    except TargetError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if len(args.files) > 1 or args.resume:
         return _run_many(args, sdf_options)
     args.file = args.files[0]
@@ -98,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
                                      use_packages=args.package_uris,
                                      libsdformat=args.libsdformat,
                                      sdf_options=sdf_options,
-                                     drake_extensions=args.drake_extensions)
+                                     drake_extensions=args.drake_extensions,
+                                     actuators_from_effort=not args.no_actuators)
         result = call_with_limits(options.load.size_limits, convert_file, args.file, args.to,
                                   args.output, options)
     except (ParseError, ConvertError) as e:
@@ -145,7 +186,8 @@ def _run_many(args: argparse.Namespace, sdf_options) -> int:
                                      use_packages=args.package_uris,
                                      libsdformat=args.libsdformat,
                                      sdf_options=sdf_options,
-                                     drake_extensions=args.drake_extensions)
+                                     drake_extensions=args.drake_extensions,
+                                     actuators_from_effort=not args.no_actuators)
     except ParseError as e:
         print(str(e), file=sys.stderr)
         return 2

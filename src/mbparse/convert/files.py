@@ -32,7 +32,9 @@ class ConvertFileOptions:
     that conversion's choices. ``via_model`` (the model writer, now the
     default) is kept for callers of the earlier interface: it wins over
     ``libsdformat``. ``drake_extensions`` writes Drake's ``drake:``
-    elements into URDF output (standard URDF otherwise).
+    elements into URDF output (standard URDF otherwise). ``actuators_from_effort``
+    (MJCF): a joint with an
+    effort limit and no actuator gets a ``motor`` limited to it.
     """
 
     load: LoadOptions = field(default_factory=lambda: LoadOptions(time_step=0.0))
@@ -43,6 +45,7 @@ class ConvertFileOptions:
     via_model: bool = False
     sdf_options: ConvertOptions = field(default_factory=ConvertOptions)
     drake_extensions: bool = False
+    actuators_from_effort: bool = True
 
 
 @dataclass
@@ -72,7 +75,8 @@ def convert_file(path: str, target: str, output: str | None = None,
         text, report = write(loaded.plant, loaded.scene_graph, target, out_dir,
                              options.copy_meshes, loaded.parser.package_map(),
                              options.use_packages, source=path,
-                             drake_extensions=options.drake_extensions)
+                             drake_extensions=options.drake_extensions,
+                             actuators_from_effort=options.actuators_from_effort)
         result = ConvertResult(text, report, loaded.warnings)
     if options.strict and result.report:
         raise ConvertError(f"{path}: the conversion to {target} loses "

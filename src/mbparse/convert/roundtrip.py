@@ -3,7 +3,9 @@
 joints as the model it was written from, up to what the loss report lists.
 
 Used by the tests and by ``tools/convert_sweep.py``; MuJoCo's compiler (the
-``mujoco`` package, optional) is the second reader for MJCF output.
+``mujoco`` package, optional) is the second reader for MJCF output, and its
+joints are compared too: ranges, damping, and the joint facts the source said
+beyond the plant (frictionloss, armature, effort limits and their motors).
 """
 from __future__ import annotations
 
@@ -197,6 +199,102 @@ def mujoco_bodies(path: str) -> dict[str, BodyRecord] | None:
     return out
 
 
+def mujoco_joint_problems(original: MultibodyPlant, path: str, report: LossReport,
+                          actuators_from_effort: bool = True) -> list[str] | None:
+    """Differences between the model's hinge and slide joints and what
+    MuJoCo compiles from the MJCF file at ``path``: type, range, damping,
+    and what the source said beyond the plant (mbparse.description):
+    frictionloss, armature, the effort limit as ``actuatorfrcrange`` and, for
+    a joint no actuator drives, a motor limited to it. What a loss of the
+    report on that joint speaks of (its range, damping, friction, armature,
+    effort) is left out. None without ``mujoco``."""
+    try:
+        import mujoco
+    except ImportError:
+        return None
+    from ..description import facts
+    m = mujoco.MjModel.from_xml_path(path)
+    said: dict[str, str] = {}  # joint name → what the report says of it
+    for loss in report.losses:
+        found = _QUOTED.search(loss.element)
+        if loss.element.startswith("joint") and found:
+            name = found.group(1).rsplit("::", 1)[-1]
+            said[name] = said.get(name, "") + " " + loss.what
+    prefixed = len(used_instances(original)) > 1
+    motors: dict[int, list[tuple]] = {}
+    for i in range(m.nu):
+        if m.actuator_trntype[i] == mujoco.mjtTrn.mjTRN_JOINT:
+            motors.setdefault(int(m.actuator_trnid[i][0]), []).append(
+                (bool(m.actuator_forcelimited[i]), tuple(m.actuator_forcerange[i])))
+    driven = {id(a.joint): a for a in original.actuators()}
+    out = []
+
+    def off(a: float, b: float) -> bool:
+        return abs(a - b) > TOLERANCE * max(1.0, abs(a))
+
+    for j in original.joints():
+        if j.is_ephemeral or j.type_name not in ("revolute", "prismatic"):
+            continue
+        told_here = said.get(j.name, "")
+
+        def excused(*words: str) -> bool:
+            return any(w in told_here for w in words)
+
+        name = j.name
+        if prefixed:
+            name = (original.get_model_instance_name(j.model_instance).replace("::", "__")
+                    + "__" + j.name)
+        k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, name)
+        if k < 0:
+            out.append(f"mujoco joint {name}: missing")
+            continue
+        want_type = mujoco.mjtJoint.mjJNT_HINGE if j.type_name == "revolute" \
+            else mujoco.mjtJoint.mjJNT_SLIDE
+        if m.jnt_type[k] != want_type:
+            out.append(f"mujoco joint {name}: type {m.jnt_type[k]} for a {j.type_name} joint")
+            continue
+        dof = int(m.jnt_dofadr[k])
+        lo, hi = j.pos_lower[0], j.pos_upper[0]
+        if math.isfinite(lo) and math.isfinite(hi) and lo < hi and not excused("range") and (
+                not m.jnt_limited[k] or off(lo, m.jnt_range[k][0]) or off(hi, m.jnt_range[k][1])):
+            out.append(f"mujoco joint {name}: range [{lo}, {hi}] became "
+                       f"{tuple(m.jnt_range[k]) if m.jnt_limited[k] else 'unlimited'}")
+        told = facts(j)
+        actuator = driven.get(id(j))
+        armature = told.get("armature", [0.0])[0]
+        if actuator is not None and actuator.rotor_inertia:
+            armature = actuator.rotor_inertia * actuator.gear_ratio ** 2
+        for label, want, got in (("damping", j.damping[0], m.dof_damping[dof]),
+                                 ("frictionloss", told.get("friction", [0.0])[0],
+                                  m.dof_frictionloss[dof]),
+                                 ("armature", armature, m.dof_armature[dof])):
+            if label == "damping" and "spring_damper" in told:
+                continue  # MuJoCo makes it from the springdamper and the mass moved
+            if off(want, float(got)) and not excused(label.replace("loss", "")):
+                out.append(f"mujoco joint {name}: {label} {want} became {float(got)}")
+        span = told.get("effort_range", [None])[0]
+        effort = told.get("effort", [None])[0]
+        if effort:
+            span = (-effort, effort)
+        if span is None or excused("effort"):
+            continue
+        got = tuple(m.jnt_actfrcrange[k]) if m.jnt_actfrclimited[k] else None
+        if got is None or off(span[0], got[0]) or off(span[1], got[1]):
+            out.append(f"mujoco joint {name}: effort limit {tuple(span)} became "
+                       f"actuatorfrcrange {got}")
+        if actuator is None and actuators_from_effort and not any(
+                limited and not off(span[0], r[0]) and not off(span[1], r[1])
+                for limited, r in motors.get(k, ())):
+            out.append(f"mujoco joint {name}: no motor limited to its effort {tuple(span)}")
+    return out
+
+
+def _merged_bodies(plant: MultibodyPlant) -> set[str]:
+    from .writers.joint_chains import merged_bodies
+    from .writers.walk import ModelWalk
+    return merged_bodies(ModelWalk(plant, plant.scene_graph, LossReport(None, "mjcf")))
+
+
 def check_conversion(path: str, target: str, folder: str,
                      packages: list[tuple[str, str]] | None = None,
                      out: str | None = None) -> tuple[str, list[str]]:
@@ -236,8 +334,13 @@ def check_conversion(path: str, target: str, folder: str,
             bodies, _, zero = excused_by(result.report)
             want = body_records(original.plant, zero,
                                 prefixed=len(used_instances(original.plant)) > 1)
+            # the massless bodies between the joints of one MJCF body are
+            # mbparse's (and Drake's), not MuJoCo's
+            merged = _merged_bodies(original.plant)
+            want = {k: v for k, v in want.items() if k.rsplit("__", 1)[-1] not in merged}
             problems += ["mujoco " + p for p in compare_bodies(
                 want, got, set(), pose_excused=below(original.plant, bodies))]
+            problems += mujoco_joint_problems(original.plant, out, result.report) or []
     if problems:
         return "differs", problems
     return ("faithful" if not result.report else "lossy-ok"), []

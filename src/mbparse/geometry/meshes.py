@@ -223,6 +223,29 @@ def _read_gltf(path: str):
     return np.asarray(V, dtype=float) @ _Y_UP_TO_Z_UP.T, F
 
 
+def _dae_unbound_instances(doc) -> list:
+    """(primitive, node transform) of each geometry a scene node places
+    that pycollada left out of the scene (it drops an instance whose bound
+    material is missing, where assimp, and so RViz and Gazebo, read the
+    triangles): the geometry's own primitives and the node's matrix."""
+    from collada import scene, tag
+    out = []
+    stack = [(node, np.eye(4)) for node in doc.scene.nodes]
+    while stack:
+        node, M = stack.pop()
+        if not isinstance(node, scene.Node):
+            continue
+        M = M @ np.asarray(node.matrix, dtype=float)
+        kept = {id(c.geometry) for c in node.children if isinstance(c, scene.GeometryNode)}
+        xml = getattr(node, "xmlnode", None)
+        for inst in (xml.findall(tag("instance_geometry")) if xml is not None else ()):
+            geometry = doc.geometries.get(inst.get("url", "").lstrip("#"))
+            if geometry is not None and id(geometry) not in kept:
+                out.extend((p, M) for p in geometry.primitives)
+        stack.extend((child, M) for child in node.children)
+    return out
+
+
 def _read_dae(path: str):
     import collada
     from collada import polylist, triangleset
@@ -230,15 +253,18 @@ def _read_dae(path: str):
     doc = collada.Collada(path, ignore=[DaeUnsupportedError, DaeBrokenRefError])
     parts_V, parts_F, count = [], [], 0
     if doc.scene is not None:
-        primitives = (p for g in doc.scene.objects("geometry") for p in g.primitives())
+        primitives = [(p, None) for g in doc.scene.objects("geometry") for p in g.primitives()]
+        primitives += _dae_unbound_instances(doc)
     else:
-        primitives = (p for g in doc.geometries for p in g.primitives)
-    for prim in primitives:
+        primitives = [(p, None) for g in doc.geometries for p in g.primitives]
+    for prim, M in primitives:
         if isinstance(prim, (polylist.Polylist, polylist.BoundPolylist)):
             prim = prim.triangleset()
         if not isinstance(prim, (triangleset.TriangleSet, triangleset.BoundTriangleSet)):
             continue  # lines and points bound no solid
         V = np.asarray(prim.vertex, dtype=float).reshape(-1, 3)
+        if M is not None:
+            V = V @ M[:3, :3].T + M[:3, 3]
         F = np.asarray(prim.vertex_index, dtype=np.int64).reshape(-1, 3)
         if len(F) == 0:
             continue

@@ -23,6 +23,9 @@ class Writer:
     """One target format. Subclasses implement :meth:`build` (an lxml root)."""
 
     target = ""
+    # Whether a joint's effort limit with no actuator gets one, in a target
+    # whose actuators are its own elements (MJCF's <motor>); write() sets it.
+    actuators_from_effort = True
 
     def __init__(self, walk: ModelWalk, meshes: MeshPlacer, report: LossReport):
         self.walk = walk

@@ -1,8 +1,9 @@
 """Mesh files travel with the written model: each mesh is named so that the
 output loads from the folder it is written to (a path relative to it, or
 ``package://`` inside a known package when asked), and ``copy_to`` copies the
-files beside the output first -- or, for a target that cannot read a file's
-format (MuJoCo and Collada, glTF, PLY), writes an OBJ of its triangles there."""
+files beside the output first. For a target that cannot read a file's format
+(MuJoCo and Collada, glTF, PLY), an OBJ of its triangles is written into
+``copy_to``, else into ``converted_to`` (a folder beside the output)."""
 from __future__ import annotations
 
 import os
@@ -19,8 +20,9 @@ class MeshPlacer:
     ``copy_to`` (a folder) receives a copy of every mesh file, named after the
     file (a number added when two files share a name). ``package_map`` with
     ``use_packages`` writes ``package://NAME/...`` for meshes inside a package.
-    ``out_dir_known`` says that the output will be written into ``out_dir``
-    (not to standard output), so that meshes a writer makes may go there.
+    ``converted_to`` is the folder that receives the meshes a writer makes
+    (an OBJ of a mesh the target cannot read, an ellipsoid's sphere) when
+    there is no ``copy_to``; None: no such folder.
     """
 
     out_dir: str
@@ -28,7 +30,7 @@ class MeshPlacer:
     package_map: PackageMap | None = None
     use_packages: bool = False
     copied: dict[str, str] = field(default_factory=dict)
-    out_dir_known: bool = True
+    converted_to: str | None = None
 
     def uri(self, filename: str) -> str:
         path = os.path.abspath(filename)
@@ -45,8 +47,11 @@ class MeshPlacer:
         """The URI of an OBJ copy of a mesh file of another format, written
         into :meth:`generated_folder` (which must not be None): the triangles
         as mbparse reads them (a Collada file's unit and up axis, a glTF file
-        turned to +z), without materials or textures. Raises MeshError when
-        the file cannot be read."""
+        turned to +z), without materials or textures. A file
+        there that an earlier conversion made of the same mesh (its first
+        line says so) is written again; any other file is left alone.
+        Raises MeshError when the file cannot be read, OSError when the
+        folder cannot be written."""
         from ...geometry.meshes import read_mesh
         path = os.path.abspath(filename)
         key = path + "#obj"
@@ -54,25 +59,24 @@ class MeshPlacer:
             mesh = read_mesh(path)
             stem = os.path.splitext(os.path.basename(path))[0]
             self.generated(stem, mesh.vertices, mesh.faces,
-                           f"triangles of {os.path.basename(path)}", key=key)
+                           f"triangles of {path}", key=key)
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
 
     def generated_folder(self) -> str | None:
         """Where a mesh the writer makes goes: the copy-meshes folder, else
-        the output's folder when the output is written to a file, else
-        nowhere (None)."""
-        if self.copy_to is not None:
-            return os.path.abspath(self.copy_to)
-        return os.path.abspath(self.out_dir) if self.out_dir_known else None
+        ``converted_to``, else nowhere (None)."""
+        folder = self.copy_to if self.copy_to is not None else self.converted_to
+        return None if folder is None else os.path.abspath(folder)
 
     def generated(self, stem: str, vertices, faces, comment: str = "",
                   key: str | None = None) -> str:
         """The URI of an OBJ of ``vertices`` and ``faces`` written into
         :meth:`generated_folder` (which must not be None) as ``stem.obj``,
-        once per ``key`` (the stem by default); a file there of that name and
-        the same text is used as it is, one of other text gets a number added
-        to the new file's name."""
+        once per ``key`` (the stem by default). A file there of that name that
+        an earlier conversion made of the same thing (its first line, the
+        comment, says so) is written again; any other file is left alone and
+        the new one gets a number added to its name."""
         key = key or f"#generated:{stem}"
         if key not in self.copied:
             folder = self.generated_folder()
@@ -80,15 +84,15 @@ class MeshPlacer:
                 raise ValueError("no folder to write a mesh to: the output goes to standard "
                                  "output and no copy-meshes folder was given")
             os.makedirs(folder, exist_ok=True)
-            text = obj_text(vertices, faces, comment)
+            comment = "mbparse: " + " ".join(comment.splitlines())
             target = os.path.join(folder, stem + ".obj")
             n = 1
-            while os.path.exists(target) and not _has_text(target, text):
+            taken = set(self.copied.values())
+            while target in taken or (os.path.exists(target)
+                                      and _first_line(target) != "# " + comment):
                 target = os.path.join(folder, f"{stem}_{n}.obj")
                 n += 1
-            if not os.path.exists(target):
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(text)
+            write_obj(target, vertices, faces, comment)
             self.copied[key] = target
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
@@ -154,12 +158,12 @@ def unit_sphere_triangles():
     return _UNIT_SPHERE[0]
 
 
-def _has_text(path: str, text: str) -> bool:
+def _first_line(path: str) -> str:
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read() == text
-    except (OSError, UnicodeDecodeError):
-        return False
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.readline().rstrip("\r\n")
+    except OSError:
+        return ""
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -21,10 +21,12 @@ from lxml import etree
 
 from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh, Sphere
 from ...plant.elements import BallConstraint, CouplerConstraint, RevoluteSpring, WeldConstraint
-from ...spatial import (IDENTITY, inertia_matrix, matrix_to_quaternion, point_mass_inertia,
-                        principal_moments, reexpress_inertia)
+from ...spatial import (IDENTITY, RigidTransform, inertia_matrix, matrix_to_quaternion,
+                        point_mass_inertia, principal_moments, reexpress_inertia)
+from ...description import facts
 from ..loss import APPROXIMATED, DROPPED, SPLIT, ConvertError
 from .base import Writer, geometry_label, num, nums, sub, unique_name
+from .joint_chains import constrained_bodies, joint_chain
 from .walk import BodyNode, where
 
 MUJOCO_MESHES = (".obj", ".stl", ".msh")
@@ -32,6 +34,7 @@ STL_MAX_FACES = 200000  # MuJoCo's STL reader refuses more
 TINY = 1e-9     # mass and inertia given to a moving body MuJoCo would refuse
 MINIMUM = 1e-12  # below this MuJoCo's check (mjMINVAL) is too close to call
 MUJOCO_EPS = 1e-14  # MuJoCo's smallest principal moment of a fullinertia (mjEPS)
+HALF_SPACE_BOX = 500.0  # half the size of the box a half space on a moving body becomes
 
 
 def pos_quat(X, what: str) -> dict[str, str]:
@@ -153,6 +156,31 @@ def obj_problem(path: str) -> str | None:
         return None  # reported where the mesh is read
 
 
+def _motor_limits(span: tuple[float, float]) -> dict[str, str]:
+    """A motor's attributes that limit its control and its force to
+    ``span`` (gain 1: the control is the force)."""
+    text = nums(span, "an effort limit")
+    return {"ctrllimited": "true", "ctrlrange": text, "forcelimited": "true",
+            "forcerange": text}
+
+
+ALL_DOFS = "all"  # a ball joint: MJCF gives its three dofs one value
+
+
+def _dof_of_motion(kind: str, index: int):
+    """The model joint's degree of freedom that the ``index``-th MJCF joint
+    written for it moves (see MOTIONS), ALL_DOFS for a ball joint, or None
+    where the two do not match one to one (a screw's slide, a floating
+    joint's pieces)."""
+    if kind in ("revolute", "prismatic", "universal", "planar"):
+        return index
+    if kind == "ball_rpy":
+        return ALL_DOFS
+    if kind == "screw" and index == 0:
+        return 0
+    return None
+
+
 # MJCF nests a child body inside its parent, so a chain of bodies is as many
 # XML levels. MuJoCo's XML reader (tinyxml2) reads documents at most 499
 # elements deep (measured with MuJoCo 4.0: 499 loads, 500 is refused), of
@@ -197,32 +225,60 @@ class MjcfWriter(Writer):
         self.refused_meshes: set[tuple] = set()
         self.joint_names: dict[int, str] = {}  # a model joint's (first) MJCF joint
         self.screws: list[tuple[str, str, float]] = []  # (slide, hinge, pitch / 2π)
-        self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set()}
+        self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set(),
+                                          "actuator": set()}
+        # (MJCF joint, force range, model joint) of each effort limit written
+        self.effort_motors: list[tuple[str, tuple[float, float], object]] = []
+        self.static = self._static_bodies()
+        self.constrained = constrained_bodies(self.plant)
         self.searched: dict[str, dict[str, int]] = {}  # (see unique_name)
         worldbody = sub(root, "worldbody")
         for g in walk.world_geometries:
             self._geom(worldbody, g)
         for frame in walk.world_frames:
             self._site(worldbody, frame)
-        for node in walk.roots:
+        # In the order the model declared them (MuJoCo numbers joints and
+        # qpos in the order of the bodies: an MJCF source keeps its layout).
+        for node in sorted(walk.roots, key=lambda n: n.body.index):
             self._body(worldbody, node)
         if len(self.asset) == 0:
             root.remove(self.asset)
+        for index in walk.instances:
+            model = self.plant.model_instance(index)
+            self.report_facts(model, f"model instance '{walk.instance_name(index)}'",
+                              ("static", "free_joints"))
         self._contact(root)
         self._equality(root)
         self._actuators(root)
         return root
+
+    def _static_bodies(self) -> set[int]:
+        """The world and the bodies welded to it (through other welds):
+        MuJoCo's static bodies, which may hold planes."""
+        static = {0}
+        for node in self.walk.preorder():
+            h = node.hinge
+            if (h is None and node.welded_root) or (
+                    h is not None and h.joint.type_name == "weld"
+                    and (node.parent is None or node.parent.body.index in static)):
+                static.add(node.body.index)
+        return static
 
     def _unique(self, kind: str, name: str) -> str:
         return unique_name(name, self.used[kind], self.searched.setdefault(kind, {}))
 
     # -- bodies -----------------------------------------------------------
     def _body(self, parent_el, node: BodyNode) -> None:
-        body = node.body
+        chain = joint_chain(node, self.constrained)
         X = node.X_PB(at_default=self._at_default(node))
+        for n in chain[1:]:
+            X = X @ n.X_PB(at_default=True)
+        node = chain[-1]
+        body = node.body
         el = sub(parent_el, "body", {"name": self.name(body),
                                      **pos_quat(X, f"the pose of body '{body.name}'")})
-        self._joints(el, node)
+        for n in chain:
+            self._joints(el, n)
         self._inertial(el, node)
         for g in node.geometries:
             self._geom(el, g)
@@ -285,7 +341,7 @@ class MjcfWriter(Writer):
         if h is None:
             if not node.welded_root:
                 el.insert(0, etree.Element("freejoint", {"name": self._unique(
-                    "joint", f"{self.name(node.body)}")}))
+                    "joint", self._free_joint_name(node.body))}))
             return
         j = h.joint
         kind = j.type_name
@@ -317,6 +373,7 @@ class MjcfWriter(Writer):
                             where(j))
         R_CM = h.X_CM.R
         written = []
+        facts_written: set[str] = set()
         for index, (mtype, axis, suffix) in enumerate(motions):
             attrs = {"name": self._unique("joint", self.name(j) + suffix), "type": mtype}
             if mtype in ("hinge", "slide"):
@@ -343,7 +400,11 @@ class MjcfWriter(Writer):
                 if actuated and actuated[0].rotor_inertia:
                     a = actuated[0]
                     attrs["armature"] = num(a.rotor_inertia * a.gear_ratio * a.gear_ratio, what)
+            dof = _dof_of_motion(kind, index)
+            if dof is not None:
+                facts_written |= self._joint_facts(attrs, j, dof, mtype, what)
             written.append(sub(el, "joint", attrs))
+        self.report_facts(j, what, facts_written, where(j))
         self.joint_names[id(j)] = written[0].get("name")
         if kind == "screw":
             self.screws.append((written[1].get("name"), written[0].get("name"),
@@ -354,6 +415,69 @@ class MjcfWriter(Writer):
         if any(math.isfinite(v) for v in j.vel_upper + j.acc_upper):
             self.report.add(DROPPED, what, "velocity and acceleration limits (MJCF has none)",
                             where(j))
+
+    def _joint_facts(self, attrs: dict, j, dof, mtype: str, what: str) -> set[str]:
+        """Writes into one MJCF joint's ``attrs`` what the source said of the
+        model joint's degree of freedom ``dof`` (an index, or ``ALL_DOFS``
+        for a ball joint, whose dofs MJCF gives one value) beyond the plant
+        (mbparse.description): dry friction as ``frictionloss``, armature,
+        a spring the plant did not make, the effort limit as
+        ``actuatorfrcrange``, which also makes a motor (see _actuators).
+        Returns the keys written; the caller reports the others."""
+        told = facts(j)
+        if not told:
+            return set()
+        done = set()
+
+        def value(key):
+            v = told.get(key)
+            if not v:
+                return None
+            if dof is ALL_DOFS:
+                return v[0] if all(x == v[0] for x in v) else None
+            return v[dof] if dof < len(v) else None
+
+        for key, attr in (("friction", "frictionloss"), ("armature", "armature")):
+            v = value(key)
+            if v is not None:
+                if v:
+                    attrs[attr] = num(v, what)
+                done.add(key)
+        if mtype not in ("hinge", "slide"):
+            return done
+        k = value("spring_stiffness")
+        if k is not None and "stiffness" not in attrs:
+            attrs["stiffness"] = num(k, what)
+            ref = value("spring_reference")
+            if ref:
+                attrs["springref"] = num(ref, what)
+            done |= {"spring_stiffness", "spring_reference"}
+        spring_damper = told.get("spring_damper")
+        if spring_damper is not None:
+            attrs["springdamper"] = nums(spring_damper, what)
+            done.add("spring_damper")
+        effort, span = value("effort"), value("effort_range")
+        if effort is not None and math.isfinite(effort) and effort >= 0:
+            # A zero effort limit is Drake's (and URDF users') "not actuated":
+            # no clamp and no motor say the same.
+            if effort > 0:
+                span = (-effort, effort)
+            done.add("effort")
+        if span is not None and span[0] < span[1] and all(math.isfinite(x) for x in span):
+            attrs["actuatorfrcrange"] = nums(span, what)
+            self.effort_motors.append((attrs["name"], tuple(span), j))
+            done |= {"effort", "effort_range"}
+        return done
+
+    def _free_joint_name(self, body) -> str:
+        """The name the source gave the joint that makes ``body`` free
+        (mbparse.description), else the body's; prefixed as body names are."""
+        model = self.plant.model_instance(body.model_instance)
+        given = facts(model).get("free_joints", {}).get(body.name)
+        if given is None:
+            return self.name(body)
+        full = self.name(body)
+        return full[:len(full) - len(body.name)] + given
 
     def _at_default(self, node: BodyNode) -> bool:
         """Whether the body is written at its joint's default positions: always,
@@ -379,14 +503,23 @@ class MjcfWriter(Writer):
 
     # -- geometry -----------------------------------------------------------
     def _geom(self, el, g: Geometry) -> None:
+        # A material's name or texture file: MJCF's materials are assets of
+        # their own, and only the diffuse colour is written (rgba).
+        self.report_facts(g.instance, geometry_label(g), (), g.instance.source)
+        shape = None
         for cls, is_role in (("visual", self.is_visual), ("collision", self.is_collision)):
             if not is_role(g):
                 continue
-            attrs = self._shape(g)
-            if attrs is None:
-                return
+            if shape is None:
+                shape = self._shape(g)
+                if shape is None:
+                    return
+                X_BG = g.X_BG
+                offset = shape.pop("pos_offset", None)
+                if offset is not None:
+                    X_BG = X_BG @ RigidTransform(p=offset)
             attrs = {"name": self._unique("geom", self.geometry_name(g)), "class": cls,
-                     **attrs, **pos_quat(g.X_BG, f"the pose of geometry '{g.name}'")}
+                     **shape, **pos_quat(X_BG, f"the pose of geometry '{g.name}'")}
             if cls == "visual":
                 color = self.rgba(g)
                 if color is not None:
@@ -430,12 +563,16 @@ class MjcfWriter(Writer):
         if isinstance(s, Ellipsoid):
             return {"type": "ellipsoid", "size": nums((s.a, s.b, s.c), what)}
         if isinstance(s, HalfSpace):
-            if g.body != 0:
-                self.report.add(DROPPED, geometry_label(g), "a half space on a body that "
-                                "can move (MuJoCo allows planes on the world only)",
-                                g.instance.source)
-                return None
-            return {"type": "plane", "size": "0 0 1"}
+            if g.body in self.static:
+                return {"type": "plane", "size": "0 0 1"}
+            # MuJoCo allows planes on static bodies only: a box whose top
+            # face is the plane, as wide and deep as HALF_SPACE_BOX.
+            self.report.add(APPROXIMATED, geometry_label(g),
+                            "a half space on a body that can move (MuJoCo allows planes on "
+                            f"static bodies only) is written as a box {2 * HALF_SPACE_BOX:g} m "
+                            f"wide and deep whose top face is the plane", g.instance.source)
+            return {"type": "box", "size": nums((HALF_SPACE_BOX,) * 3, what),
+                    "pos_offset": (0.0, 0.0, -HALF_SPACE_BOX)}
         if isinstance(s, Mesh):
             return self._mesh(g, s)
         self.report.add(DROPPED, geometry_label(g), f"a {s.type_name} has no MJCF shape",
@@ -487,16 +624,11 @@ class MjcfWriter(Writer):
 
     def _mesh_as_obj(self, g: Geometry, s: Mesh, problem: str) -> str | None:
         """The URI of an OBJ copy of a mesh MuJoCo cannot read, written into
-        the copy-meshes folder (reported: materials and textures stay
-        behind); without that folder, or when the file cannot be read, the
-        mesh is reported and left out (None)."""
+        the copy-meshes folder or else the converted-meshes folder beside
+        the output (reported: materials and textures stay behind); when the
+        file cannot be read or written, the mesh is reported and left out
+        (None)."""
         from ...geometry.meshes import MeshError
-        if self.meshes.copy_to is None:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"{problem}: '{s.filename}'; give a folder to copy meshes to "
-                            "(--copy-meshes DIR) and the mesh is written there as OBJ",
-                            g.instance.source)
-            return None
         try:
             uri = self.meshes.as_obj(s.filename)
         except (MeshError, OSError) as e:
@@ -583,20 +715,36 @@ class MjcfWriter(Writer):
                                RevoluteSpring: ""})
 
     def _actuators(self, root) -> None:
+        """The model's actuators as they are (a PD-controlled one as a
+        ``position``, the others as ``motor``s), then, unless
+        ``actuators_from_effort`` is off, a ``motor`` for each joint whose
+        effort limit was written (``actuatorfrcrange``) and that no
+        actuator drives: control and force limited to that range (a
+        motor's control is its force)."""
         actuators = self.plant.actuators()
-        if not actuators:
+        driven = {id(a.joint) for a in actuators}
+        made = [m for m in self.effort_motors if id(m[2]) not in driven] \
+            if self.actuators_from_effort else []
+        if not actuators and not made:
             return
         el = sub(root, "actuator")
         for a in actuators:
-            attrs = {"name": self.name(a), "joint": self.joint_name(a.joint)}
+            attrs = {"name": self._unique("actuator", self.name(a)),
+                     "joint": self.joint_name(a.joint)}
             if a.gear_ratio != 1.0:
                 attrs["gear"] = num(a.gear_ratio)
-            if math.isfinite(a.effort_limit):
-                attrs["forcerange"] = nums((-a.effort_limit, a.effort_limit))
             if a.controller_gains is not None:
+                if math.isfinite(a.effort_limit):
+                    attrs["forcelimited"] = "true"
+                    attrs["forcerange"] = nums((-a.effort_limit, a.effort_limit))
                 attrs["kp"] = num(a.controller_gains.p)
                 attrs["kv"] = num(a.controller_gains.d)
                 sub(el, "position", attrs)
             else:
+                if math.isfinite(a.effort_limit):
+                    attrs.update(_motor_limits((-a.effort_limit, a.effort_limit)))
                 sub(el, "motor", attrs)
+        for joint_name, span, _ in made:
+            sub(el, "motor", {"name": self._unique("actuator", joint_name), "joint": joint_name,
+                              **_motor_limits(span)})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ...description import describe
+from ...description import describe, facts
 from ...diagnostics import ParseError
 from ...geometry import GeometryInstance, GeometryProperties, Rgba
 from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, PROXIMITY,
@@ -26,6 +26,8 @@ COULOMB_FRICTION = ("material", "coulomb_friction")
 JOINT_UNSUPPORTED = ("group", "springdamper", "actuatorfrcrange", "actuatorfrclimited",
                      "actuatorgravcomp", "frictionloss", "user")
 _SPRING = frozenset(("stiffness", "springref"))  # without them a joint has no spring
+# Joint attributes the plant drops and the description keeps (default mode).
+_DESCRIBED = frozenset(("frictionloss", "actuatorfrcrange", "springdamper"))
 ZERO3 = (0.0, 0.0, 0.0)
 UNIT_Z = (0.0, 0.0, 1.0)
 NO_DAMPING = (0.0,)
@@ -219,7 +221,19 @@ class PlantBuilder:
             if j.attrs.scalar("damping", 0.0):
                 doc.warning(j.el, f"damping on the free joint of body '{body.name}' is not "
                                   "supported and is ignored", code="mjcf-unsupported")
+            if not doc.policy.like_drake and j.attrs.scalar("armature", 0.0):
+                doc.warning(j.attrs.where("armature"), f"the armature of the free joint of "
+                                                       f"body '{body.name}' is not supported "
+                                                       "and is ignored", code="mjcf-unsupported")
             plant.set_default_free_body_pose(body.plant_body, body.X_WB)
+            name = j.attrs.text("name")
+            if name and not doc.policy.like_drake:  # the plant has no free joint to name
+                model = plant.model_instance(self.instance)
+                named = facts(model).get("free_joints")
+                if named is None:
+                    named = {}
+                    describe(model, "free_joints", named)
+                named[body.plant_body.name] = name
             return
         if not body.joints:
             with doc.diag(body.el).located(body.el):
@@ -326,6 +340,8 @@ class PlantBuilder:
             describe(joint, "damping", [negative_damping])
         if not _SPRING.isdisjoint(values):
             self._spring(j, joint, kind)
+        if not _DESCRIBED.isdisjoint(values) and not doc.policy.like_drake:
+            self._describe(j, joint)
         if "armature" in values:
             armature = a.scalar("armature", 0.0)
             if armature:
@@ -384,14 +400,42 @@ class PlantBuilder:
             X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
         return kind, X_CJ, X_CM, axis, damping[0], limits, ref
 
+    def _describe(self, j: Placed, joint) -> None:
+        """Records the joint's dry friction (``frictionloss``), the clamp
+        on its actuators' force (``actuatorfrcrange``) and its
+        ``springdamper``, which the plant does not hold, in its description
+        (mbparse.description) for the writers: a symmetric range as
+        ``effort``, another as ``effort_range``."""
+        a = j.attrs
+        if a.has("springdamper"):
+            timeconst, dampratio = a.numbers("springdamper", 2)
+            if timeconst > 0 and dampratio > 0:  # else MuJoCo ignores it
+                describe(joint, "spring_damper", [timeconst, dampratio])
+        friction = a.scalar("frictionloss", 0.0)
+        if friction:
+            describe(joint, "friction", [friction] * joint.nv)
+        if a.has("actuatorfrcrange") and a.choice(
+                "actuatorfrclimited", ("true", "false", "auto"), "auto") != "false":
+            lo, hi = a.numbers("actuatorfrcrange", 2)
+            if not lo < hi:  # MuJoCo leaves the force unclamped
+                return
+            if lo == -hi:
+                describe(joint, "effort", [hi] * joint.nv)
+            else:
+                describe(joint, "effort_range", [[lo, hi]] * joint.nv)
+
     def warn_unused_armature(self) -> None:
         """Armature becomes an actuator's rotor inertia; without an actuator
-        on its joint it has nowhere to go."""
+        on its joint it has nowhere to go in the plant, and is kept in the
+        joint's description (default mode) for the writers."""
         if not self.armature_el:  # (most models) no armature at all
             return
         actuated = {a.joint.index for a in self.plant.actuators()}
         for index, el in self.armature_el.items():
             if index not in actuated:
+                joint = self.plant.get_joint(index)
+                if not self.doc.policy.like_drake:
+                    describe(joint, "armature", [self.armature[index]] * joint.nv)
                 self.doc.warning(el, f"the armature of joint '{self.plant.get_joint(index).name}' "
                                      "is ignored: it is kept as the rotor inertia of an "
                                      "actuator, and no actuator drives this joint",
@@ -420,6 +464,9 @@ class PlantBuilder:
             self.doc.warning(a.where("stiffness"), f"joint '{joint.name}': a spring on a "
                                                    f"{kind} joint is not supported and is "
                                                    "ignored", code="mjcf-unsupported")
+            if kind == "slide":  # kept for the writers (mbparse.description)
+                describe(joint, "spring_stiffness", [stiffness[0]])
+                describe(joint, "spring_reference", [a.scalar("springref", 0.0)])
             return
         if stiffness[0] < 0:
             a.error("stiffness", f"joint '{joint.name}' has a negative stiffness",
