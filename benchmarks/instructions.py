@@ -11,8 +11,9 @@ more. A second process does the same but makes only the empty plants, the
 parsers and the package maps in the measured passes (what bench_parse.py
 leaves out of its timing); the difference between the two, over the
 passes, is what the parses of one pass over the set cost once imports and
-first-use work are done. Hash randomization is off, so the figures repeat to a few
-hundred instructions in millions.
+first-use work are done. Hash randomization is off and BLAS runs one
+thread (OpenBLAS's idle threads spin, and callgrind would count it), so a
+figure repeats to within about 0.5% whatever else the machine runs.
 
 Usage:
   python benchmarks/instructions.py                 # the current tree
@@ -104,7 +105,11 @@ def count(python: str, src: str, list_file: str, passes: int, setup_only: bool,
           folder: str) -> int:
     """Instructions of one callgrind run of the worker."""
     out = os.path.join(folder, "callgrind.out")
-    env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0")
+    # One BLAS thread: OpenBLAS's idle worker threads spin, and callgrind
+    # counts their spinning (tens of millions of instructions, a different
+    # number each run).
+    env = dict(os.environ, PYTHONPATH=src, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1",
+               OMP_NUM_THREADS="1")
     proc = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
          python, os.path.abspath(__file__), "--worker", list_file, "--passes", str(passes)]
