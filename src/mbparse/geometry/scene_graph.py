@@ -114,6 +114,14 @@ class SceneGraph:
                 if a != b:
                     self._excluded.add((a, b) if a < b else (b, a))
 
+    def exclude_pairs(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """No collisions between the two bodies of each pair (as
+        ``exclude_between([a], [b])`` for each, in one call)."""
+        excluded = self._excluded
+        for a, b in pairs:
+            if a != b:
+                excluded.add((a, b) if a < b else (b, a))
+
     def exclude_within(self, bodies: Iterable[int]) -> None:
         """No collisions between any two bodies of the set."""
         bodies = set(bodies)

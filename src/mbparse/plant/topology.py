@@ -105,12 +105,27 @@ def _root(up: list[int], i: int) -> int:
 
 
 def finalize(plant: "MultibodyPlant") -> None:
+    """Adds the base joints, the offset frames of the joints and the default
+    collision filters, after refusing loops and poses past a double. One
+    pass over the joints gathers what every step needs: the loops, the
+    bound on the bodies' distance from the world (see
+    :func:`_check_default_poses_finite`), whether some joint may need the
+    offset frames of :func:`_add_mobilizer_frames` (a weld with an offset, an
+    axis joint whose axis is not +x, +y or +z -- or, when some joint is
+    modelled reversed, -x, -y or -z --, a joint of another kind that makes
+    such frames), the body pairs adjacent-body filtering excludes and the
+    bodies welds join."""
     bodies = plant._bodies
     n = len(bodies)
     up = list(range(n))  # union-find over body indices, inline in the loop (a tree's joints)
     as_child = [0] * n
     as_parent = [0] * n
-    for joint in plant._joints:
+    reach = 0.0
+    frames_always = frames_if_reversed = False
+    adjacent: list[tuple[int, int]] = []  # (child, parent) of joints not from the world
+    welds: list[tuple[int, int]] = []
+    joints = plant._joints
+    for joint in joints:
         p, c = joint.frame_on_parent.body.index, joint.frame_on_child.body.index
         rp, rc = p, c
         while up[rp] != rp:
@@ -123,10 +138,36 @@ def finalize(plant: "MultibodyPlant") -> None:
         up[rc] = rp
         as_child[c] += 1
         as_parent[p] += 1
+        a, b = joint.frame_on_parent.X_BF.p, joint.frame_on_child.X_BF.p
+        reach += max(abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]))
+        q = joint.default_positions
+        if q:
+            reach += max(map(abs, q))
+        kind = joint.__class__
+        if kind is RevoluteJoint or kind is PrismaticJoint:
+            axis = joint.axis
+            if not (axis[0] == 1.0 or axis[1] == 1.0 or axis[2] == 1.0):
+                frames_always = True
+            elif not (axis[0] == -1.0 or axis[1] == -1.0 or axis[2] == -1.0):
+                frames_if_reversed = True
+        elif kind is WeldJoint:
+            X = joint.X_FM_fixed
+            d = X.p
+            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
+            if not frames_always and not X.is_exactly_identity():
+                frames_always = True
+        elif kind.mobilizer_frames is not Joint.mobilizer_frames:
+            frames_always = True
+        name = joint.type_name
+        if name == "weld":
+            welds.append((p, c))
+        if p != 0 and name != "quaternion_floating":
+            adjacent.append((c, p))
     # Whether every joint points away from the world once each body has a
     # path to it (no body is a child of two joints, the world of none): then
     # no joint is modelled reversed (see _add_mobilizer_frames).
     all_forward = as_child[0] == 0 and max(as_child) <= 1
+    declared = len(joints)
 
     static = [m.static for m in plant._instances]
     if any(static):
@@ -161,11 +202,27 @@ def finalize(plant: "MultibodyPlant") -> None:
         _add_base_joint(plant, body, static[body.model_instance])
     for body in lone:
         _add_base_joint(plant, body, static[body.model_instance])
+    # The base joints just added (welds or floating joints, from the world:
+    # no adjacent-body filter), as the pass above takes the others in.
+    for joint in joints[declared:]:
+        b = joint.frame_on_child.X_BF.p
+        reach += max(abs(b[0]), abs(b[1]), abs(b[2]))  # (the world's frame is at the origin)
+        q = joint.default_positions
+        if q:
+            reach += max(map(abs, q))
+        if joint.__class__ is WeldJoint:
+            X = joint.X_FM_fixed
+            d = X.p
+            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
+            if not X.is_exactly_identity():
+                frames_always = True
+            welds.append((0, joint.frame_on_child.body.index))
 
-    if _may_add_mobilizer_frames(plant._joints, all_forward):
+    if frames_always or (frames_if_reversed and not all_forward):
         _add_mobilizer_frames(plant)
-    _check_default_poses_finite(plant)
-    _apply_default_collision_filters(plant)
+    if reach >= _REACH_LIMIT:
+        _check_default_poses_finite(plant)
+    _apply_default_collision_filters(plant, adjacent, welds)
 
 
 # Below this sum of the joints' offsets no body's default pose in the world
@@ -177,20 +234,9 @@ def _check_default_poses_finite(plant: "MultibodyPlant") -> None:
     """Refuses a model whose bodies are, at the default positions, past what
     a double holds: offsets that are each finite (1e308 along a chain of
     joints) add up to infinity, a pose no consumer can use. A sum over the
-    joints' offsets bounds every body's distance from the world, so the
-    poses are only computed when that sum is too large."""
-    reach = 0.0
-    for joint in plant._joints:
-        a, b = joint.frame_on_parent.X_BF.p, joint.frame_on_child.X_BF.p
-        reach += max(abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]))
-        q = joint.default_positions
-        if q:
-            reach += max(map(abs, q))
-        if joint.__class__ is WeldJoint:
-            c = joint.X_FM_fixed.p
-            reach += max(abs(c[0]), abs(c[1]), abs(c[2]))
-    if reach < _REACH_LIMIT:
-        return
+    joints' offsets (gathered by finalize's pass over the joints) bounds
+    every body's distance from the world, so this is only called, and the
+    poses only computed, when that sum reaches :data:`_REACH_LIMIT`."""
     poses = body_poses(plant, {})
     for joint in plant._joints:
         for body in (joint.child_body, joint.parent_body):
@@ -201,27 +247,6 @@ def _check_default_poses_finite(plant: "MultibodyPlant") -> None:
                                  f"offsets of joint '{joint.name}' and those before it add up "
                                  "past what a double holds; give smaller numbers", joint,
                                  code="number-not-finite")
-
-
-def _may_add_mobilizer_frames(joints: list, all_forward: bool) -> bool:
-    """Whether some joint may need the offset frames of
-    :func:`_add_mobilizer_frames` (when ``all_forward``, in its forward
-    direction only): a weld with an offset, an axis joint whose axis is not
-    +x, +y or +z (-x, -y or -z reversed), a joint of another kind."""
-    for joint in joints:
-        kind = joint.__class__
-        if kind is WeldJoint:
-            if not joint.X_FM_fixed.is_exactly_identity():
-                return True
-        elif kind is RevoluteJoint or kind is PrismaticJoint:
-            a = joint.axis
-            if not (a[0] == 1.0 or a[1] == 1.0 or a[2] == 1.0):
-                return True
-            if not all_forward and not (a[0] == -1.0 or a[1] == -1.0 or a[2] == -1.0):
-                return True
-        elif kind.mobilizer_frames is not Joint.mobilizer_frames:
-            return True
-    return False
 
 
 def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
@@ -258,19 +283,37 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
         level = following
 
 
-def _apply_default_collision_filters(plant: "MultibodyPlant") -> None:
+def _apply_default_collision_filters(plant: "MultibodyPlant", adjacent: list[tuple[int, int]],
+                                     welds: list[tuple[int, int]]) -> None:
+    """Filters the body pairs ``adjacent`` (when the plant filters adjacent
+    bodies) and within each set of bodies ``welds`` (body pairs) join."""
     sg = plant.scene_graph
     if sg is None:
         return
     if plant._adjacent_bodies_collision_filters:
-        exclude_between = sg.exclude_between
-        for joint in plant._joints:
-            parent = joint.frame_on_parent.body.index
-            if parent == 0 or joint.type_name == "quaternion_floating":
-                continue
-            exclude_between([joint.frame_on_child.body.index], [parent])
-    for group in welded_subgraphs(plant, singletons=False):
+        sg.exclude_pairs(adjacent)
+    for group in _welded_groups(welds):
         sg.exclude_within(group)
+
+
+def _welded_groups(welds: list[tuple[int, int]]) -> list[set[int]]:
+    """The sets of bodies the ``welds`` (body pairs) join, ordered by their
+    lowest index (:func:`welded_subgraphs` without singletons)."""
+    up: dict[int, int] = {}
+
+    def root(i: int) -> int:
+        while (j := up.setdefault(i, i)) != i:
+            up[i] = i = up[j]
+        return i
+
+    for p, c in welds:
+        a, b = root(p), root(c)
+        if a != b:
+            up[b] = a
+    groups: dict[int, set[int]] = {}
+    for i in sorted(up):
+        groups.setdefault(root(i), set()).add(i)
+    return list(groups.values())
 
 
 def welded_subgraphs(plant: "MultibodyPlant", singletons: bool = True) -> list[set[int]]:
