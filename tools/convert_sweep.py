@@ -33,7 +33,7 @@ from mbparse.convert.roundtrip import check_conversion
 from mbparse.loading import LoadOptions, load
 
 EMPTY = "no rigid bodies and no geometry on the world"
-WRITTEN_SUFFIX = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml"}
+WRITTEN_SUFFIX = {"urdf": ".urdf", "sdf": ".sdf", "mjcf": ".xml", "usd": ".usda"}
 SUFFIXES = {".urdf": "urdf", ".sdf": "sdf", ".xml": "mjcf", ".yaml": "dmd", ".obj": "obj"}
 
 

@@ -154,7 +154,90 @@ def compare_read_back(original: MultibodyPlant, written: MultibodyPlant,
     want = body_records(original, zero, prefixed)
     got = body_records(written)
     return compare_bodies(want, got, set(), pose_excused=below(original, bodies)) + \
-        compare_joints(joint_records(original), joint_records(written), joints)
+        compare_joints(joint_records(original), joint_records(written), joints) + \
+        compare_geometries(original, written, report, prefixed) + \
+        compare_efforts(original, written, report)
+
+
+def geometry_records(plant: MultibodyPlant, prefixed: bool = False
+                     ) -> dict[tuple[str, str], list[str]]:
+    """The names of every body's visual and collision geometries, by (body
+    name, "visual" or "collision"); the world's are left out (a target may
+    put them on a static body of its own)."""
+    from ..geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+    out: dict[tuple[str, str], list[str]] = {}
+    sg = plant.scene_graph
+    if sg is None:
+        return out
+    for body in plant.bodies()[1:]:
+        key = body.name
+        if prefixed:
+            prefix = plant.get_model_instance_name(body.model_instance).replace("::", "__")
+            key = f"{prefix}__{body.name}"
+        for g in sg.geometries_on_body(body.index):
+            short = g.name.rsplit("::", 1)[-1]
+            if g.has_role(PROXIMITY):
+                out.setdefault((key, "collision"), []).append(short)
+            if g.has_role(ILLUSTRATION) or g.has_role(PERCEPTION):
+                out.setdefault((key, "visual"), []).append(short)
+    return out
+
+
+def compare_geometries(original: MultibodyPlant, written: MultibodyPlant,
+                       report: LossReport, prefixed: bool = False) -> list[str]:
+    """Bodies whose count of visual or collision geometries changed, where
+    the report names neither the body nor any of its geometries."""
+    said = " ".join(f"{x.element} {x.what}" for x in report.losses)
+    want = geometry_records(original, prefixed)
+    got = geometry_records(written)
+    bodies_written = set(body_records(written))
+    out = []
+    for key in sorted(set(want) | set(got)):
+        body, role = key
+        if body not in bodies_written:
+            continue  # (a missing body is compare_bodies' finding)
+        a, b = want.get(key, []), got.get(key, [])
+        if len(a) == len(b):
+            continue
+        names = [body.rsplit("__", 1)[-1]] + a
+        if any(f"'{n}'" in said or f"::{n}'" in said for n in names):
+            continue
+        out.append(f"body {body}: {len(a)} {role} geometries became {len(b)}, unreported")
+    return out
+
+
+def effort_limits(plant: MultibodyPlant) -> dict[str, tuple]:
+    """Each joint's effort limit: its actuator's, else the one its file gave
+    (mbparse.description); an effort of zero (a joint that cannot be driven,
+    as no actuator at all) is left out."""
+    from ..description import facts
+    out = {}
+    for j in plant.joints():
+        actuators = [a for a in plant.actuators() if a.joint is j]
+        if actuators and math.isfinite(actuators[0].effort_limit):
+            effort = (actuators[0].effort_limit,)
+        else:
+            effort = tuple(facts(j).get("effort") or ())
+        if any(effort):
+            out[j.name] = effort
+    return out
+
+
+def compare_efforts(original: MultibodyPlant, written: MultibodyPlant,
+                    report: LossReport) -> list[str]:
+    """Joints whose effort limit the output lost or changed, unreported."""
+    said = " ".join(f"{x.element} {x.what}" for x in report.losses)
+    got = {k.rsplit("__", 1)[-1]: v for k, v in effort_limits(written).items()}
+    out = []
+    for name, want in effort_limits(original).items():
+        have = got.get(name)
+        if have is not None and all(abs(x - y) <= TOLERANCE * max(1.0, abs(x))
+                                    for x, y in zip(want, have)):
+            continue
+        if f"'{name}'" in said or f"::{name}'" in said:
+            continue
+        out.append(f"joint {name}: effort limit {want} became {have}, unreported")
+    return out
 
 
 def below(plant: MultibodyPlant, names: set[str]) -> set[str]:

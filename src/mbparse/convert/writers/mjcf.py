@@ -222,7 +222,8 @@ class MjcfWriter(Writer):
         sub(sub(defaults, "default", {"class": "collision"}), "geom", {"group": "3"})
         self.asset = sub(root, "asset")
         self.meshes_by_key: dict[tuple, str] = {}
-        self.refused_meshes: set[tuple] = set()
+        # a mesh MuJoCo cannot take, and why (said again for each geometry using it)
+        self.refused_meshes: dict[tuple, str] = {}
         self.joint_names: dict[int, str] = {}  # a model joint's (first) MJCF joint
         self.screws: list[tuple[str, str, float]] = []  # (slide, hinge, pitch / 2π)
         self.used: dict[str, set[str]] = {"geom": set(), "site": set(), "joint": set(),
@@ -589,6 +590,8 @@ class MjcfWriter(Writer):
         key = (os.path.abspath(s.filename), tuple(s.scale))
         name = self.meshes_by_key.get(key)
         if name is None and key in self.refused_meshes:
+            self.report.add(DROPPED, geometry_label(g), self.refused_meshes[key],
+                            g.instance.source)
             return None
         uri = None
         if name is None:
@@ -601,12 +604,12 @@ class MjcfWriter(Writer):
             elif ext == ".obj":
                 problem = obj_problem(s.filename)
             if not self._mesh_usable(g, s):
-                self.refused_meshes.add(key)
+                self.refused_meshes[key] = self.report.losses[-1].what
                 return None
             if problem:
                 uri = self._mesh_as_obj(g, s, problem)
                 if uri is None:
-                    self.refused_meshes.add(key)
+                    self.refused_meshes[key] = self.report.losses[-1].what
                     return None
             stem = os.path.splitext(os.path.basename(s.filename))[0]
             name = stem

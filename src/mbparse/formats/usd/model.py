@@ -6,8 +6,7 @@ import math
 import warnings
 
 
-from ...geometry import (CoulombFriction, GeometryInstance, GeometryProperties, HalfSpace,
-                         ILLUSTRATION, PERCEPTION, PROXIMITY)
+from ...geometry import (CoulombFriction, GeometryInstance, GeometryProperties, ILLUSTRATION, PERCEPTION, PROXIMITY)
 from ...plant import ModelError
 from ...source_location import declared_at
 from ...spatial import RigidTransform, matmul, matvec
@@ -296,8 +295,6 @@ class UsdModelReader(UsdMass):
         except (ValueError, OSError) as e:  # ShapeError: a size no shape can have
             self.warn(path, f"{e}; the geometry is left out", code="usd-value-invalid")
             return None, None
-        if isinstance(shape, HalfSpace) and not collision:
-            return None, None  # (a plane is drawn by no one: only its collision is kept)
         return shape, posed(X, R_after)
 
     def unique_geometry_name(self, prim, body, role: str) -> str:
