@@ -194,10 +194,14 @@ def test_a_model_of_world_geometry_only_is_written_not_refused(target, tmp_path)
     from mbparse.convert.roundtrip import read_back
     written = read_back(str(out))
     shapes = sorted(g.shape.type_name for g in written.scene_graph.geometries())
-    if target == "urdf":  # URDF has no half space: the floor is reported
-        assert shapes == ["Box", "Box"]  # the wall, visual and collision
-        assert {x.element for x in result.report.losses} == {
-            "geometry 'floor' (illustration, perception)", "geometry 'floor' (proximity)"}
+    if target == "urdf":  # URDF has no half space: the floor is a large box, reported
+        assert shapes == ["Box", "Box", "Box", "Box"]  # the wall and floor, visual and collision
+        floor = [g for g in written.scene_graph.geometries() if "floor" in g.name]
+        assert [g.shape.size() for g in floor] == [(1000.0, 1000.0, 1000.0)] * 2
+        assert all(g.instance.X_BG.p[2] == -500.0 for g in floor)  # (top face: the plane)
+        assert {(x.element, x.action) for x in result.report.losses} == {
+            ("geometry 'floor' (illustration, perception)", "approximated"),
+            ("geometry 'floor' (proximity)", "approximated")}
     else:
         assert shapes == ["Box", "Box", "HalfSpace", "HalfSpace"]
     name = root_name = etree.fromstring(result.text.encode())

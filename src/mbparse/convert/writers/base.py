@@ -15,6 +15,10 @@ from .meshes import MeshPlacer
 from .numbers import num, nums
 from .walk import BodyNode, ModelWalk, where
 
+# Half the side of the box a half space becomes in a target that has no plane
+# for it (URDF; MJCF on a body that can move): the box's top face is the plane.
+HALF_SPACE_BOX = 500.0
+
 # Visual properties every target holds (a diffuse colour); others are reported.
 KEPT_VISUAL = {("phong", "diffuse"), ("renderer", "accepting"), ("label", "id")}
 

@@ -25,7 +25,7 @@ from ...spatial import (IDENTITY, RigidTransform, inertia_matrix, matrix_to_quat
                         point_mass_inertia, principal_moments, reexpress_inertia)
 from ...description import facts
 from ..loss import APPROXIMATED, DROPPED, SPLIT, ConvertError
-from .base import Writer, geometry_label, num, nums, sub, unique_name
+from .base import HALF_SPACE_BOX, Writer, geometry_label, num, nums, sub, unique_name
 from .joint_chains import constrained_bodies, joint_chain
 from .walk import BodyNode, where
 
@@ -34,7 +34,6 @@ STL_MAX_FACES = 200000  # MuJoCo's STL reader refuses more
 TINY = 1e-9     # mass and inertia given to a moving body MuJoCo would refuse
 MINIMUM = 1e-12  # below this MuJoCo's check (mjMINVAL) is too close to call
 MUJOCO_EPS = 1e-14  # MuJoCo's smallest principal moment of a fullinertia (mjEPS)
-HALF_SPACE_BOX = 500.0  # half the size of the box a half space on a moving body becomes
 
 
 def pos_quat(X, what: str) -> dict[str, str]:

@@ -23,13 +23,14 @@ import os
 from lxml import etree
 
 from ...description import facts
-from ...geometry import Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, Mesh, Sphere
+from ...geometry import (Box, Capsule, Convex, Cylinder, Ellipsoid, Geometry, HalfSpace, Mesh,
+                         Sphere)
 from ...geometry.properties import HydroelasticType, PROXIMITY
 from ...plant.elements import (BallConstraint, CouplerConstraint, LinearBushingRollPitchYaw,
                                LinearSpringDamper)
 from ...spatial import IDENTITY, RigidTransform
 from ..loss import APPROXIMATED, DROPPED
-from .base import Writer, geometry_label, num, nums, sub, unique_name, xyz_rpy
+from .base import HALF_SPACE_BOX, Writer, geometry_label, num, nums, sub, unique_name, xyz_rpy
 from .urdf_joints import D, DRAKE_NS, NO_LIMIT, UrdfJoints
 from .walk import BodyNode, where
 
@@ -254,6 +255,14 @@ class UrdfWriter(UrdfJoints, Writer):
                                     "itself, not its convex hull (--drake-extensions writes "
                                     "drake:declare_convex)", g.instance.source)
             return [("", IDENTITY, el)]
+        if isinstance(s, HalfSpace):
+            self.report.add(APPROXIMATED, geometry_label(g),
+                            f"URDF has no half space (a ground plane): it is written as a box "
+                            f"{2 * HALF_SPACE_BOX:g} m on each side whose top face is the plane",
+                            g.instance.source)
+            side = num(2 * HALF_SPACE_BOX, what)
+            return [("", RigidTransform(p=(0.0, 0.0, -HALF_SPACE_BOX)),
+                     etree.Element("box", {"size": f"{side} {side} {side}"}))]
         self.report.add(DROPPED, geometry_label(g),
                         f"a {s.type_name} has no URDF shape", g.instance.source)
         return None
