@@ -630,3 +630,17 @@ def test_without_usd_core_writing_usd_is_refused_in_one_line(tmp_path):
     lines = [x for x in run.stderr.strip().splitlines() if not x.startswith("warning:")]
     assert len(lines) == 1 and "pip install 'mbparse[usd]'" in lines[0], run.stderr
     assert not (tmp_path / "a.usda").exists()
+
+
+def test_a_usd_file_past_the_file_size_limit_is_refused_naming_the_option_to_raise(written):
+    from mbparse.limits import SizeLimits
+    _, _, out, _ = written
+    small = SizeLimits(max_file_bytes=1000)
+    with pytest.raises(ParseError) as e:
+        load(str(out), LoadOptions(size_limits=small))
+    assert "--max-file-size" in str(e.value) and e.value.diagnostic.code == "size-limit"
+    lifted = SizeLimits(max_file_bytes=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loaded = load(str(out), LoadOptions(size_limits=lifted))
+    assert loaded.plant.num_bodies() > 1

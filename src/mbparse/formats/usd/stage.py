@@ -6,7 +6,8 @@ import os
 import re
 
 from ...diagnostics import DiagnosticPolicy
-from ...workspace import MAX_MODEL_FILE_BYTES, DataSource
+from ...limits import current_limits, raise_hint
+from ...workspace import DataSource
 
 # +90° about x: the y axis of a Y-up stage becomes +z.
 Y_UP_TO_Z_UP = ((1.0, 0.0, 0.0), (0.0, 0.0, -1.0), (0.0, 1.0, 0.0))
@@ -24,10 +25,11 @@ def open_stage(source: DataSource, diagnostic: DiagnosticPolicy):
             if not os.path.isfile(path):
                 diagnostic.error(f"the USD file '{path}' does not exist", name,
                                  code="file-missing")
-            if os.path.getsize(path) > MAX_MODEL_FILE_BYTES:
+            most = current_limits().max_file_bytes
+            if most and os.path.getsize(path) > most:
                 diagnostic.error(f"the USD file is {os.path.getsize(path):,} bytes, more than the "
-                                 f"{MAX_MODEL_FILE_BYTES:,} bytes mbparse reads of a model file",
-                                 name, code="size-limit")
+                                 f"{most:,} bytes mbparse reads of a model file; "
+                                 f"{raise_hint('max_file_bytes')}", name, code="size-limit")
             stage = Usd.Stage.Open(os.path.abspath(path), Usd.Stage.LoadAll)
         else:
             layer = Sdf.Layer.CreateAnonymous(".usda")
