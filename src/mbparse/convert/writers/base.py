@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ...geometry import CoulombFriction, Geometry, Rgba
+from ...geometry import CoulombFriction, Geometry, Mesh, Rgba
 from ...description import facts
 from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
 from ...plant.elements import Frame, RigidBody
 from ...spatial import RigidTransform, matrix_to_rpy
-from ..loss import DROPPED, RENAMED, LossReport
+from ..loss import APPROXIMATED, DROPPED, RENAMED, LossReport
 from .meshes import MeshPlacer
 from .numbers import num, nums
 from .walk import BodyNode, ModelWalk, where
@@ -108,6 +108,31 @@ class Writer:
 
     def mesh_uri(self, filename: str) -> str:
         return self.meshes.uri(filename)
+
+    def mesh_as_obj(self, g: Geometry, s: Mesh, why: str) -> str | None:
+        """The URI of an OBJ of the triangles of a mesh file the target cannot
+        read (``why`` says so), written into the copy-meshes folder or else
+        the folder of meshes beside the output, reported as approximated
+        (materials and textures stay behind); None, reported as dropped, when
+        there is no such folder or the file cannot be read or written."""
+        from ...geometry.meshes import MeshError
+        if self.meshes.generated_folder() is None:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{why} like '{s.filename}'; write to a file (-o) or give "
+                            "--copy-meshes DIR and an OBJ of it is written there",
+                            g.instance.source)
+            return None
+        try:
+            uri = self.meshes.as_obj(s.filename)
+        except (MeshError, OSError) as e:
+            self.report.add(DROPPED, geometry_label(g),
+                            f"{why}, and '{s.filename}' cannot be converted to OBJ: {e}",
+                            g.instance.source)
+            return None
+        self.report.add(APPROXIMATED, geometry_label(g),
+                        f"{why}: '{s.filename}' is written as the OBJ '{uri}' (its triangles; "
+                        "materials and textures are not carried)", g.instance.source)
+        return uri
 
     # -- collision filters --------------------------------------------------
     def filtered_pairs(self) -> list[tuple[BodyNode, BodyNode]]:

@@ -606,7 +606,7 @@ class MjcfWriter(Writer):
                 self.refused_meshes[key] = self.report.losses[-1].what
                 return None
             if problem:
-                uri = self._mesh_as_obj(g, s, problem)
+                uri = self.mesh_as_obj(g, s, problem)
                 if uri is None:
                     self.refused_meshes[key] = self.report.losses[-1].what
                     return None
@@ -623,25 +623,6 @@ class MjcfWriter(Writer):
             attrs["inertia"] = "shell"
             sub(self.asset, "mesh", attrs)
         return {"type": "mesh", "mesh": name}
-
-    def _mesh_as_obj(self, g: Geometry, s: Mesh, problem: str) -> str | None:
-        """The URI of an OBJ copy of a mesh MuJoCo cannot read, written into
-        the copy-meshes folder or else the converted-meshes folder beside
-        the output (reported: materials and textures stay behind); when the
-        file cannot be read or written, the mesh is reported and left out
-        (None)."""
-        from ...geometry.meshes import MeshError
-        try:
-            uri = self.meshes.as_obj(s.filename)
-        except (MeshError, OSError) as e:
-            self.report.add(DROPPED, geometry_label(g), f"{problem}, and the mesh cannot be "
-                                                        f"converted to OBJ: {e}",
-                            g.instance.source)
-            return None
-        self.report.add(APPROXIMATED, geometry_label(g),
-                        f"{problem}: '{s.filename}' is written as the OBJ '{uri}' (its "
-                        "triangles; materials and textures are not carried)", g.instance.source)
-        return uri
 
     def _mesh_usable(self, g: Geometry, s: Mesh) -> bool:
         """Whether MuJoCo's compiler takes the mesh file; what it refuses is

@@ -272,28 +272,11 @@ class UrdfWriter(UrdfJoints, Writer):
         not all read (MESHES_AS_OBJ), written beside the output; None,
         reported, when there is no folder to write it to or the file cannot
         be read (the mesh is then named as it is)."""
-        from ...geometry.meshes import MeshError
         kind = MESHES_AS_OBJ[os.path.splitext(s.filename)[1].lower()]
         why = f"pybullet reads OBJ, STL and DAE meshes only, not {kind}"
         if kind.startswith("MuJoCo"):
             why = f"no URDF reader (ROS, pybullet, yourdfpy, Drake) reads {kind}"
-        if self.meshes.generated_folder() is None:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"{why} like '{s.filename}'; write to a file (-o) or give "
-                            "--copy-meshes DIR and an OBJ of it is written there",
-                            g.instance.source)
-            return None
-        try:
-            uri = self.meshes.as_obj(s.filename)
-        except (MeshError, OSError) as e:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"{why}, and '{s.filename}' cannot be converted to OBJ: {e}",
-                            g.instance.source)
-            return None
-        self.report.add(APPROXIMATED, geometry_label(g),
-                        f"{why}: '{s.filename}' is written as the OBJ '{uri}' (its triangles; "
-                        "materials and textures are not carried)", g.instance.source)
-        return uri
+        return self.mesh_as_obj(g, s, why)
 
     def _ellipsoid_mesh(self, g: Geometry, s: Ellipsoid, what: str):
         """An ellipsoid in standard URDF: a unit sphere's mesh scaled by the
