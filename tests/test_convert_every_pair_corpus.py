@@ -140,3 +140,12 @@ def test_every_geometry_on_a_mesh_mujoco_refuses_is_reported_not_only_the_first(
                and "geometry" in x.element]
     assert len(dropped) == 2 and any("v1" in d for d in dropped) and \
         any("v2" in d for d in dropped)
+
+
+def test_a_joint_whose_own_name_holds_a_double_underscore_keeps_its_effort(tmp_path):
+    # (example-robot-data's flying arms: 'flying_arm_2__j_bl_link1'; the check
+    # must not take the part before "__" for a model instance's prefix)
+    text = ARM.format(effort=2.5).replace('name="j"', 'name="flying_arm_2__j"')
+    original = _loaded(text, tmp_path, "a.urdf")
+    again = _loaded(text, tmp_path, "b.urdf")
+    assert compare_efforts(original, again, LossReport("a.urdf", "urdf")) == []

@@ -227,10 +227,12 @@ def compare_efforts(original: MultibodyPlant, written: MultibodyPlant,
                     report: LossReport) -> list[str]:
     """Joints whose effort limit the output lost or changed, unreported."""
     said = " ".join(f"{x.element} {x.what}" for x in report.losses)
-    got = {k.rsplit("__", 1)[-1]: v for k, v in effort_limits(written).items()}
+    got = effort_limits(written)
+    # (a target of one model names a joint INSTANCE__name; a name may hold "__" itself)
+    unprefixed = {k.rsplit("__", 1)[-1]: v for k, v in got.items()}
     out = []
     for name, want in effort_limits(original).items():
-        have = got.get(name)
+        have = got.get(name, unprefixed.get(name))
         if have is not None and all(abs(x - y) <= TOLERANCE * max(1.0, abs(x))
                                     for x, y in zip(want, have)):
             continue
