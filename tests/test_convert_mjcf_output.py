@@ -255,3 +255,29 @@ def test_geometry_and_model_facts_mjcf_cannot_hold_are_reported(tmp_path):
          "material steel: MJCF output has no place for it", "dropped"),
         ("model instance 'box'", "colour scheme dark: MJCF output has no place for it",
          "dropped")]
+
+
+def test_a_free_body_of_point_masses_gets_the_tiny_inertia_mujoco_needs(tmp_path):
+    # pyflyt's fixed-wing aircraft: every link a point mass (zero inertia),
+    # welded at spread-out offsets. The masses' offsets give the cluster an
+    # inertia, but MuJoCo 4 still refuses it ("mass and inertia of moving
+    # bodies must be larger than mjMINVAL"), so the writer adds its tiny
+    # inertia and says so.
+    mujoco = pytest.importorskip("mujoco")
+    point = '<inertial><mass value="{m}"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" ' \
+            'iyz="0"/></inertial>'
+    urdf = tmp_path / "plane.urdf"
+    urdf.write_text(f"""<robot name="plane">
+      <link name="base">{point.format(m=0.3)}</link>
+      <link name="wing">{point.format(m=0.5)}</link>
+      <link name="tail">{point.format(m=0.1)}</link>
+      <joint name="w" type="fixed"><parent link="base"/><child link="wing"/>
+        <origin xyz="-0.5 0.9 0"/></joint>
+      <joint name="t" type="fixed"><parent link="base"/><child link="tail"/>
+        <origin xyz="-1.1 0 0.15"/></joint></robot>""")
+    out = tmp_path / "plane.xml"
+    result = convert_file(str(urdf), "mjcf", str(out))
+    out.write_text(result.text)
+    mujoco.MjModel.from_xml_path(str(out))  # (refused before)
+    assert any(x.element == "body 'base'" and x.action == "approximated"
+               for x in result.report.losses)

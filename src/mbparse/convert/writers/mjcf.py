@@ -329,12 +329,18 @@ class MjcfWriter(Writer):
             return True
         com = [sum(M.mass * X.apply(M.com)[k] for M, X in parts) / total for k in range(3)]
         I = [0.0] * 6
+        own = [0.0] * 6  # the bodies' own inertias, without the masses' offsets
         for M, X in parts:
             Ic = reexpress_inertia(M.I_cm, X.R)
             c = X.apply(M.com)
             shift = point_mass_inertia(M.mass, [c[k] - com[k] for k in range(3)])
             I = [a + b + s for a, b, s in zip(I, Ic, shift)]
-        return min(principal_moments(I)) < MINIMUM
+            own = [a + b for a, b in zip(own, Ic)]
+        # MuJoCo 4 also refuses a cluster of point masses (its bodies' own
+        # inertias all zero) however the masses are spread: measured, a free
+        # body of zero inertia with point masses welded at (1, 0, 0) and
+        # (0, 1, 0.5) is refused.
+        return min(principal_moments(I)) < MINIMUM or min(principal_moments(own)) < MINIMUM
 
     def _joints(self, el, node: BodyNode) -> None:
         h = node.hinge
