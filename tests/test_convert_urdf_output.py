@@ -564,3 +564,22 @@ def test_a_damped_floating_joint_is_a_floating_joint_and_its_damping_is_reported
     assert [float(v) for v in free.find("origin").get("xyz").split()] == [0, 0, 1]
     assert any(x.element == "joint 'free'" and "damping" in x.what and x.action == "dropped"
                for x in report.losses)
+
+
+def test_the_readers_notes_say_friction_and_calibration_are_kept_for_conversions(tmp_path):
+    # Drake ignores them, and the reader says so, but a conversion writes
+    # them: the note must not tell a converting user they are lost.
+    import warnings as _warnings
+    from mbparse.loading import load
+    urdf = write_text(tmp_path, "f.urdf", """<robot name="f"><link name="a"/>
+      <link name="b"><inertial><mass value="1"/>
+        <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+      <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+        <limit lower="-1" upper="1" effort="1" velocity="1"/><dynamics friction="0.2"/>
+        <calibration rising="0.1"/></joint></robot>""")
+    with _warnings.catch_warnings(record=True) as seen:
+        _warnings.simplefilter("always")
+        load(str(urdf))
+    notes = [str(w.message) for w in seen if "friction" in str(w.message)
+             or "calibration" in str(w.message)]
+    assert len(notes) == 2 and all("kept for `mbparse convert`" in n for n in notes)

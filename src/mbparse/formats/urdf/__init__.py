@@ -409,8 +409,11 @@ class UrdfReader:
         if el.get("drake_ignore") == "true":
             return
         if "calibration" in kids or "safety_controller" in kids:
-            diag.warn_unsupported_element(el, "calibration", kids)
-            diag.warn_unsupported_element(el, "safety_controller", kids)
+            for tag in ("calibration", "safety_controller"):
+                if tag in kids:  # (as Drake says; the converters still write it)
+                    diag.warning(kids[tag], f"<{tag}> inside <joint> is not supported by the "
+                                 "model (as in Drake); it is ignored here, but kept for "
+                                 "`mbparse convert`", code="xml-unsupported")
         name = el.get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute", code="urdf-attribute-missing")
@@ -566,8 +569,9 @@ class UrdfReader:
         damping = diag.scalar(node, "damping", 0.0)
         friction = diag.scalar(node, "friction")
         if friction is not None and friction != 0.0:
-            diag.warning(node, f"joint friction {friction:g} is not modelled; the 'friction' "
-                               "attribute is ignored", code="urdf-unsupported")
+            diag.warning(node, f"joint friction {friction:g} is not modelled (as in Drake); "
+                               "the 'friction' attribute is ignored here, but kept for "
+                               "`mbparse convert`", code="urdf-unsupported")
         if diag.scalar(node, "coulomb_window") is not None:
             diag.warning(node, "the 'coulomb_window' attribute is obsolete and is ignored",
                          code="urdf-unsupported")
