@@ -569,7 +569,6 @@ def test_a_damped_floating_joint_is_a_floating_joint_and_its_damping_is_reported
 def test_the_readers_notes_say_friction_and_calibration_are_kept_for_conversions(tmp_path):
     # Drake ignores them, and the reader says so, but a conversion writes
     # them: the note must not tell a converting user they are lost.
-    import warnings as _warnings
     from mbparse.loading import load
     urdf = write_text(tmp_path, "f.urdf", """<robot name="f"><link name="a"/>
       <link name="b"><inertial><mass value="1"/>
@@ -577,9 +576,6 @@ def test_the_readers_notes_say_friction_and_calibration_are_kept_for_conversions
       <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
         <limit lower="-1" upper="1" effort="1" velocity="1"/><dynamics friction="0.2"/>
         <calibration rising="0.1"/></joint></robot>""")
-    with _warnings.catch_warnings(record=True) as seen:
-        _warnings.simplefilter("always")
-        load(str(urdf))
-    notes = [str(w.message) for w in seen if "friction" in str(w.message)
-             or "calibration" in str(w.message)]
+    notes = [str(w) for w in load(str(urdf)).warnings
+             if "friction" in str(w) or "calibration" in str(w)]
     assert len(notes) == 2 and all("kept for `mbparse convert`" in n for n in notes)
