@@ -114,14 +114,8 @@ class Writer:
         read (``why`` says so), written into the copy-meshes folder or else
         the folder of meshes beside the output, reported as approximated
         (materials and textures stay behind); None, reported as dropped, when
-        there is no such folder or the file cannot be read or written."""
+        the file cannot be read or written."""
         from ...geometry.meshes import MeshError
-        if self.meshes.generated_folder() is None:
-            self.report.add(DROPPED, geometry_label(g),
-                            f"{why} like '{s.filename}'; write to a file (-o) or give "
-                            "--copy-meshes DIR and an OBJ of it is written there",
-                            g.instance.source)
-            return None
         try:
             uri = self.meshes.as_obj(s.filename)
         except (MeshError, OSError) as e:

@@ -22,7 +22,7 @@ class MeshPlacer:
     ``use_packages`` writes ``package://NAME/...`` for meshes inside a package.
     ``converted_to`` is the folder that receives the meshes a writer makes
     (an OBJ of a mesh the target cannot read, an ellipsoid's sphere) when
-    there is no ``copy_to``; None: no such folder.
+    there is no ``copy_to`` (by default ``out_dir`` itself).
     """
 
     out_dir: str
@@ -31,6 +31,10 @@ class MeshPlacer:
     use_packages: bool = False
     copied: dict[str, str] = field(default_factory=dict)
     converted_to: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.converted_to is None:
+            self.converted_to = self.out_dir
 
     def uri(self, filename: str) -> str:
         path = os.path.abspath(filename)
@@ -45,7 +49,7 @@ class MeshPlacer:
 
     def as_obj(self, filename: str) -> str:
         """The URI of an OBJ copy of a mesh file of another format, written
-        into :meth:`generated_folder` (which must not be None): the triangles
+        into :meth:`generated_folder`: the triangles
         as mbparse reads them (a Collada file's unit and up axis, a glTF file
         turned to +z), without materials or textures. A file
         there that an earlier conversion made of the same mesh (its first
@@ -63,16 +67,15 @@ class MeshPlacer:
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
 
-    def generated_folder(self) -> str | None:
+    def generated_folder(self) -> str:
         """Where a mesh the writer makes goes: the copy-meshes folder, else
-        ``converted_to``, else nowhere (None)."""
-        folder = self.copy_to if self.copy_to is not None else self.converted_to
-        return None if folder is None else os.path.abspath(folder)
+        ``converted_to``."""
+        return os.path.abspath(self.copy_to if self.copy_to is not None else self.converted_to)
 
     def generated(self, stem: str, vertices, faces, comment: str = "",
                   key: str | None = None) -> str:
         """The URI of an OBJ of ``vertices`` and ``faces`` written into
-        :meth:`generated_folder` (which must not be None) as ``stem.obj``,
+        :meth:`generated_folder` as ``stem.obj``,
         once per ``key`` (the stem by default). A file there of that name that
         an earlier conversion made of the same thing (its first line, the
         comment, says so) is written again; any other file is left alone and
@@ -80,9 +83,6 @@ class MeshPlacer:
         key = key or f"#generated:{stem}"
         if key not in self.copied:
             folder = self.generated_folder()
-            if folder is None:
-                raise ValueError("no folder to write a mesh to: the output goes to standard "
-                                 "output and no copy-meshes folder was given")
             os.makedirs(folder, exist_ok=True)
             comment = "mbparse: " + " ".join(comment.splitlines())
             target = os.path.join(folder, stem + ".obj")

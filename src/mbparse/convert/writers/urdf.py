@@ -270,8 +270,8 @@ class UrdfWriter(UrdfJoints, Writer):
     def _mesh_as_obj(self, g: Geometry, s: Mesh) -> str | None:
         """The URI of an OBJ of the triangles of a mesh file URDF readers do
         not all read (MESHES_AS_OBJ), written beside the output; None,
-        reported, when there is no folder to write it to or the file cannot
-        be read (the mesh is then named as it is)."""
+        reported, when the file cannot be read (the mesh is then named as it
+        is)."""
         kind = MESHES_AS_OBJ[os.path.splitext(s.filename)[1].lower()]
         why = f"pybullet reads OBJ, STL and DAE meshes only, not {kind}"
         if kind.startswith("MuJoCo"):
@@ -280,16 +280,8 @@ class UrdfWriter(UrdfJoints, Writer):
 
     def _ellipsoid_mesh(self, g: Geometry, s: Ellipsoid, what: str):
         """An ellipsoid in standard URDF: a unit sphere's mesh scaled by the
-        semi-axes, written beside the output; without a folder to write it
-        to, the ellipsoid is reported and left out."""
+        semi-axes, written into the folder of meshes the writer makes."""
         from .meshes import unit_sphere_triangles
-        if self.meshes.generated_folder() is None:
-            self.report.add(DROPPED, geometry_label(g),
-                            "standard URDF has no ellipsoid and the output's folder is not "
-                            "known to write its mesh to (write to a file, -o, or give "
-                            "--copy-meshes DIR; --drake-extensions writes drake:ellipsoid)",
-                            g.instance.source)
-            return None
         vertices, faces = unit_sphere_triangles()
         uri = self.meshes.generated("unit_sphere", vertices, faces,
                                     "a unit sphere, scaled to ellipsoids by <mesh scale>")
