@@ -160,3 +160,17 @@ def test_package_map_never_fetches_from_a_network(url, monkeypatch):
     monkeypatch.setattr(socket.socket, "connect", no_network)
     with pytest.raises(PackageMapError, match="scheme"):
         PackageMap().resolve_url(url)
+
+
+def test_package_map_remembers_a_bounded_number_of_manifests(tmp_path, monkeypatch):
+    from mbparse import package_map
+
+    monkeypatch.setattr(package_map, "MAX_CACHED_MANIFESTS", 3)
+    monkeypatch.setattr(package_map, "_MANIFESTS", {})
+    for k in range(5):
+        folder = tmp_path / f"p{k}"
+        folder.mkdir()
+        (folder / "package.xml").write_text(f"<package><name>p{k}</name></package>")
+        assert package_map.read_package_xml(str(folder / "package.xml")) == (f"p{k}", None)
+    assert len(package_map._MANIFESTS) == 3
+    assert str(tmp_path / "p4" / "package.xml") in package_map._MANIFESTS

@@ -76,3 +76,42 @@ def test_an_unreadable_package_xml_above_is_said_and_the_model_loads(model):
     count, said, _ = api_geometries(model)
     assert count == 2
     assert any("has no <name>" in m and "is ignored" in m for m in said)
+
+
+def test_a_changed_package_xml_is_read_again(model):
+    """Manifests are remembered between loads (every load looks at those above
+    its file), keyed by the file's identity: a manifest rewritten since names
+    its new package, and one that became unreadable is said."""
+    manifest = model.parent.parent / "package.xml"
+    assert api_geometries(model)[2].package_map().contains("my_robot")
+    manifest.write_text('<package format="2"><name>renamed_robot</name></package>')
+    count, said, parser = api_geometries(model)
+    assert parser.package_map().contains("renamed_robot")
+    assert not parser.package_map().contains("my_robot")
+    assert count == 0 and any("'my_robot', which the package map does not have" in m
+                              for m in said)
+    manifest.write_text("<package><name></name></package>")
+    _, said, parser = api_geometries(model)
+    assert parser.package_map().size() == 0
+    assert any("has no <name>" in m and "is ignored" in m for m in said)
+
+
+def test_a_package_xml_fixed_in_place_is_read_again(model):
+    """A manifest with a fault is remembered with its fault; once fixed (same
+    path, same size, same inode) it is read again."""
+    import os
+
+    manifest = model.parent.parent / "package.xml"
+    good = manifest.read_bytes()
+    bad = good.replace(b"<name>", b"<nome>").replace(b"</name>", b"</nome>")
+    assert len(bad) == len(good)
+    with open(manifest, "r+b") as f:  # (in place: the inode is kept)
+        f.write(bad)
+    st = os.stat(manifest)
+    _, said, parser = api_geometries(model)
+    assert any("has no <name>" in m for m in said)
+    with open(manifest, "r+b") as f:
+        f.write(good)
+    os.utime(manifest, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    count, said, parser = api_geometries(model)
+    assert count == 2 and not said and parser.package_map().contains("my_robot")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from stat import S_ISLNK, S_ISREG
 
 from .diagnostics import ParseError
 from .files import read_regular_file
@@ -28,13 +29,64 @@ def _same_dir(a: str, b: str) -> bool:
 
 
 def read_package_xml(filename: str) -> tuple[str, str | None]:
-    """The package name in a ``package.xml`` and its deprecation message, if any."""
+    """The package name in a ``package.xml`` and its deprecation message, if any.
+
+    A manifest read before and unchanged since (same device, inode, size and
+    modification time) is not read again."""
+    try:
+        st = os.stat(filename)
+    except OSError:
+        st = None  # (reading it says why it cannot be read)
+    return _manifest(filename, st)
+
+
+# The manifests read so far, by path: (the file's identity when it was read,
+# the (name, deprecation) in it or the problem with its text). Every load
+# that discovers packages (PackageMap.populate_upstream) looks at the
+# manifests above its file; one unchanged since it was read is not read
+# again. At most MAX_CACHED_MANIFESTS are kept, the oldest forgotten first.
+_MANIFESTS: dict[str, tuple[tuple[int, int, int, int], tuple[str, str | None] | str]] = {}
+MAX_CACHED_MANIFESTS = 512
+
+
+def _manifest(filename: str, st: os.stat_result | None) -> tuple[str, str | None]:
+    """:func:`read_package_xml` of ``filename``, whose ``os.stat`` is ``st``
+    (None: unknown); from the cache when the file is the one read then."""
+    if st is None or not S_ISREG(st.st_mode):  # (reading it reports what it is)
+        return _parse_manifest(filename, _manifest_bytes(filename))
+    identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    cached = _MANIFESTS.get(filename)
+    if cached is not None and cached[0] == identity:
+        found = cached[1]
+    else:
+        data = _manifest_bytes(filename)  # (a file that cannot be read is not remembered)
+        try:
+            found = _parse_manifest(filename, data)
+        except PackageMapError as e:
+            found = str(e)
+        if cached is None and len(_MANIFESTS) >= MAX_CACHED_MANIFESTS:
+            del _MANIFESTS[next(iter(_MANIFESTS))]
+        _MANIFESTS[filename] = identity, found
+    if found.__class__ is str:
+        raise PackageMapError(found)
+    return found  # type: ignore[return-value]
+
+
+def _manifest_bytes(filename: str) -> bytes:
+    try:
+        return read_regular_file(filename)
+    except OSError as e:
+        raise PackageMapError(f"Failed to parse XML in package manifest '{filename}': {e}") from None
+
+
+def _parse_manifest(filename: str, data: bytes) -> tuple[str, str | None]:
+    """The package name in a manifest's text and its deprecation message, if any."""
     from lxml import etree  # here: ``import mbparse`` and the DMD/OBJ readers do without it
 
     try:
         parser = etree.XMLParser(resolve_entities=False, no_network=True, remove_comments=True)
-        root = etree.fromstring(read_regular_file(filename), parser)
-    except (OSError, etree.XMLSyntaxError) as e:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as e:
         raise PackageMapError(f"Failed to parse XML in package manifest '{filename}': {e}") from None
     if root.tag != "package":
         raise PackageMapError(f"Package manifest '{filename}' does not contain a <package> element")
@@ -50,16 +102,35 @@ def read_package_xml(filename: str) -> tuple[str, str | None]:
     return name_node.text.strip(), deprecated
 
 
+def _followed(link: str) -> os.stat_result | None:
+    """``os.stat`` of what ``link`` points to; None for a dangling link."""
+    try:
+        return os.stat(link)
+    except (OSError, ValueError):
+        return None
+
+
 def ancestor_package_xmls(path: str) -> list[str]:
     """Every ``package.xml`` in the folder of ``path`` and the folders above it,
     nearest first (whatever it is: one that is not a readable manifest is
     reported when read)."""
+    return [xml for xml, _ in _ancestor_manifests(path)]
+
+
+def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
+    """(path, ``os.stat``) of every ``package.xml`` in the folder of ``path``
+    and the folders above it, nearest first (None for a dangling link): one
+    system call a folder, two for a link."""
     found = []
     folder = os.path.dirname(os.path.abspath(path))
     while True:
         xml = os.path.join(folder, "package.xml")
-        if os.path.lexists(xml):
-            found.append(xml)
+        try:
+            st = os.lstat(xml)
+        except (OSError, ValueError):  # (none there, as os.path.lexists says)
+            pass
+        else:
+            found.append((xml, _followed(xml) if S_ISLNK(st.st_mode) else st))
         parent = os.path.dirname(folder)
         if parent == folder:
             return found
@@ -148,9 +219,9 @@ class PackageMap:
         its folder. Returns (manifest, problem) for each manifest that could
         not be read (the rest are added)."""
         problems = []
-        for xml in ancestor_package_xmls(model_file):
+        for xml, st in _ancestor_manifests(model_file):
             try:
-                name, deprecated = read_package_xml(xml)
+                name, deprecated = _manifest(xml, st)
                 if name not in self._paths:
                     self.add(name, os.path.dirname(os.path.abspath(xml)))
                     if deprecated is not None:
@@ -196,8 +267,12 @@ class PackageMap:
             if any(os.path.exists(os.path.join(path, m)) for m in stop_markers):
                 continue
             manifest = os.path.join(path, "package.xml")
-            if os.path.isfile(manifest):
-                name, deprecated = read_package_xml(manifest)
+            try:
+                st = os.stat(manifest)
+            except (OSError, ValueError):  # (as os.path.isfile)
+                st = None
+            if st is not None and S_ISREG(st.st_mode):
+                name, deprecated = _manifest(manifest, st)
                 if name not in self._paths:
                     self._paths[name] = path
                     if deprecated is not None:
