@@ -119,22 +119,40 @@ def ancestor_package_xmls(path: str) -> list[str]:
 
 def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
     """(path, ``os.stat``) of every ``package.xml`` in the folder of ``path``
-    and the folders above it, nearest first (None for a dangling link): one
-    system call a folder, two for a link."""
+    and the folders above it, nearest first (None for a dangling link).
+    Where there is none (most folders), one ``access`` call says so: an
+    ``lstat`` that fails costs an exception (a third of a small file's
+    discovery)."""
     found = []
-    folder = os.path.dirname(os.path.abspath(path))
-    while True:
-        xml = os.path.join(folder, "package.xml")
+    for xml in _manifest_paths_up(os.path.dirname(os.path.abspath(path))):
         try:
-            st = os.lstat(xml)
-        except (OSError, ValueError):  # (none there, as os.path.lexists says)
-            pass
-        else:
+            st = os.lstat(xml) if os.access(xml, os.F_OK, follow_symlinks=False) else None
+        except (OSError, ValueError):  # (gone since, or no path: as os.path.lexists)
+            st = None
+        if st is not None:
             found.append((xml, _followed(xml) if S_ISLNK(st.st_mode) else st))
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return found
+    return found
+
+
+_POSIX = os.sep == "/" and os.altsep is None
+
+
+def _manifest_paths_up(folder: str) -> list[str]:
+    """``package.xml`` in ``folder`` (absolute and normal) and in every
+    folder above it, nearest first."""
+    if _POSIX:  # (cut at each '/': os.path.dirname and join cost 3% of a small file's load)
+        paths = []
+        end = len(folder) if folder != "/" else 0
+        while end > 0:
+            paths.append(folder[:end] + "/package.xml")
+            end = folder.rfind("/", 0, end)
+        paths.append("/package.xml")
+        return paths
+    paths = [os.path.join(folder, "package.xml")]
+    while (parent := os.path.dirname(folder)) != folder:
+        paths.append(os.path.join(parent, "package.xml"))
         folder = parent
+    return paths
 
 
 class PackageMap:
