@@ -11,7 +11,7 @@ import re
 from stat import S_ISLNK, S_ISREG
 
 from .diagnostics import ParseError
-from .files import read_regular_file
+from .files import path_exists, read_regular_file
 
 _URI = re.compile(r"^([a-z0-9+.-]+)://([^/]*)/+(.*)$", re.DOTALL)
 _STOP_MARKERS = ("AMENT_IGNORE", "CATKIN_IGNORE", "COLCON_IGNORE")
@@ -351,7 +351,7 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
     if m:
         scheme, package, rest = m.groups()
         if scheme == "file":
-            result = "/" + rest
+            result = os.path.normpath("/" + rest)
         elif scheme in ("model", "package"):
             if not package_map.contains(package):
                 return "", UriProblem(f"URI '{uri}' names package '{package}', which the "
@@ -376,9 +376,8 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             return "", UriProblem(f"relative URI '{uri}' cannot be resolved in a model read from "
                                   "a string (there is no folder to resolve it against)",
                                   "uri-relative")
-        result = uri if os.path.isabs(uri) else os.path.join(root_dir, uri)
-    result = os.path.normpath(result)
-    if not os.path.exists(result):
+        result = os.path.normpath(uri if os.path.isabs(uri) else os.path.join(root_dir, uri))
+    if not path_exists(result):
         return result, UriProblem(f"URI '{uri}' names '{result}', which does not exist",
                                   "file-missing")
     return result, None
