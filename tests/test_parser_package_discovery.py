@@ -115,3 +115,14 @@ def test_a_package_xml_fixed_in_place_is_read_again(model):
     os.utime(manifest, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     count, said, parser = api_geometries(model)
     assert count == 2 and not said and parser.package_map().contains("my_robot")
+
+
+def test_a_dangling_package_xml_link_above_is_said(model):
+    """A package.xml that is a link to nothing is a manifest that cannot be
+    read (said), not a folder without one."""
+    import os
+
+    os.symlink(model.parent / "missing.xml", model.parent / "package.xml")
+    count, said, _ = api_geometries(model)
+    assert count == 2
+    assert any("package.xml" in m and "No such file" in m and "is ignored" in m for m in said)

@@ -6,9 +6,10 @@ variables. Nothing is ever fetched from a network.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
-from stat import S_ISLNK, S_ISREG
+from stat import S_ISREG
 
 from .diagnostics import ParseError
 from .files import path_exists, read_regular_file
@@ -102,10 +103,11 @@ def _parse_manifest(filename: str, data: bytes) -> tuple[str, str | None]:
     return name_node.text.strip(), deprecated
 
 
-def _followed(link: str) -> os.stat_result | None:
-    """``os.stat`` of what ``link`` points to; None for a dangling link."""
+def _followed(path: str) -> os.stat_result | None:
+    """``os.stat`` of ``path`` (of what it points to, for a link); None when
+    that cannot be had (a dangling link: reading it says why)."""
     try:
-        return os.stat(link)
+        return os.stat(path)
     except (OSError, ValueError):
         return None
 
@@ -120,26 +122,28 @@ def ancestor_package_xmls(path: str) -> list[str]:
 def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
     """(path, ``os.stat``) of every ``package.xml`` in the folder of ``path``
     and the folders above it, nearest first (None for a dangling link).
-    Where there is none (most folders), one ``access`` call says so: an
-    ``lstat`` that fails costs an exception (a third of a small file's
+    Where there is none (most folders), one ``access`` call says so: a
+    ``stat`` that fails costs an exception (a third of a small file's
     discovery)."""
     found = []
     for xml in _manifest_paths_up(os.path.dirname(os.path.abspath(path))):
         try:
-            st = os.lstat(xml) if os.access(xml, os.F_OK, follow_symlinks=False) else None
-        except (OSError, ValueError):  # (gone since, or no path: as os.path.lexists)
-            st = None
-        if st is not None:
-            found.append((xml, _followed(xml) if S_ISLNK(st.st_mode) else st))
+            there = os.access(xml, os.F_OK, follow_symlinks=False)  # (as os.path.lexists)
+        except (OSError, ValueError):  # (no path)
+            there = False
+        if there:
+            found.append((xml, _followed(xml)))
     return found
 
 
 _POSIX = os.sep == "/" and os.altsep is None
 
 
-def _manifest_paths_up(folder: str) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def _manifest_paths_up(folder: str) -> tuple[str, ...]:
     """``package.xml`` in ``folder`` (absolute and normal) and in every
-    folder above it, nearest first."""
+    folder above it, nearest first. (Remembered: the string work costs
+    half of a small file's package discovery, and loads repeat folders.)"""
     if _POSIX:  # (cut at each '/': os.path.dirname and join cost 3% of a small file's load)
         paths = []
         end = len(folder) if folder != "/" else 0
@@ -147,12 +151,12 @@ def _manifest_paths_up(folder: str) -> list[str]:
             paths.append(folder[:end] + "/package.xml")
             end = folder.rfind("/", 0, end)
         paths.append("/package.xml")
-        return paths
+        return tuple(paths)
     paths = [os.path.join(folder, "package.xml")]
     while (parent := os.path.dirname(folder)) != folder:
         paths.append(os.path.join(parent, "package.xml"))
         folder = parent
-    return paths
+    return tuple(paths)
 
 
 class PackageMap:
