@@ -53,13 +53,13 @@ def add_model(source: DataSource, model_name: str, parent_model_name: str | None
         # line 1, so that every OBJ error has a line to go to.
         diagnostic.error(message, source.name(), line, code=code)
 
-    if not os.path.isfile(filename):
-        fail(f"cannot open the OBJ file '{filename}'")
-    try:
+    try:  # (what is not a regular file is said once the read fails: no stat before it)
         mesh = read_obj(filename, most=current_limits().max_file_bytes or None)
     except FileTooLargeError as e:
         fail(f"{e.strerror}; {raise_hint('max_file_bytes')}", code="size-limit")
     except OSError as e:
+        if not os.path.isfile(filename):
+            fail(f"cannot open the OBJ file '{filename}'")
         fail(f"cannot read the OBJ file '{filename}': {e.strerror}")
     except ObjError as e:
         fail(f"this OBJ file cannot be read as a mesh: {e}", e.line or 1,
