@@ -78,43 +78,73 @@ def test_an_unreadable_package_xml_above_is_said_and_the_model_loads(model):
     assert any("has no <name>" in m and "is ignored" in m for m in said)
 
 
+def _stamp(path, seconds_ago: float) -> None:
+    """Gives ``path`` a modification time ``seconds_ago`` in the past (a
+    manifest modified within the last seconds is never remembered)."""
+    import os
+    import time
+
+    ns = time.time_ns() - int(seconds_ago * 1e9)
+    os.utime(path, ns=(ns, ns))
+
+
 def test_a_changed_package_xml_is_read_again(model):
     """Manifests are remembered between loads (every load looks at those above
-    its file), keyed by the file's identity: a manifest rewritten since names
-    its new package, and one that became unreadable is said."""
+    its file), by the file's identity: a manifest rewritten since names its
+    new package, and one that became unreadable is said."""
     manifest = model.parent.parent / "package.xml"
+    _stamp(manifest, 100)
     assert api_geometries(model)[2].package_map().contains("my_robot")
     manifest.write_text('<package format="2"><name>renamed_robot</name></package>')
+    _stamp(manifest, 50)
     count, said, parser = api_geometries(model)
     assert parser.package_map().contains("renamed_robot")
     assert not parser.package_map().contains("my_robot")
     assert count == 0 and any("'my_robot', which the package map does not have" in m
                               for m in said)
     manifest.write_text("<package><name></name></package>")
+    _stamp(manifest, 40)
     _, said, parser = api_geometries(model)
     assert parser.package_map().size() == 0
     assert any("has no <name>" in m and "is ignored" in m for m in said)
 
 
-def test_a_package_xml_fixed_in_place_is_read_again(model):
-    """A manifest with a fault is remembered with its fault; once fixed (same
-    path, same size, same inode) it is read again."""
-    import os
+def _rewrite_in_place(path, data: bytes) -> None:
+    with open(path, "r+b") as f:  # (the inode is kept)
+        f.write(data)
 
+
+def test_a_package_xml_fixed_in_place_is_read_again(model):
+    """A manifest with a fault is remembered with its fault; once fixed in
+    place (same path, size and inode, a millisecond later) it is read again."""
     manifest = model.parent.parent / "package.xml"
     good = manifest.read_bytes()
     bad = good.replace(b"<name>", b"<nome>").replace(b"</name>", b"</nome>")
     assert len(bad) == len(good)
-    with open(manifest, "r+b") as f:  # (in place: the inode is kept)
-        f.write(bad)
-    st = os.stat(manifest)
+    _rewrite_in_place(manifest, bad)
+    _stamp(manifest, 100)
     _, said, parser = api_geometries(model)
     assert any("has no <name>" in m for m in said)
-    with open(manifest, "r+b") as f:
-        f.write(good)
-    os.utime(manifest, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    _rewrite_in_place(manifest, good)
+    _stamp(manifest, 99.999)
     count, said, parser = api_geometries(model)
     assert count == 2 and not said and parser.package_map().contains("my_robot")
+
+
+def test_a_package_xml_rewritten_within_one_clock_tick_is_read_again(model):
+    """A file system stamps times with a coarse clock: a manifest rewritten in
+    place at the same size within one tick keeps its whole identity. A
+    manifest modified in the last seconds is therefore read at every load."""
+    import os
+
+    manifest = model.parent.parent / "package.xml"
+    good = manifest.read_bytes()
+    other = good.replace(b"my_robot", b"my_other")
+    stamp = os.stat(manifest).st_mtime_ns
+    assert api_geometries(model)[2].package_map().contains("my_robot")
+    _rewrite_in_place(manifest, other)
+    os.utime(manifest, ns=(stamp, stamp))  # (the same tick)
+    assert api_geometries(model)[2].package_map().contains("my_other")
 
 
 def test_a_dangling_package_xml_link_above_is_said(model):

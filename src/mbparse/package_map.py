@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from stat import S_ISREG
 
 from .diagnostics import ParseError
@@ -48,6 +49,10 @@ def read_package_xml(filename: str) -> tuple[str, str | None]:
 # again. At most MAX_CACHED_MANIFESTS are kept, the oldest forgotten first.
 _MANIFESTS: dict[str, tuple[tuple[int, int, int, int], tuple[str, str | None] | str]] = {}
 MAX_CACHED_MANIFESTS = 512
+# A file modified less than this long ago (ns) is read at every load and not
+# kept: file systems stamp times with a coarse clock, so a file rewritten
+# within the same tick, at the same size, would keep its identity.
+_SETTLED_NS = 2_000_000_000
 
 
 def _manifest(filename: str, st: os.stat_result | None) -> tuple[str, str | None]:
@@ -65,9 +70,12 @@ def _manifest(filename: str, st: os.stat_result | None) -> tuple[str, str | None
             found = _parse_manifest(filename, data)
         except PackageMapError as e:
             found = str(e)
-        if cached is None and len(_MANIFESTS) >= MAX_CACHED_MANIFESTS:
-            del _MANIFESTS[next(iter(_MANIFESTS))]
-        _MANIFESTS[filename] = identity, found
+        if time.time_ns() - st.st_mtime_ns < _SETTLED_NS:
+            _MANIFESTS.pop(filename, None)  # (too recent to be told from its next version)
+        else:
+            if cached is None and len(_MANIFESTS) >= MAX_CACHED_MANIFESTS:
+                del _MANIFESTS[next(iter(_MANIFESTS))]
+            _MANIFESTS[filename] = identity, found
     if found.__class__ is str:
         raise PackageMapError(found)
     return found  # type: ignore[return-value]
