@@ -173,6 +173,6 @@ def test_package_map_remembers_a_bounded_number_of_manifests(tmp_path, monkeypat
         (folder / "package.xml").write_text(f"<package><name>p{k}</name></package>")
         os.utime(folder / "package.xml", (1e9, 1e9))  # (long settled: one to remember)
         assert package_map.read_package_xml(str(folder / "package.xml")) == (f"p{k}", None)
-    assert len(package_map._MANIFESTS) == 3
+    assert len(package_map._MANIFESTS) == 2  # (full at the fourth: all forgotten)
     assert str(tmp_path / "p4" / "package.xml") in package_map._MANIFESTS
     assert str(tmp_path / "p0" / "package.xml") not in package_map._MANIFESTS

@@ -46,7 +46,7 @@ def read_package_xml(filename: str) -> tuple[str, str | None]:
 # the (name, deprecation) in it or the problem with its text). Every load
 # that discovers packages (PackageMap.populate_upstream) looks at the
 # manifests above its file; one unchanged since it was read is not read
-# again. At most MAX_CACHED_MANIFESTS are kept, the oldest forgotten first.
+# again. At most MAX_CACHED_MANIFESTS are kept (when full, all are forgotten).
 _MANIFESTS: dict[str, tuple[tuple[int, int, int, int], tuple[str, str | None] | str]] = {}
 MAX_CACHED_MANIFESTS = 512
 # A file modified less than this long ago (ns) is read at every load and not
@@ -74,7 +74,7 @@ def _manifest(filename: str, st: os.stat_result | None) -> tuple[str, str | None
             _MANIFESTS.pop(filename, None)  # (too recent to be told from its next version)
         else:
             if cached is None and len(_MANIFESTS) >= MAX_CACHED_MANIFESTS:
-                del _MANIFESTS[next(iter(_MANIFESTS))]
+                _MANIFESTS.clear()  # (one call: threads may be reading manifests too)
             _MANIFESTS[filename] = identity, found
     if found.__class__ is str:
         raise PackageMapError(found)
