@@ -111,7 +111,7 @@ def _parse_manifest(filename: str, data: bytes) -> tuple[str, str | None]:
     return name_node.text.strip(), deprecated
 
 
-def _followed(path: str) -> os.stat_result | None:
+def _stat_or_none(path: str) -> os.stat_result | None:
     """``os.stat`` of ``path`` (of what it points to, for a link); None when
     that cannot be had (a dangling link: reading it says why)."""
     try:
@@ -140,7 +140,7 @@ def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
         except (OSError, ValueError):  # (no path)
             there = False
         if there:
-            found.append((xml, _followed(xml)))
+            found.append((xml, _stat_or_none(xml)))
     return found
 
 
