@@ -12,7 +12,8 @@ from ..common.uris import FileResolver
 from ...spatial import IDENTITY
 from ..common import drake
 from ..common.xml import (NO_CHILDREN, REFUSALS, XmlDiagnostic, child_map, children,
-                          expected_children, first_child, qname)
+                          first_child, qname)
+from .spec import ATTRIBUTES
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -40,9 +41,6 @@ _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
 # Every shape element, in the order a <geometry> holding several is read.
 _SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
 _SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
-# The children a <visual> and a <collision> are read for, in that order.
-_VISUAL_CHILDREN = ("origin", "geometry", "material")
-_COLLISION_CHILDREN = ("origin", "geometry")
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
@@ -80,6 +78,7 @@ class GeometryReader:
         self.diag = diag
         self.files = FileResolver(diag, package_map, root_dir)
         self.materials: dict[str, UrdfMaterial] = {}
+        self.spec = None  # (the reader's SpecCheck, set per parse)
 
     def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
         """The file a mesh or texture URI names. When it cannot be found: an
@@ -166,8 +165,10 @@ class GeometryReader:
         return cached
 
     # ------------------------------------------------------------ shapes
-    def shape(self, geometry_el, for_collision: bool):
-        """The shape a ``<geometry>`` holds (None: left out, reported)."""
+    def shape(self, geometry_el, for_collision: bool, check: bool = False):
+        """The shape a ``<geometry>`` holds (None: left out, reported);
+        ``check``: the spec check of the (plain) ``<geometry>`` is the
+        reader's (spec.SpecCheck)."""
         only = None
         for el in geometry_el:  # the common case: one plain shape element
             tag = el.tag
@@ -178,7 +179,15 @@ class GeometryReader:
             only = el
         else:
             if only is not None:
-                return self._shape_of(only.tag, only, for_collision)
+                tag = only.tag
+                if check:  # (a shape is a child <geometry> may have)
+                    if tag in ATTRIBUTES:
+                        self.spec.element(only, tag)
+                    else:
+                        self.spec.subtree(only)
+                return self._shape_of(tag, only, for_collision)
+        if check:
+            self.spec.subtree(geometry_el)
         diag = self.diag
         kids = child_map(geometry_el)
         for tag in _SHAPE_TAGS:  # several, or written with a prefix: in this order
@@ -283,12 +292,14 @@ class GeometryReader:
     # ------------------------------------------------------------ visual
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        (origin_el, geometry_el, material_el), kids = expected_children(el, _VISUAL_CHILDREN)
+        kids, plain = self.spec.children(el, "visual" if el.tag == "visual" else None, "geometry")
+        origin_el, geometry_el, material_el = (kids.get("origin"), kids.get("geometry"),
+                                               kids.get("material"))
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
         X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
-        shape = self.shape(geometry_el, for_collision=False)
+        shape = self.shape(geometry_el, False, plain is not None)
         illustration = perception = True
         if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
             for role, tag in _ROLE_TAGS:
@@ -339,7 +350,9 @@ class GeometryReader:
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        (origin_el, geometry_el), kids = expected_children(el, _COLLISION_CHILDREN)
+        kids, plain = self.spec.children(el, "collision" if el.tag == "collision" else None,
+                                         "geometry")
+        origin_el, geometry_el = kids.get("origin"), kids.get("geometry")
         if "verbose" in kids:
             diag.warn_unsupported_element(el, "verbose", kids)
         if geometry_el is None:
@@ -349,7 +362,7 @@ class GeometryReader:
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
-        shape = self.shape(geometry_el, for_collision=True)
+        shape = self.shape(geometry_el, True, plain is not None)
         drake_el = kids.get("drake:proximity_properties")
         compliance = kids.get("drake_compliance")
         if drake_el is None and compliance is None:
