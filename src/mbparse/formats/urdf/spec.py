@@ -75,12 +75,20 @@ def check_attributes(diag: XmlDiagnostic, root, reported: set | None = None) -> 
     inside a foreign element is looked at (asked only of an element found
     wanting: most files have nothing to report). ``reported``: elements
     already reported on, skipped, and to which those reported here are added."""
+    _check(diag, root.iter(*_WATCHED), reported)
+
+
+def _check(diag: XmlDiagnostic, elements, reported: set | None) -> None:
+    """:func:`check_attributes` of each of ``elements`` (any element: those
+    not listed are passed over)."""
     attributes, children = ATTRIBUTES, CHILDREN
-    for el in root.iter(*_WATCHED):
-        if reported and el in reported:
-            continue
+    for el in elements:
         tag = el.tag
         known = attributes.get(tag)
+        if known is None and tag not in children:
+            continue
+        if reported and el in reported:
+            continue
         if known is not None:
             keys = el.keys()
             if known.issuperset(keys):
@@ -169,7 +177,9 @@ class SpecCheck:
         """Checks ``el`` and everything inside it: a part the reader does not
         read (or reads without checking)."""
         if self.inline:
-            check_attributes(self.diag, el, self.reported)
+            # (lxml's iter() with the listed tags costs some 40,000
+            # instructions to set up: too much for a part of a few elements)
+            _check(self.diag, el.iter() if len(el) else (el,), self.reported)
 
     def rest(self, root) -> None:
         """After an error ended the reading: checks what is left of the tree
@@ -194,7 +204,7 @@ class SpecCheck:
             tag = c.tag
             if tag.__class__ is not str:
                 continue  # (not an element)
-            items.append(c)
+            items.append((tag, c))
             if tag not in out:
                 out[tag] = c
                 if tag[0] == "{":
@@ -214,8 +224,7 @@ class SpecCheck:
         kids = CHILDREN[parent] if parent is not None else None
         unknown = False
         attributes = ATTRIBUTES
-        for c in items:
-            tag = c.tag
+        for tag, c in items:
             known = attributes.get(tag)
             if known is not None:
                 if not known.issuperset(c.keys()):
