@@ -111,6 +111,16 @@ def test_a_misspelling_the_reader_does_not_read_is_still_reported(inner):
     assert len(seen) == 1 and "Did you mean" in seen[0].message, seen
 
 
+def test_an_ignored_joint_or_link_is_still_checked():
+    text = robot(f'<link name="a">{HEAVY}</link><link name="b" drake_ignore="true">'
+                 '<visual><origin xzy="1 0 0"/></visual></link><joint name="j" type="fixed" '
+                 'drake_ignore="true"><origin xyz="0 0 1" rpi="0 0 1"/><parent link="a"/>'
+                 '<child lnk="a"/></joint>')
+    assert sorted(d.message.split(";")[0] for d in _seen(text)) == [
+        "<child> has no attribute 'lnk'", "<origin> has no attribute 'rpi'",
+        "<origin> has no attribute 'xzy'"]
+
+
 def test_strict_parsing_refuses_the_first_misspelling_in_the_file():
     # (warnings are errors: the whole tree is checked before anything is read)
     from mbparse.diagnostics import ParseError

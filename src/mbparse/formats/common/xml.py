@@ -668,9 +668,11 @@ class XmlDiagnostic:
                 values[i] = self.scalar(el, names[i])
         return values
 
-    def vector(self, el, name: str, n: int, default=None):
-        """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
-        text = el.get(name) if ":" not in name else attr(el, name)
+    def vector(self, el, name: str, n: int, default=None, text: str | None | bool = False):
+        """An attribute of ``n`` numbers (a tuple); absent gives ``default``.
+        ``text``: the attribute's text (None: absent) when the caller has it."""
+        if text is False:
+            text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
         known = self._numbers.get(text)
@@ -729,15 +731,25 @@ class XmlDiagnostic:
                              "the same way, silently); write a plain number",
                          code="number-malformed")
 
-    def origin(self, el) -> RigidTransform:
-        """The pose of an ``<origin xyz rpy>`` element (identity when None)."""
+    def origin(self, el, others=None) -> RigidTransform:
+        """The pose of an ``<origin xyz rpy>`` element (identity when None);
+        ``others(el)`` is called when it has other attributes too."""
         if el is None:
             return IDENTITY
-        key = (el.get("xyz"), el.get("rpy"))
+        xyz = rpy = None
+        for name, text in el.items():  # (names and texts for the price of two get()s)
+            if name == "xyz":
+                xyz = text
+            elif name == "rpy":
+                rpy = text
+            elif others is not None:
+                others(el)
+                others = None
+        key = (xyz, rpy)
         pose = self._poses.get(key)
         if pose is None:
-            xyz = self.vector(el, "xyz", 3, ZERO3)
-            rpy = self.vector(el, "rpy", 3, ZERO3)
+            xyz = self.vector(el, "xyz", 3, ZERO3, xyz)
+            rpy = self.vector(el, "rpy", 3, ZERO3, rpy)
             pose = RigidTransform.from_rpy_xyz(rpy, xyz)
             numbers = self._numbers
             if (len(self._poses) < MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)

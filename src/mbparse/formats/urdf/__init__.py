@@ -362,7 +362,7 @@ class UrdfReader:
         diag = self.diag
         kids, _ = self.spec.children(el, "inertial" if el.tag == "inertial" else None)
         origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
-        X = IDENTITY if origin_el is None else diag.origin(origin_el)
+        X = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
         mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
         values = [0.0] * 6
         if inertia_el is not None:
@@ -426,6 +426,7 @@ class UrdfReader:
         if mimic is not None:  # read after every joint is added
             self._mimics.append((el, mimic))
         if el.get("drake_ignore") == "true":
+            self.spec.origin_has_others(kids.get("origin"))  # (left to the reader: checked here)
             return
         if "calibration" in kids or "safety_controller" in kids:
             for tag in ("calibration", "safety_controller"):
@@ -455,7 +456,7 @@ class UrdfReader:
                        code="urdf-structure")
         parent = self.body(name, parent_link, parent_el)
         child = self.body(name, child_link, child_el)
-        X_PB = diag.origin(kids.get("origin"))
+        X_PB = diag.origin(kids.get("origin"), self.spec.origin_has_others)
         axis = (1.0, 0.0, 0.0)
         axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):

@@ -298,7 +298,7 @@ class GeometryReader:
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
         shape = self.shape(geometry_el, False, plain is not None)
         illustration = perception = True
         if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
@@ -358,7 +358,7 @@ class GeometryReader:
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")

@@ -196,7 +196,8 @@ class SpecCheck:
         What the reader does not read further is checked whole, except the
         first plain ``descend`` child, which the reader reads and checks
         itself (returned, or None when it is not plain: then it is checked
-        here)."""
+        here), and the attributes of the first plain ``<origin>``, which the
+        reader reads (diag.origin) with :meth:`origin_has_others`."""
         out: dict = {}
         odd = False
         items = []
@@ -224,10 +225,11 @@ class SpecCheck:
         kids = CHILDREN[parent] if parent is not None else None
         unknown = False
         attributes = ATTRIBUTES
+        origin = out.get("origin")
         for tag, c in items:
             known = attributes.get(tag)
             if known is not None:
-                if not known.issuperset(c.keys()):
+                if c is not origin and not known.issuperset(c.keys()):
                     self._attributes(c, tag, known)
                 if len(c):
                     for g in c:
@@ -253,6 +255,13 @@ class SpecCheck:
         if len(el):
             for g in el:
                 self.subtree(g)
+
+    def origin_has_others(self, el) -> None:
+        """Checks an ``<origin>`` (the first of its parent's, which
+        :meth:`children` leaves to the reader) found to have attributes other
+        than xyz and rpy."""
+        if self.inline and el is not None and el.tag == "origin":
+            self._attributes(el, "origin", ATTRIBUTES["origin"])
 
     def _attributes(self, el, tag: str, known: frozenset[str]) -> None:
         for key in el.keys():
