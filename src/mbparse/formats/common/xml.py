@@ -615,10 +615,13 @@ class XmlDiagnostic:
         return _Located(self, el)
 
     # -- typed attributes
-    def scalar(self, el, name: str, default: float | None = None) -> float | None:
+    def scalar(self, el, name: str, default: float | None = None,
+               text: str | None | bool = False) -> float | None:
         """A one-number attribute; absent gives ``default``; not one number
-        is an error."""
-        text = el.get(name) if ":" not in name else attr(el, name)
+        is an error. ``text``: the attribute's text (None: absent) when the
+        caller has it."""
+        if text is False:
+            text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
         known = self._numbers.get(text)

@@ -76,6 +76,8 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
 
 
 # The attributes of a joint's <limit>, in the order limits() returns them.
+# The children of an <inertial>, each read (and checked) by spatial_inertia.
+_INERTIAL_CHILDREN = ("origin", "mass", "inertia")
 LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
 SAFETY_ATTRIBUTES = ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity")
 CALIBRATION_ATTRIBUTES = ("rising", "falling", "reference_position")
@@ -261,7 +263,7 @@ class UrdfReader:
 
     def link(self, el) -> None:
         diag = self.diag
-        get = el.get
+        get = dict(el.items()).get  # (one lxml call for the three attributes looked up)
         if get("drake_ignore") == "true":
             self.spec.subtree(el)
             return
@@ -360,14 +362,18 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        kids, _ = self.spec.children(el, "inertial" if el.tag == "inertial" else None)
+        check = self.spec
+        kids, _ = check.children(el, "inertial" if el.tag == "inertial" else None, None,
+                                 _INERTIAL_CHILDREN)
         origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
-        X = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
-        mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
+        X = IDENTITY if origin_el is None else diag.origin(origin_el, check.origin_has_others)
+        mass = 0.0
+        if mass_el is not None:
+            mass = diag.scalar(mass_el, "value", 0.0,
+                               check.attributes(mass_el, "mass").get("value"))
         values = [0.0] * 6
         if inertia_el is not None:
-            get = inertia_el.get
-            texts = tuple(map(get, INERTIA_KEYS))
+            texts = tuple(map(check.attributes(inertia_el, "inertia").get, INERTIA_KEYS))
             known = self._inertias.get(texts)
             if known is not None:
                 values[:] = known
@@ -425,7 +431,8 @@ class UrdfReader:
             mimic = first_child(el, "mimic")
         if mimic is not None:  # read after every joint is added
             self._mimics.append((el, mimic))
-        if el.get("drake_ignore") == "true":
+        get = dict(el.items()).get  # (one lxml call for the three attributes looked up)
+        if get("drake_ignore") == "true":
             self.spec.origin_has_others(kids.get("origin"))  # (left to the reader: checked here)
             return
         if "calibration" in kids or "safety_controller" in kids:
@@ -434,10 +441,10 @@ class UrdfReader:
                     diag.warning(kids[tag], f"<{tag}> inside <joint> is not supported by the "
                                  "model (as in Drake); it is ignored here, but kept for "
                                  "`mbparse convert`", code="xml-unsupported")
-        name = el.get("name")
+        name = get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute", code="urdf-attribute-missing")
-        jtype = el.get("type")
+        jtype = get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
         parent_el = kids.get("parent")

@@ -180,12 +180,13 @@ class GeometryReader:
         else:
             if only is not None:
                 tag = only.tag
+                attrs = None
                 if check:  # (a shape is a child <geometry> may have)
                     if tag in ATTRIBUTES:
-                        self.spec.element(only, tag)
+                        attrs = self.spec.element(only, tag)
                     else:
                         self.spec.subtree(only)
-                return self._shape_of(tag, only, for_collision)
+                return self._shape_of(tag, only, for_collision, attrs)
         if check:
             self.spec.subtree(geometry_el)
         diag = self.diag
@@ -205,13 +206,15 @@ class GeometryReader:
                                 drake.LEFT_OUT, code="urdf-element-missing")
         return None
 
-    def _shape_of(self, tag: str, el, for_collision: bool):
-        """The shape of the shape element ``el`` named ``tag``; the model's
-        refusal of it (a bad size or scale) an error at ``el``."""
+    def _shape_of(self, tag: str, el, for_collision: bool, attrs: dict | None = None):
+        """The shape of the shape element ``el`` named ``tag`` (``attrs``: its
+        attributes, when the caller has them); the model's refusal of it (a
+        bad size or scale) an error at ``el``."""
         diag = self.diag
+        get = el.get if attrs is None else attrs.get
         if tag == "box":
             make = Box
-            args = diag.vector(el, "size", 3)
+            args = diag.vector(el, "size", 3, None, get("size"))
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
             if 0.0 in args and not diag.policy.like_drake and min(args) >= 0.0:
@@ -223,29 +226,29 @@ class GeometryReader:
                 return None
         elif tag in _ROUND_SHAPES:
             make = _ROUND_SHAPES[tag]
-            radius = diag.scalar(el, "radius")
+            radius = diag.scalar(el, "radius", None, get("radius"))
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
             if make is Sphere:
                 args = (radius,)
             else:
-                length = diag.scalar(el, "length")
+                length = diag.scalar(el, "length", None, get("length"))
                 if length is None:
                     diag.error(el, f"<{tag}> has no length attribute",
                                code="urdf-attribute-missing")
                 args = (radius, length)
         elif tag == "mesh":
-            filename = el.get("filename")
+            filename = get("filename")
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
             path = self.files.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
-            text = el.get("scale")
+            text = get("scale")
             if text is not None:
                 if " " in text:
-                    scale = diag.vector(el, "scale", 3)
+                    scale = diag.vector(el, "scale", 3, None, text)
                 else:
-                    s = diag.scalar(el, "scale")
+                    s = diag.scalar(el, "scale", None, text)
                     scale = (s, s, s)
             make = drake.mesh_shape
             args = (path, scale,
@@ -257,7 +260,7 @@ class GeometryReader:
             make = Ellipsoid
             args = []
             for name in ("a", "b", "c"):
-                v = diag.scalar(el, name)
+                v = diag.scalar(el, name, None, get(name))
                 if v is None:
                     diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
                                code="urdf-attribute-missing")

@@ -189,15 +189,17 @@ class SpecCheck:
             self.inline = False
             check_attributes(self.diag, root, self.reported)
 
-    def children(self, el, parent: str | None, descend: str | None = None) -> tuple[dict, object]:
+    def children(self, el, parent: str | None, descend: str | None = None,
+                 taken: tuple[str, ...] = ("origin",)) -> tuple[dict, object]:
         """``el``'s :func:`child_map` (its first child of each name), each
         child checked on the way: a listed one's attributes, and, when
         ``parent`` names ``el``'s (plain) tag, whether ``el`` may have it.
         What the reader does not read further is checked whole, except the
         first plain ``descend`` child, which the reader reads and checks
         itself (returned, or None when it is not plain: then it is checked
-        here), and the attributes of the first plain ``<origin>``, which the
-        reader reads (diag.origin) with :meth:`origin_has_others`."""
+        here), and the attributes of the first of each of the ``taken``
+        children, which the reader reads and checks (:meth:`attributes`;
+        an ``<origin>``, diag.origin with :meth:`origin_has_others`)."""
         out: dict = {}
         odd = False
         items = []
@@ -225,11 +227,11 @@ class SpecCheck:
         kids = CHILDREN[parent] if parent is not None else None
         unknown = False
         attributes = ATTRIBUTES
-        origin = out.get("origin")
+        taken_els = [out.get(t) for t in taken]  # (compared by identity)
         for tag, c in items:
             known = attributes.get(tag)
             if known is not None:
-                if c is not origin and not known.issuperset(c.keys()):
+                if c not in taken_els and not known.issuperset(c.keys()):
                     self._attributes(c, tag, known)
                 if len(c):
                     for g in c:
@@ -244,17 +246,23 @@ class SpecCheck:
             self.reported.add(el)
         return out, descended
 
-    def element(self, el, tag: str) -> None:
-        """Checks the listed element ``el`` (plain ``tag``) that the reader
-        holds, and whatever is inside it."""
-        if not self.inline:
-            return
-        known = ATTRIBUTES[tag]
-        if not known.issuperset(el.keys()):
-            self._attributes(el, tag, known)
-        if len(el):
+    def element(self, el, tag: str) -> dict:
+        """The attributes of the listed element ``el`` (plain ``tag``) that
+        the reader holds, checked, as is whatever is inside it."""
+        attrs = self.attributes(el, tag)
+        if self.inline and len(el):
             for g in el:
                 self.subtree(g)
+        return attrs
+
+    def attributes(self, el, tag: str) -> dict:
+        """The attributes of ``el``, a child :meth:`children` left to the
+        reader, in one lxml call (as cheap as a get() or two), checked when
+        ``el`` is a plain ``<tag>``."""
+        attrs = dict(el.items())
+        if self.inline and el.tag == tag and not ATTRIBUTES[tag].issuperset(attrs):
+            self._attributes(el, tag, ATTRIBUTES[tag])
+        return attrs
 
     def origin_has_others(self, el) -> None:
         """Checks an ``<origin>`` (the first of its parent's, which
