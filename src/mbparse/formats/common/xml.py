@@ -739,15 +739,10 @@ class XmlDiagnostic:
         ``others(el)`` is called when it has other attributes too."""
         if el is None:
             return IDENTITY
-        xyz = rpy = None
-        for name, text in el.items():  # (names and texts for the price of two get()s)
-            if name == "xyz":
-                xyz = text
-            elif name == "rpy":
-                rpy = text
-            elif others is not None:
-                others(el)
-                others = None
+        xyz, rpy = el.get("xyz"), el.get("rpy")
+        # (a count of the attributes costs half a list of their names)
+        if others is not None and len(el.attrib) != (xyz is not None) + (rpy is not None):
+            others(el)
         key = (xyz, rpy)
         pose = self._poses.get(key)
         if pose is None:

@@ -263,13 +263,20 @@ class UrdfReader:
 
     def link(self, el) -> None:
         diag = self.diag
-        get = dict(el.items()).get  # (one lxml call for the three attributes looked up)
-        if get("drake_ignore") == "true":
+        name = ignore = kind = None
+        # (one lxml call, where a get() costs as much for each name, found or not)
+        for key, value in el.items():
+            if key == "name":
+                name = value
+            elif key == "drake_ignore":
+                ignore = value
+            elif key == "type":
+                kind = value
+        if ignore == "true":
             self.spec.subtree(el)
             return
-        if get("type") is not None:
+        if kind is not None:
             diag.warn_unsupported_attribute(el, "type")
-        name = get("name")
         if name is None:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
@@ -369,11 +376,13 @@ class UrdfReader:
         X = IDENTITY if origin_el is None else diag.origin(origin_el, check.origin_has_others)
         mass = 0.0
         if mass_el is not None:
-            mass = diag.scalar(mass_el, "value", 0.0,
-                               check.attributes(mass_el, "mass").get("value"))
+            text = mass_el.get("value")
+            check.counted(mass_el, "mass", text is not None)
+            mass = diag.scalar(mass_el, "value", 0.0, text)
         values = [0.0] * 6
         if inertia_el is not None:
-            texts = tuple(map(check.attributes(inertia_el, "inertia").get, INERTIA_KEYS))
+            texts = tuple(map(inertia_el.get, INERTIA_KEYS))
+            check.counted(inertia_el, "inertia", 6 - texts.count(None))
             known = self._inertias.get(texts)
             if known is not None:
                 values[:] = known
@@ -431,7 +440,7 @@ class UrdfReader:
             mimic = first_child(el, "mimic")
         if mimic is not None:  # read after every joint is added
             self._mimics.append((el, mimic))
-        get = dict(el.items()).get  # (one lxml call for the three attributes looked up)
+        get = el.get
         if get("drake_ignore") == "true":
             self.spec.origin_has_others(kids.get("origin"))  # (left to the reader: checked here)
             return

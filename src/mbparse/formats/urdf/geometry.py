@@ -180,13 +180,13 @@ class GeometryReader:
         else:
             if only is not None:
                 tag = only.tag
-                attrs = None
-                if check:  # (a shape is a child <geometry> may have)
+                if check:  # (a shape is a child <geometry> may have; read, it is checked)
                     if tag in ATTRIBUTES:
-                        attrs = self.spec.element(only, tag)
+                        self.spec.inside(only)
                     else:
                         self.spec.subtree(only)
-                return self._shape_of(tag, only, for_collision, attrs)
+                        check = False
+                return self._shape_of(tag, only, for_collision, check)
         if check:
             self.spec.subtree(geometry_el)
         diag = self.diag
@@ -206,15 +206,18 @@ class GeometryReader:
                                 drake.LEFT_OUT, code="urdf-element-missing")
         return None
 
-    def _shape_of(self, tag: str, el, for_collision: bool, attrs: dict | None = None):
-        """The shape of the shape element ``el`` named ``tag`` (``attrs``: its
-        attributes, when the caller has them); the model's refusal of it (a
-        bad size or scale) an error at ``el``."""
+    def _shape_of(self, tag: str, el, for_collision: bool, check: bool = False):
+        """The shape of the shape element ``el`` named ``tag``; the model's
+        refusal of it (a bad size or scale) an error at ``el``. ``check``:
+        ``el``'s attribute names are checked here (spec.SpecCheck.counted)."""
         diag = self.diag
-        get = el.get if attrs is None else attrs.get
+        get = el.get
         if tag == "box":
             make = Box
-            args = diag.vector(el, "size", 3, None, get("size"))
+            text = get("size")
+            if check:
+                self.spec.counted(el, tag, text is not None)
+            args = diag.vector(el, "size", 3, None, text)
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
             if 0.0 in args and not diag.policy.like_drake and min(args) >= 0.0:
@@ -226,24 +229,30 @@ class GeometryReader:
                 return None
         elif tag in _ROUND_SHAPES:
             make = _ROUND_SHAPES[tag]
-            radius = diag.scalar(el, "radius", None, get("radius"))
+            text = get("radius")
+            length_text = None if make is Sphere else get("length")
+            if check:
+                self.spec.counted(el, tag, (text is not None) + (length_text is not None))
+            radius = diag.scalar(el, "radius", None, text)
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
             if make is Sphere:
                 args = (radius,)
             else:
-                length = diag.scalar(el, "length", None, get("length"))
+                length = diag.scalar(el, "length", None, length_text)
                 if length is None:
                     diag.error(el, f"<{tag}> has no length attribute",
                                code="urdf-attribute-missing")
                 args = (radius, length)
         elif tag == "mesh":
             filename = get("filename")
+            text = get("scale")
+            if check:
+                self.spec.counted(el, tag, (filename is not None) + (text is not None))
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
             path = self.files.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
-            text = get("scale")
             if text is not None:
                 if " " in text:
                     scale = diag.vector(el, "scale", 3, None, text)

@@ -198,8 +198,8 @@ class SpecCheck:
         first plain ``descend`` child, which the reader reads and checks
         itself (returned, or None when it is not plain: then it is checked
         here), and the attributes of the first of each of the ``taken``
-        children, which the reader reads and checks (:meth:`attributes`;
-        an ``<origin>``, diag.origin with :meth:`origin_has_others`)."""
+        children, which the reader reads and checks (:meth:`counted`; an
+        ``<origin>``, diag.origin with :meth:`origin_has_others`)."""
         out: dict = {}
         odd = False
         items = []
@@ -246,28 +246,25 @@ class SpecCheck:
             self.reported.add(el)
         return out, descended
 
-    def element(self, el, tag: str) -> dict:
-        """The attributes of the listed element ``el`` (plain ``tag``) that
-        the reader holds, checked, as is whatever is inside it."""
-        attrs = self.attributes(el, tag)
+    def inside(self, el) -> None:
+        """Checks what is inside ``el``, an element the reader reads alone."""
         if self.inline and len(el):
             for g in el:
                 self.subtree(g)
-        return attrs
 
-    def attributes(self, el, tag: str) -> dict:
-        """The attributes of ``el``, a child :meth:`children` left to the
-        reader, in one lxml call (as cheap as a get() or two), checked when
-        ``el`` is a plain ``<tag>``."""
-        attrs = dict(el.items())
-        if self.inline and el.tag == tag and not ATTRIBUTES[tag].issuperset(attrs):
+    def counted(self, el, tag: str, found: int) -> None:
+        """Checks ``el``, a child :meth:`children` left to the reader, which
+        looked up each attribute a ``<tag>`` may have and ``found`` of them:
+        when it has no others (the common case: a count, some 800
+        instructions, where listing the names costs 1,400) it is fine;
+        otherwise it is checked when it is a plain ``<tag>``."""
+        if self.inline and len(el.attrib) != found and el.tag == tag:
             self._attributes(el, tag, ATTRIBUTES[tag])
-        return attrs
 
     def origin_has_others(self, el) -> None:
         """Checks an ``<origin>`` (the first of its parent's, which
-        :meth:`children` leaves to the reader) found to have attributes other
-        than xyz and rpy."""
+        :meth:`children` leaves to the reader) that has attributes other
+        than xyz and rpy (or may have: None is not an element)."""
         if self.inline and el is not None and el.tag == "origin":
             self._attributes(el, "origin", ATTRIBUTES["origin"])
 
