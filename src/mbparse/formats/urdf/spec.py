@@ -202,41 +202,29 @@ class SpecCheck:
         ``<origin>``, diag.origin with :meth:`origin_has_others`)."""
         out: dict = {}
         odd = False
-        items = []
-        for c in el:  # (plain iteration: the cheapest walk lxml offers)
-            tag = c.tag
-            if tag.__class__ is not str:
-                continue  # (not an element)
-            items.append((tag, c))
-            if tag not in out:
-                out[tag] = c
-                if tag[0] == "{":
-                    odd = True
-        if odd:  # prefixed names (as child_map reads them)
-            fixed: dict = {}
-            for k, c in out.items():
-                fixed.setdefault(qname(c) if k[0] == "{" else k, c)
-            out = fixed
-        descended = None
-        if descend is not None:
-            descended = out.get(descend)
-            if descended is not None and descended.tag != descend:
-                descended = None
-        if not self.inline:
-            return out, descended
+        inline = self.inline
         kids = CHILDREN[parent] if parent is not None else None
         unknown = False
         attributes = ATTRIBUTES
-        taken_els = [out.get(t) for t in taken]  # (compared by identity)
-        for tag, c in items:
+        for c in el:  # (plain iteration: the cheapest walk lxml offers; one pass)
+            tag = c.tag
+            if tag.__class__ is not str:
+                continue  # (not an element)
+            first = tag not in out
+            if first:
+                out[tag] = c
+                if tag[0] == "{":
+                    odd = True
+            if not inline:
+                continue
             known = attributes.get(tag)
             if known is not None:
-                if c not in taken_els and not known.issuperset(c.keys()):
+                if not (first and tag in taken) and not known.issuperset(c.keys()):
                     self._attributes(c, tag, known)
                 if len(c):
                     for g in c:
                         self.subtree(g)
-            elif c is not descended:
+            elif not (first and tag == descend):
                 self.subtree(c)
             if kids is not None and tag not in kids and tag not in FOREIGN and ":" not in tag \
                     and "{" not in tag:
@@ -244,6 +232,24 @@ class SpecCheck:
         if unknown:
             _unknown_children(self.diag, el, parent, kids)
             self.reported.add(el)
+        if odd:  # prefixed names (as child_map reads them)
+            fixed: dict = {}
+            for k, c in out.items():
+                fixed.setdefault(qname(c) if k[0] == "{" else k, c)
+            if inline:  # a prefixed child came first: the plain one left to the reader is not read
+                for tag in (*taken, descend):
+                    c = out.get(tag)
+                    if c is not None and fixed[tag] is not c:
+                        if tag == descend:
+                            self.subtree(c)
+                        elif not ATTRIBUTES[tag].issuperset(c.keys()):
+                            self._attributes(c, tag, ATTRIBUTES[tag])
+            out = fixed
+        descended = None
+        if descend is not None:
+            descended = out.get(descend)
+            if descended is not None and descended.tag != descend:
+                descended = None
         return out, descended
 
     def inside(self, el) -> None:
