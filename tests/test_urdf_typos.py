@@ -74,3 +74,57 @@ def test_a_prefixed_attribute_is_not_checked_but_a_misspelled_one_beside_it_is()
     (d,) = [d for d in _seen(_joint('<limit effort="1" velcity="1" drake:acceleration="2"/>'))
             if d.code.startswith("urdf-unknown")]
     assert "'velcity'" in d.message and "Did you mean 'velocity'?" in d.message
+
+
+def test_an_error_that_ends_the_parse_keeps_the_warnings_about_what_was_not_read():
+    # The reader checks each element as it reads it; an error in the first
+    # link ends the reading, and the misspellings after it are still reported.
+    from mbparse import MultibodyPlant, Parser, SceneGraph
+    from mbparse.diagnostics import ParseError
+    text = robot('<link name="a"><visual><geometry><box/></geometry></visual></link>'
+                 f'<link name="b"><inertial><mass valeu="1"/></inertial></link>'
+                 '<joint name="j" type="fixed"><parent link="a"/><child link="b"/>'
+                 '<origin xzy="0 0 1"/></joint>')
+    parser = Parser(MultibodyPlant(0.0), SceneGraph())
+    parser.diagnostic_policy().emit = False
+    with pytest.raises(ParseError, match="no size"):
+        parser.add_models_from_string(text, "urdf")
+    assert sorted(d.message.split(";")[0] for d in parser.diagnostic_policy().warnings_seen) == [
+        "<mass> has no attribute 'valeu'", "<origin> has no attribute 'xzy'"]
+
+
+@pytest.mark.parametrize("inner", [
+    '<visual><origin xyz="0 0 1"/><origin xzy="0 0 1"/><geometry><box size="1 1 1"/></geometry>'
+    '</visual>',
+    '<visual><geometry><box size="1 1 1"/><sphere radus="1"/></geometry></visual>',
+    '<visual><geometry><mesh filename="m.obj"><origin xzy="0 0 1"/></mesh></geometry></visual>',
+    '<visual><geometry><box size="1 1 1"/></geometry><material name="m"><color rgba="1 0 0 1" rbga="1"/>'
+    '</material></visual>',
+    '<collision><geometry><box size="1 1 1"/></geometry><verbose><origin xzy="1"/></verbose>'
+    '</collision>',
+    '<collision><geometry><box size="1 1 1"/></geometry><geometry><box sise="1 1 1"/></geometry>'
+    '</collision>',
+])
+def test_a_misspelling_the_reader_does_not_read_is_still_reported(inner):
+    seen = [d for d in _seen(robot(f'<link name="a">{HEAVY}{inner}</link>'))
+            if d.code.startswith("urdf-unknown")]
+    assert len(seen) == 1 and "Did you mean" in seen[0].message, seen
+
+
+def test_an_ignored_joint_or_link_is_still_checked():
+    text = robot(f'<link name="a">{HEAVY}</link><link name="b" drake_ignore="true">'
+                 '<visual><origin xzy="1 0 0"/></visual></link><joint name="j" type="fixed" '
+                 'drake_ignore="true"><origin xyz="0 0 1" rpi="0 0 1"/><parent link="a"/>'
+                 '<child lnk="a"/></joint>')
+    assert sorted(d.message.split(";")[0] for d in _seen(text)) == [
+        "<child> has no attribute 'lnk'", "<origin> has no attribute 'rpi'",
+        "<origin> has no attribute 'xzy'"]
+
+
+def test_strict_parsing_refuses_the_first_misspelling_in_the_file():
+    # (warnings are errors: the whole tree is checked before anything is read)
+    from mbparse.diagnostics import ParseError
+    text = robot('<link name="a"><visual><geometry><box size="1 1 1" colour="r"/></geometry>'
+                 f'</visual>{HEAVY}<inertial><mass valeu="1"/></inertial></link>')
+    with pytest.raises(ParseError, match="'colour'"):
+        parse_urdf(text, strict=True)

@@ -615,10 +615,13 @@ class XmlDiagnostic:
         return _Located(self, el)
 
     # -- typed attributes
-    def scalar(self, el, name: str, default: float | None = None) -> float | None:
+    def scalar(self, el, name: str, default: float | None = None,
+               text: str | None | bool = False) -> float | None:
         """A one-number attribute; absent gives ``default``; not one number
-        is an error."""
-        text = el.get(name) if ":" not in name else attr(el, name)
+        is an error. ``text``: the attribute's text (None: absent) when the
+        caller has it."""
+        if text is False:
+            text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
         known = self._numbers.get(text)
@@ -668,9 +671,11 @@ class XmlDiagnostic:
                 values[i] = self.scalar(el, names[i])
         return values
 
-    def vector(self, el, name: str, n: int, default=None):
-        """An attribute of ``n`` numbers (a tuple); absent gives ``default``."""
-        text = el.get(name) if ":" not in name else attr(el, name)
+    def vector(self, el, name: str, n: int, default=None, text: str | None | bool = False):
+        """An attribute of ``n`` numbers (a tuple); absent gives ``default``.
+        ``text``: the attribute's text (None: absent) when the caller has it."""
+        if text is False:
+            text = el.get(name) if ":" not in name else attr(el, name)
         if text is None:
             return default
         known = self._numbers.get(text)
@@ -729,15 +734,20 @@ class XmlDiagnostic:
                              "the same way, silently); write a plain number",
                          code="number-malformed")
 
-    def origin(self, el) -> RigidTransform:
-        """The pose of an ``<origin xyz rpy>`` element (identity when None)."""
+    def origin(self, el, others=None) -> RigidTransform:
+        """The pose of an ``<origin xyz rpy>`` element (identity when None);
+        ``others(el)`` is called when it has other attributes too."""
         if el is None:
             return IDENTITY
-        key = (el.get("xyz"), el.get("rpy"))
+        xyz, rpy = el.get("xyz"), el.get("rpy")
+        # (a count of the attributes costs half a list of their names)
+        if others is not None and len(el.attrib) != (xyz is not None) + (rpy is not None):
+            others(el)
+        key = (xyz, rpy)
         pose = self._poses.get(key)
         if pose is None:
-            xyz = self.vector(el, "xyz", 3, ZERO3)
-            rpy = self.vector(el, "rpy", 3, ZERO3)
+            xyz = self.vector(el, "xyz", 3, ZERO3, xyz)
+            rpy = self.vector(el, "rpy", 3, ZERO3, rpy)
             pose = RigidTransform.from_rpy_xyz(rpy, xyz)
             numbers = self._numbers
             if (len(self._poses) < MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)

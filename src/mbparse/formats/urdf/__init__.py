@@ -23,7 +23,7 @@ from ...workspace import DataSource, Workspace
 from ..common import drake
 from . import force_elements, loop_joints, sensors, spec
 from .geometry import GeometryReader, UsedNames
-from ..common.xml import (MEMO_LIMIT, REFUSALS, attr, child_map, children, expected_children,
+from ..common.xml import (MEMO_LIMIT, REFUSALS, attr, child_map, children,
                           first_child, load_xml, qname)
 from .comma_numbers import UrdfXmlDiagnostic
 from ..common.suggest import did_you_mean, too_many
@@ -75,9 +75,9 @@ def _unknown_child(diag, child, tag: str, parent: str, known) -> None:
                      code="urdf-unsupported")
 
 
-# The children of an <inertial>, in the order spatial_inertia reads them.
-_INERTIAL_CHILDREN = ("origin", "mass", "inertia")
 # The attributes of a joint's <limit>, in the order limits() returns them.
+# The children of an <inertial>, each read (and checked) by spatial_inertia.
+_INERTIAL_CHILDREN = ("origin", "mass", "inertia")
 LIMIT_ATTRIBUTES = ("lower", "upper", "velocity", "drake:acceleration", "effort")
 SAFETY_ATTRIBUTES = ("soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity")
 CALIBRATION_ATTRIBUTES = ("rising", "falling", "reference_position")
@@ -149,12 +149,22 @@ class UrdfReader:
             diag.error(root, f"the root element is <{root.tag}>, not <robot>; this is not a URDF file",
                        code="urdf-root")
         diag.warn_unsupported_attribute(root, "version")
-        spec.check_attributes(diag, root)
+        self.spec = check = spec.SpecCheck(diag, root)
+        self.geometry.spec = check
+        try:
+            return self._read(root)
+        except Exception:
+            check.rest(root)  # (the parts not read yet)
+            raise
+
+    def _read(self, root) -> tuple[int | None, str]:
+        diag = self.diag
+        check = self.spec
         # One pass over <robot>'s children, in document order per tag.
         by_tag: dict[str, list] = {}
         joint_elements = []
         for child in root:
-            tag = child.tag
+            tag = raw = child.tag
             if tag.__class__ is not str or tag[0] == "{":
                 if tag.__class__ is not str:
                     continue  # (not an element)
@@ -163,7 +173,9 @@ class UrdfReader:
                 _unknown_child(diag, child, tag, "<robot>", KNOWN_ROBOT_CHILDREN)
             by_tag.setdefault(tag, []).append(child)
             if tag == "joint" or tag == "drake:joint":
-                joint_elements.append(child)
+                joint_elements.append(child)  # (each checked as it is read)
+            elif tag != "link" and raw not in spec.FOREIGN:
+                check.subtree(child)
         found = by_tag.get
         name = self.model_name or root.get("name")
         if not name:
@@ -251,12 +263,20 @@ class UrdfReader:
 
     def link(self, el) -> None:
         diag = self.diag
-        get = el.get
-        if get("drake_ignore") == "true":
+        name = ignore = kind = None
+        # (one lxml call, where a get() costs as much for each name, found or not)
+        for key, value in el.items():
+            if key == "name":
+                name = value
+            elif key == "drake_ignore":
+                ignore = value
+            elif key == "type":
+                kind = value
+        if ignore == "true":
+            self.spec.subtree(el)
             return
-        if get("type") is not None:
+        if kind is not None:
             diag.warn_unsupported_attribute(el, "type")
-        name = get("name")
         if name is None:
             diag.error(el, "<link> has no name attribute", code="urdf-attribute-missing")
         inertial = sv = None
@@ -271,18 +291,21 @@ class UrdfReader:
                 visuals.append(child)
             elif tag == "collision":
                 collisions.append(child)
-            elif tag == "inertial":
-                inertial = child if inertial is None else inertial
-            elif tag == "drake:surface_velocity_axis":
-                sv = child if sv is None else sv
-            elif tag in OTHER_CONSUMERS_LINK_CHILDREN:
-                diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
-                                    "Drake; it is ignored", code="urdf-unsupported")
+            elif tag == "inertial" and inertial is None:
+                inertial = child
             else:
-                _unknown_child(diag, child, tag, "<link>", ("visual", "collision", "inertial"))
+                if tag == "drake:surface_velocity_axis":
+                    sv = child if sv is None else sv
+                elif tag in OTHER_CONSUMERS_LINK_CHILDREN:
+                    diag.warning(child, f"<{tag}> of a link is read by other simulators, not by "
+                                        "Drake; it is ignored", code="urdf-unsupported")
+                elif tag != "inertial":
+                    _unknown_child(diag, child, tag, "<link>", ("visual", "collision", "inertial"))
+                self.spec.subtree(child)  # (not read further)
         if name == WORLD:
             body = self.plant.world_body()
             if inertial is not None:
+                self.spec.subtree(inertial)
                 diag.warning(el, "the world link cannot have mass properties; its <inertial> is "
                                  "ignored (only <visual> and <collision> may be given to it)",
                              code="urdf-unsupported")
@@ -310,6 +333,9 @@ class UrdfReader:
             if collisions:
                 self._add_geometries(body, name, collisions, geometry.collision,
                                      plant.register_collision_geometry)
+        else:
+            for child in visuals + collisions:
+                self.spec.subtree(child)
         if sv is not None:
             if body.is_world():
                 diag.warning(el, "the world link cannot have a surface velocity; its "
@@ -343,13 +369,20 @@ class UrdfReader:
 
     def spatial_inertia(self, el):
         diag = self.diag
-        (origin_el, mass_el, inertia_el), _ = expected_children(el, _INERTIAL_CHILDREN)
-        X = IDENTITY if origin_el is None else diag.origin(origin_el)
-        mass = diag.scalar(mass_el, "value", 0.0) if mass_el is not None else 0.0
+        check = self.spec
+        kids, _ = check.children(el, "inertial" if el.tag == "inertial" else None, None,
+                                 _INERTIAL_CHILDREN)
+        origin_el, mass_el, inertia_el = kids.get("origin"), kids.get("mass"), kids.get("inertia")
+        X = IDENTITY if origin_el is None else diag.origin(origin_el, check.origin_has_others)
+        mass = 0.0
+        if mass_el is not None:
+            text = mass_el.get("value")
+            check.counted(mass_el, "mass", text is not None)
+            mass = diag.scalar(mass_el, "value", 0.0, text)
         values = [0.0] * 6
         if inertia_el is not None:
-            get = inertia_el.get
-            texts = tuple(map(get, INERTIA_KEYS))
+            texts = tuple(map(inertia_el.get, INERTIA_KEYS))
+            check.counted(inertia_el, "inertia", 6 - texts.count(None))
             known = self._inertias.get(texts)
             if known is not None:
                 values[:] = known
@@ -400,13 +433,16 @@ class UrdfReader:
     # ------------------------------------------------------------ joints
     def joint(self, el) -> None:
         diag = self.diag
-        kids = child_map(el)  # (the one pass over the joint's children)
+        # (the one pass over the joint's children, each checked)
+        kids, _ = self.spec.children(el, "joint" if el.tag == "joint" else None)
         mimic = kids.get("mimic")
         if mimic is not None and mimic.tag != "mimic":  # (a namespaced one came first)
             mimic = first_child(el, "mimic")
         if mimic is not None:  # read after every joint is added
             self._mimics.append((el, mimic))
-        if el.get("drake_ignore") == "true":
+        get = el.get
+        if get("drake_ignore") == "true":
+            self.spec.origin_has_others(kids.get("origin"))  # (left to the reader: checked here)
             return
         if "calibration" in kids or "safety_controller" in kids:
             for tag in ("calibration", "safety_controller"):
@@ -414,10 +450,10 @@ class UrdfReader:
                     diag.warning(kids[tag], f"<{tag}> inside <joint> is not supported by the "
                                  "model (as in Drake); it is ignored here, but kept for "
                                  "`mbparse convert`", code="xml-unsupported")
-        name = el.get("name")
+        name = get("name")
         if name is None:
             diag.error(el, "<joint> has no name attribute", code="urdf-attribute-missing")
-        jtype = el.get("type")
+        jtype = get("type")
         if jtype is None:
             diag.error(el, f"joint '{name}' has no type attribute", code="urdf-attribute-missing")
         parent_el = kids.get("parent")
@@ -436,7 +472,7 @@ class UrdfReader:
                        code="urdf-structure")
         parent = self.body(name, parent_link, parent_el)
         child = self.body(name, child_link, child_el)
-        X_PB = diag.origin(kids.get("origin"))
+        X_PB = diag.origin(kids.get("origin"), self.spec.origin_has_others)
         axis = (1.0, 0.0, 0.0)
         axis_el = kids.get("axis")
         if axis_el is not None and jtype not in ("fixed", "floating", "ball"):

@@ -12,7 +12,8 @@ from ..common.uris import FileResolver
 from ...spatial import IDENTITY
 from ..common import drake
 from ..common.xml import (NO_CHILDREN, REFUSALS, XmlDiagnostic, child_map, children,
-                          expected_children, first_child, qname)
+                          first_child, qname)
+from .spec import ATTRIBUTES
 
 NAME_SUFFIX_LIMIT = 10000
 
@@ -40,9 +41,6 @@ _ROUND_SHAPES = {"sphere": Sphere, "cylinder": Cylinder, "capsule": Capsule,
 # Every shape element, in the order a <geometry> holding several is read.
 _SHAPE_TAGS = ("box", "sphere", "cylinder", "capsule", "drake:capsule", "mesh", "drake:ellipsoid")
 _SHAPE_TAG_SET = frozenset(_SHAPE_TAGS)
-# The children a <visual> and a <collision> are read for, in that order.
-_VISUAL_CHILDREN = ("origin", "geometry", "material")
-_COLLISION_CHILDREN = ("origin", "geometry")
 # A visual's roles, and the elements that can turn each off.
 _ROLE_TAGS = ((ILLUSTRATION, "drake:illustration_properties"),
               (PERCEPTION, "drake:perception_properties"))
@@ -80,6 +78,7 @@ class GeometryReader:
         self.diag = diag
         self.files = FileResolver(diag, package_map, root_dir)
         self.materials: dict[str, UrdfMaterial] = {}
+        self.spec = None  # (the reader's SpecCheck, set per parse)
 
     def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
         """The file a mesh or texture URI names. When it cannot be found: an
@@ -166,8 +165,10 @@ class GeometryReader:
         return cached
 
     # ------------------------------------------------------------ shapes
-    def shape(self, geometry_el, for_collision: bool):
-        """The shape a ``<geometry>`` holds (None: left out, reported)."""
+    def shape(self, geometry_el, for_collision: bool, check: bool = False):
+        """The shape a ``<geometry>`` holds (None: left out, reported);
+        ``check``: the spec check of the (plain) ``<geometry>`` is the
+        reader's (spec.SpecCheck)."""
         only = None
         for el in geometry_el:  # the common case: one plain shape element
             tag = el.tag
@@ -178,7 +179,16 @@ class GeometryReader:
             only = el
         else:
             if only is not None:
-                return self._shape_of(only.tag, only, for_collision)
+                tag = only.tag
+                if check:  # (a shape is a child <geometry> may have; read, it is checked)
+                    if tag in ATTRIBUTES:
+                        self.spec.inside(only)
+                    else:
+                        self.spec.subtree(only)
+                        check = False
+                return self._shape_of(tag, only, for_collision, check)
+        if check:
+            self.spec.subtree(geometry_el)
         diag = self.diag
         kids = child_map(geometry_el)
         for tag in _SHAPE_TAGS:  # several, or written with a prefix: in this order
@@ -196,13 +206,18 @@ class GeometryReader:
                                 drake.LEFT_OUT, code="urdf-element-missing")
         return None
 
-    def _shape_of(self, tag: str, el, for_collision: bool):
+    def _shape_of(self, tag: str, el, for_collision: bool, check: bool = False):
         """The shape of the shape element ``el`` named ``tag``; the model's
-        refusal of it (a bad size or scale) an error at ``el``."""
+        refusal of it (a bad size or scale) an error at ``el``. ``check``:
+        ``el``'s attribute names are checked here (spec.SpecCheck.counted)."""
         diag = self.diag
+        get = el.get
         if tag == "box":
             make = Box
-            args = diag.vector(el, "size", 3)
+            text = get("size")
+            if check:
+                self.spec.counted(el, tag, text is not None)
+            args = diag.vector(el, "size", 3, None, text)
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
             if 0.0 in args and not diag.policy.like_drake and min(args) >= 0.0:
@@ -214,29 +229,35 @@ class GeometryReader:
                 return None
         elif tag in _ROUND_SHAPES:
             make = _ROUND_SHAPES[tag]
-            radius = diag.scalar(el, "radius")
+            text = get("radius")
+            length_text = None if make is Sphere else get("length")
+            if check:
+                self.spec.counted(el, tag, (text is not None) + (length_text is not None))
+            radius = diag.scalar(el, "radius", None, text)
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
             if make is Sphere:
                 args = (radius,)
             else:
-                length = diag.scalar(el, "length")
+                length = diag.scalar(el, "length", None, length_text)
                 if length is None:
                     diag.error(el, f"<{tag}> has no length attribute",
                                code="urdf-attribute-missing")
                 args = (radius, length)
         elif tag == "mesh":
-            filename = el.get("filename")
+            filename = get("filename")
+            text = get("scale")
+            if check:
+                self.spec.counted(el, tag, (filename is not None) + (text is not None))
             if filename is None:
                 diag.error(el, "<mesh> has no filename attribute", code="urdf-attribute-missing")
             path = self.files.resolve(el, filename, drake.LEFT_OUT, missing="mesh-missing")
             scale = (1.0, 1.0, 1.0)
-            text = el.get("scale")
             if text is not None:
                 if " " in text:
-                    scale = diag.vector(el, "scale", 3)
+                    scale = diag.vector(el, "scale", 3, None, text)
                 else:
-                    s = diag.scalar(el, "scale")
+                    s = diag.scalar(el, "scale", None, text)
                     scale = (s, s, s)
             make = drake.mesh_shape
             args = (path, scale,
@@ -248,7 +269,7 @@ class GeometryReader:
             make = Ellipsoid
             args = []
             for name in ("a", "b", "c"):
-                v = diag.scalar(el, name)
+                v = diag.scalar(el, name, None, get(name))
                 if v is None:
                     diag.error(el, f"<drake:ellipsoid> has no '{name}' attribute",
                                code="urdf-attribute-missing")
@@ -283,12 +304,14 @@ class GeometryReader:
     # ------------------------------------------------------------ visual
     def visual(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        (origin_el, geometry_el, material_el), kids = expected_children(el, _VISUAL_CHILDREN)
+        kids, plain = self.spec.children(el, "visual" if el.tag == "visual" else None, "geometry")
+        origin_el, geometry_el, material_el = (kids.get("origin"), kids.get("geometry"),
+                                               kids.get("material"))
         if geometry_el is None:
             diag.error(el, f"a <visual> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
-        shape = self.shape(geometry_el, for_collision=False)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
+        shape = self.shape(geometry_el, False, plain is not None)
         illustration = perception = True
         if "drake:illustration_properties" in kids or "drake:perception_properties" in kids:
             for role, tag in _ROLE_TAGS:
@@ -339,17 +362,19 @@ class GeometryReader:
     # ------------------------------------------------------------ collision
     def collision(self, el, link_name: str, used: set[str]) -> GeometryInstance | None:
         diag = self.diag
-        (origin_el, geometry_el), kids = expected_children(el, _COLLISION_CHILDREN)
+        kids, plain = self.spec.children(el, "collision" if el.tag == "collision" else None,
+                                         "geometry")
+        origin_el, geometry_el = kids.get("origin"), kids.get("geometry")
         if "verbose" in kids:
             diag.warn_unsupported_element(el, "verbose", kids)
         if geometry_el is None:
             diag.error(el, f"a <collision> of link '{link_name}' has no <geometry>",
                        code="urdf-element-missing")
-        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el)
+        X_BG = IDENTITY if origin_el is None else diag.origin(origin_el, self.spec.origin_has_others)
         if el.get("group") is not None:
             diag.warning(el, "the 'group' attribute of <collision> has no meaning here; it is "
                              "ignored", code="urdf-unsupported")
-        shape = self.shape(geometry_el, for_collision=True)
+        shape = self.shape(geometry_el, True, plain is not None)
         drake_el = kids.get("drake:proximity_properties")
         compliance = kids.get("drake_compliance")
         if drake_el is None and compliance is None:
