@@ -302,8 +302,9 @@ class Loader:
             return
         try:
             if value_type == "pose":
-                values.parse_pose(text, el.get("rotation_format", "euler_rpy"),
-                                  values.parse_bool(el.get("degrees", "false")))
+                # (read as the readers read it: the reader of the element
+                # then finds it in the diagnostic's memo, not read again)
+                self.diag.pose(el)
             else:
                 values.check(value_type, text)
         except (ValueError, OverflowError) as e:

@@ -24,6 +24,9 @@ from .gzpose import GzPose
 
 WORLD = "world"
 MODEL_FRAME = "__model__"
+# The identity, shared (poses are never changed once made): a scope's own
+# frame in itself, and the root of every composition.
+IDENTITY = GzPose(RigidTransform())
 
 
 @dataclass(eq=False)
@@ -85,6 +88,11 @@ class FrameGraph:
         self._nested: dict[tuple[int, str], GzPose] = {}  # (see _nested_pose)
         self._visiting: set[str] = set()
         self._body_of: dict[str, str] = {}  # frame -> the link (or world) it is fixed to
+        # The answers of gz_pose_in and gz_relative: the builder asks for the
+        # same poses several times (a link's pose in the world for its body,
+        # its static weld, the frames and joints on it).
+        self._pose_in: dict[tuple, GzPose] = {}
+        self._relative: dict[tuple, GzPose] = {}
 
     # ------------------------------------------------------------ building
     def add(self, vertex: Vertex) -> None:
@@ -186,8 +194,10 @@ class FrameGraph:
             return cached
         v = self.vertices[vid]
         if v.kind == "world":
-            return GzPose(RigidTransform())
-        if not self._visiting:
+            return IDENTITY
+        if not self._visiting and (v.relative_to or v.placement is not None
+                                   or v.kind == "joint" or (v.kind == "frame" and v.attached_to)):
+            # (otherwise it is posed in its scope's own frame: made of nothing)
             self._poses_it_needs_first(vid)
         return self._pose_in_scope(vid, v)
 
@@ -279,14 +289,20 @@ class FrameGraph:
 
     def gz_pose_in(self, scope: Scope, vid: str) -> GzPose:
         """X_SV (see :meth:`pose_in`) with its quaternion norm."""
+        key = (scope, vid)
+        X = self._pose_in.get(key)
+        if X is not None:
+            return X
         if vid == (scope.path or WORLD):
-            return GzPose(RigidTransform())
-        v = self.vertices[vid]
-        owner = v.scope
+            return IDENTITY
+        owner = self.vertices[vid].scope
         if owner is scope:
-            return self.pose_in_scope(vid)
-        # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
-        return self._nested_pose(scope, owner) @ self.pose_in_scope(vid)
+            X = self.pose_in_scope(vid)
+        else:
+            # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
+            X = self._nested_pose(scope, owner) @ self.pose_in_scope(vid)
+        self._pose_in[key] = X
+        return X
 
     def _nested_pose(self, scope: Scope, nested: Scope) -> GzPose:
         """X_SN for a model N nested (at any depth) in ``scope``: the
@@ -302,7 +318,7 @@ class FrameGraph:
             chain.append(nested)
             nested = nested.parent
         if X is None:
-            X = GzPose(RigidTransform())
+            X = IDENTITY
         for model in reversed(chain):
             X = X @ self.pose_in_scope(model.path)
             self._require_finite(X, self.vertices[model.path], f"in {scope.describe()}")
@@ -322,8 +338,13 @@ class FrameGraph:
         """X_BV for two vertices of ``scope`` (or nested in it), as
         libsdformat resolves a pose: both from the scope's frame, then the
         inverse of the one composed with the other."""
-        X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
-        return self._require_finite(X, self.vertices[vid], f"relative to '{base}'")
+        key = (scope, vid, base)
+        X = self._relative.get(key)
+        if X is None:
+            X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
+            self._require_finite(X, self.vertices[vid], f"relative to '{base}'")
+            self._relative[key] = X
+        return X
 
     def _require_finite(self, X: GzPose, v: Vertex, where: str) -> GzPose:
         """``X`` when its numbers are finite. Poses that are each finite can
