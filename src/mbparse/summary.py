@@ -254,7 +254,8 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
     # The largest sections as text straight from the plant (the same text
     # json.dumps gives their entries, made without the dicts; see _Texts).
     texts = _Texts(plant, dumps, json.encoder.encode_basestring_ascii)
-    as_text = {"bodies": texts.bodies, "joints": texts.joints, "geometries": texts.geometries}
+    as_text = {"bodies": texts.bodies, "frames": texts.frames, "joints": texts.joints,
+               "geometries": texts.geometries}
     try:
         write("{")
         first = True
@@ -316,35 +317,93 @@ def _floats_text(values) -> str:
 _NON_FINITE_TEXTS: dict[tuple, str] = {}
 
 
-# The most rotation (and inertia) texts _Texts keeps (a model of many
-# different ones would otherwise keep them all).
-_MOST_ROTATIONS_KEPT = 4096
+# The most texts of each kind (rotations, poses, inertias, joint limits,
+# shapes) _Texts keeps: a model of many different ones would otherwise keep
+# them all.
+_MOST_TEXTS_KEPT = 4096
+
+
+def _kept_text(memo: dict, key, make) -> str:
+    """``memo[key]``, made by ``make()`` at the first look (and then kept,
+    while ``memo`` holds fewer than _MOST_TEXTS_KEPT texts)."""
+    text = memo.get(key)
+    if text is None:
+        text = make()
+        if len(memo) < _MOST_TEXTS_KEPT:
+            memo[key] = text
+    return text
+
+
+def _written_alike_when_equal(values: tuple) -> bool:
+    """Whether every tuple equal to ``values`` (a shape's fields) gives the
+    same JSON text: equal floats other than zero (0.0 and -0.0 are equal, so
+    are 1 and 1.0, but their texts differ), strings, and tuples of these."""
+    for v in values:
+        kind = v.__class__
+        if kind is float:
+            if not v:
+                return False
+        elif kind is tuple:
+            if not _written_alike_when_equal(v):
+                return False
+        elif kind is not str:
+            return False
+    return True
 
 
 class _Texts:
-    """The JSON text of the bodies, joints and geometries sections, entry by
-    entry, as ``json.dumps`` writes ``_bodies``, ``_joints`` and
-    ``_geometries``' dicts (a test holds them equal), made without the
-    dicts: a large model's summary spends most of its time making and
-    encoding them. A rotation the model shares (the identity, a generated
-    model's repeated poses) is written once."""
+    """The JSON text of the bodies, frames, joints and geometries sections,
+    entry by entry, as ``json.dumps`` writes ``_bodies``, the frames,
+    ``_joints`` and ``_geometries``' dicts (a test holds them equal), made
+    without the dicts: a large model's summary spends most of its time making
+    and encoding them. What a model repeats is written once: rotations, the
+    poses of frames, joints and geometries in their bodies, inertias, a
+    joint's limits, shapes (a generated model repeats a few of each
+    thousands of times)."""
 
     def __init__(self, plant: MultibodyPlant, dumps, quote) -> None:
         # (quote: json's own writing of a str, json.encoder.encode_basestring_ascii)
         self.plant, self.dumps, self.quote = plant, dumps, quote
-        # A rotation's text by its nine numbers' bits (0.0 and -0.0 apart)
+        # Texts by the bits of their numbers (0.0 and -0.0 apart): a
+        # rotation's by its nine, a pose's by its twelve.
         self._rotations: dict[bytes, str] = {}
-        self._bits = struct.Struct("9d").pack
+        self._poses: dict[bytes, str] = {}
+        self._rotation_bits = struct.Struct("9d").pack
+        self._pose_bits = struct.Struct("12d").pack
+        # Every body's scoped name as JSON, by index (joints and frames name theirs).
+        self._body_names = list(map(quote, map(plant.scoped_name, plant.bodies())))
+        self._packs: dict[tuple, object] = {}  # a joint's numbers' packer, by its vectors' sizes
+        self._limits_texts: dict[tuple, str] = {}
+        self._shapes: dict[tuple, str] = {}
+
+    def _rotation(self, R, bits: bytes) -> str:
+        """The text of the rotation ``R``, whose numbers' bits are ``bits``."""
+        text = self._rotations.get(bits)
+        if text is None:
+            if len(self._rotations) >= _MOST_TEXTS_KEPT:
+                self._rotations.clear()
+            text = self._rotations[bits] = "[" + ", ".join(map(_floats_text, R)) + "]"
+        return text
 
     def pose(self, X: RigidTransform) -> str:
+        """A pose met once (a body's in the world): only its rotation's text is kept."""
         (a, b, c), (d, e, f), (g, h, i) = R = X.R
-        key = self._bits(a, b, c, d, e, f, g, h, i)
-        text = self._rotations.get(key)
+        bits = self._rotation_bits(a, b, c, d, e, f, g, h, i)
+        return '{"p": ' + _floats_text(X.p) + ', "R": ' + self._rotation(R, bits) + "}"
+
+    def offset(self, X: RigidTransform) -> str:
+        """A pose a model repeats (a frame's, a joint's or a geometry's in its
+        body): its whole text is kept."""
+        (a, b, c), (d, e, f), (g, h, i) = R = X.R
+        p = X.p
+        bits = self._pose_bits(a, b, c, d, e, f, g, h, i, p[0], p[1], p[2])
+        text = self._poses.get(bits)
         if text is None:
-            if len(self._rotations) >= _MOST_ROTATIONS_KEPT:
-                self._rotations.clear()
-            text = self._rotations[key] = "[" + ", ".join(map(_floats_text, R)) + "]"
-        return '{"p": ' + _floats_text(X.p) + ', "R": ' + text + "}"
+            if len(self._poses) >= _MOST_TEXTS_KEPT:
+                self._poses.clear()
+            text = self._poses[bits] = ('{"p": ' + _floats_text(p) + ', "R": '
+                                        + self._rotation(R, bits[:72]) + "}")  # (R's 9 doubles)
+        return text
 
     def _names(self, names) -> Iterator[str]:
         """The JSON of each name, checking that none comes twice."""
@@ -378,42 +437,70 @@ class _Texts:
             if mass_com_inertia is None:
                 mass_com_inertia = (f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
                                     f'"inertia": {floats(M.inertia_about_origin())}')
-                if len(inertias) < _MOST_ROTATIONS_KEPT:
+                if len(inertias) < _MOST_TEXTS_KEPT:
                     inertias[known] = mass_com_inertia
             yield (f'{key}: {{{mass_com_inertia}, "X_WB": {pose(poses[body.index])}, '
                    f'"floating": {"true" if body.is_floating_base_body else "false"}}}')
 
+    def frames(self) -> Iterator[str]:
+        """The frames that are not a body's own frame."""
+        frames = [f for f in self.plant.frames() if not f.is_body_frame]
+        body_names, offset = self._body_names, self.offset
+        for key, f in zip(self._names(map(self.plant.scoped_name, frames)), frames):
+            yield f'{key}: {{"body": {body_names[f.body.index]}, "X_BF": {offset(f.X_BF)}}}'
+
     def joints(self) -> Iterator[str]:
-        plant, _quote = self.plant, self.quote
-        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        plant, _quote, offset = self.plant, self.quote, self.offset
+        body_names, limits = self._body_names, self._limits
         types: dict[str, str] = {}
         joints = plant.joints()
-        for key, j in zip(self._names(map(name, joints)), joints):
+        for key, j in zip(self._names(map(plant.scoped_name, joints)), joints):
             kind = types.get(j.type_name) or types.setdefault(j.type_name, _quote(j.type_name))
             text = (f'{key}: {{"type": {kind}, '
-                    f'"parent": {_quote(name(j.parent_body))}, '
-                    f'"child": {_quote(name(j.child_body))}, '
-                    f'"X_PF": {pose(j.frame_on_parent.X_BF)}, '
-                    f'"X_CM": {pose(j.frame_on_child.X_BF)}, '
-                    f'"pos_lower": {floats(j.pos_lower)}, "pos_upper": {floats(j.pos_upper)}, '
-                    f'"vel_lower": {floats(j.vel_lower)}, "vel_upper": {floats(j.vel_upper)}, '
-                    f'"acc_lower": {floats(j.acc_lower)}, "acc_upper": {floats(j.acc_upper)}, '
-                    f'"damping": {floats(j.damping)}, '
-                    f'"default_positions": {floats(j.default_positions)}')
+                    f'"parent": {body_names[j.parent_body.index]}, '
+                    f'"child": {body_names[j.child_body.index]}, '
+                    f'"X_PF": {offset(j.frame_on_parent.X_BF)}, '
+                    f'"X_CM": {offset(j.frame_on_child.X_BF)}, {limits(j)}')
             for k, v in j.extra_summary().items():
-                value = floats(v) if isinstance(v, (list, tuple)) else _float_text(v)
+                value = _floats_text(v) if isinstance(v, (list, tuple)) else _float_text(v)
                 text += f", {_quote(k)}: {value}"
             yield text + "}"
 
+    def _limits(self, j) -> str:
+        """A joint's entries from "pos_lower" to "default_positions", kept by
+        the bits of their numbers (a generated model's joints share a few)."""
+        vectors = (pl, pu, vl, vu, al, au, d, q) = (
+            j.pos_lower, j.pos_upper, j.vel_lower, j.vel_upper, j.acc_lower, j.acc_upper,
+            j.damping, j.default_positions)
+        counts = (len(pl), len(pu), len(vl), len(vu), len(al), len(au), len(d), len(q))
+        pack = self._packs.get(counts)
+        if pack is None:
+            pack = self._packs[counts] = struct.Struct(f"{sum(counts)}d").pack
+        try:
+            key = (counts, pack(*pl, *pu, *vl, *vu, *al, *au, *d, *q))
+        except (struct.error, TypeError):  # (not all numbers: written as before, not kept)
+            return _limits_text(vectors)
+        return _kept_text(self._limits_texts, key, lambda: _limits_text(vectors))
+
+    def _shape(self, shape) -> str:
+        """``json.dumps(shape.summary())``, kept for shapes whose equal ones
+        are written alike (a generated model's shapes repeat a few sizes)."""
+        kind = shape.__class__
+        values = kind._key(shape)
+        if not _written_alike_when_equal(values):
+            return self.dumps(shape.summary())
+        return _kept_text(self._shapes, (kind, values), lambda: self.dumps(shape.summary()))
+
     def geometries(self) -> Iterator[str]:
-        plant, dumps, pose, kept, _quote = self.plant, self.dumps, self.pose, self._kept, self.quote
+        plant, dumps, offset, kept, _quote = (self.plant, self.dumps, self.offset, self._kept,
+                                              self.quote)
         sg = plant.scene_graph
         if sg is None:
             return
         name = plant.scoped_name
         body_names: dict[int, str] = {}
         props: dict = {}
-        roles_text: dict = {}
+        roles_of: dict[tuple, tuple] = {}  # (the roles written, their JSON) by the properties' keys
 
         def props_text(values) -> str:
             return dumps({f"{grp}/{key}": summarize_property_value(v)
@@ -424,15 +511,32 @@ class _Texts:
             if body is None:
                 b = plant.get_body(g.body)
                 body = body_names[g.body] = _quote("world" if b.is_world() else name(b))
-            roles = tuple(r for r in ROLES if g.has_role(r))
-            roles_json = roles_text.get(roles) or roles_text.setdefault(roles, dumps(list(roles)))
+            instance = g.instance
+            properties = instance.properties
+            roles, roles_json = roles_of.get(tuple(properties)) or roles_of.setdefault(
+                tuple(properties), _roles(properties, dumps))
             # (geometries that share their property values share their text)
             props_json = ", ".join(
-                f"{_quote(r)}: {kept(props, g.properties(r).values_read(), props_text)}"
+                f"{_quote(r)}: {kept(props, properties[r].values_read(), props_text)}"
                 for r in roles)
-            yield (f'{{"body": {body}, "name": {_quote(g.name)}, "roles": {roles_json}, '
-                   f'"shape": {dumps(g.shape.summary())}, "X_BG": {pose(g.X_BG)}, '
+            yield (f'{{"body": {body}, "name": {_quote(instance.name)}, "roles": {roles_json}, '
+                   f'"shape": {self._shape(instance.shape)}, "X_BG": {offset(instance.X_BG)}, '
                    f'"props": {{{props_json}}}}}')
+
+
+def _roles(properties: dict, dumps) -> tuple[tuple[str, ...], str]:
+    """The roles a geometry with these role properties has, in the summary's
+    order, and their JSON."""
+    roles = tuple(r for r in ROLES if r in properties)
+    return roles, dumps(list(roles))
+
+
+def _limits_text(vectors: tuple) -> str:
+    """The text of a joint's entries from "pos_lower" to "default_positions"
+    (its vectors in that order)."""
+    pl, pu, vl, vu, al, au, d, q = map(_floats_text, vectors)
+    return (f'"pos_lower": {pl}, "pos_upper": {pu}, "vel_lower": {vl}, "vel_upper": {vu}, '
+            f'"acc_lower": {al}, "acc_upper": {au}, "damping": {d}, "default_positions": {q}')
 
 
 def _sections(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> Iterator:
