@@ -1,7 +1,6 @@
 """The ``mbsummary/1`` JSON summary of a parsed model (see docs/SUMMARY_SCHEMA.md)."""
 from __future__ import annotations
 
-import io
 import itertools
 import struct
 from typing import Iterator
@@ -226,29 +225,38 @@ def _unique_keys(pairs: Iterator) -> Iterator:
         yield key, value
 
 
-def _chunks(entries) -> Iterator[list]:
-    """The entries in lists of at most _CHUNK."""
+# The texts of a large section's entries are joined this many at a time:
+# the pieces stay small enough for the C heap to reuse their memory (a
+# section joined whole is tens of megabytes of new pages for a large model).
+_TEXT_CHUNK = 64
+
+
+def _chunks(entries, size: int = _CHUNK) -> Iterator[list]:
+    """The entries in lists of at most ``size``."""
     it = iter(entries)
-    while chunk := list(itertools.islice(it, _CHUNK)):
+    while chunk := list(itertools.islice(it, size)):
         yield chunk
 
 
 def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
-                 extra: dict | None = None) -> str:
-    """``json.dumps`` of the summary with ``extra``'s keys added at its end,
-    written one body, frame, joint and geometry at a time, so that a large
-    model never has its whole summary as Python objects (a 100,000-link
-    model's summary dict is several times the model's size)."""
+                 extra: dict | None = None, end: str = "") -> str:
+    """``json.dumps`` of the summary with ``extra``'s keys added at its end
+    (and ``end`` after it: a large model's text is not copied to add a
+    newline), written one body, frame, joint and geometry at a time, so that
+    a large model never has its whole summary as Python objects (a
+    100,000-link model's summary dict is several times the model's size)."""
     with collector_paused():  # many new objects, no cycles among them
-        return _summary_json(plant, parser, instances, extra)
+        return _summary_json(plant, parser, instances, extra, end)
 
 
 def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
-                  extra: dict | None) -> str:
+                  extra: dict | None, end: str) -> str:
     import json  # here: the text outline (inspect without --json) does without it
 
-    out = io.StringIO()
-    write, dumps = out.write, json.dumps
+    # (pieces joined once at the end: the text is copied once, where a
+    # StringIO's value is one more copy of it)
+    parts: list[str] = []
+    write, dumps = parts.append, json.dumps
     sections = _sections(plant, parser, instances)
     tail = ((key, _VALUE, value) for key, value in (extra or {}).items())
     # The largest sections as text straight from the plant (the same text
@@ -269,7 +277,11 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                 write("{" if mapping else "[")
                 entries = as_text.get(key)
                 if entries is not None:
-                    write(", ".join(entries()))
+                    sep = ""
+                    for chunk in _chunks(entries(), _TEXT_CHUNK):
+                        write(sep)
+                        write(", ".join(chunk))
+                        sep = ", "
                 else:
                     sep = ""
                     for chunk in _chunks(_unique_keys(value) if mapping else value):
@@ -281,8 +293,9 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                 write(dumps(value))
         write("}")
     except _RepeatedKey:
-        return dumps({**summarize(plant, parser, instances), **(extra or {})})
-    return out.getvalue()
+        return dumps({**summarize(plant, parser, instances), **(extra or {})}) + end
+    write(end)
+    return "".join(parts)
 
 
 def _float_text(v) -> str:
