@@ -72,7 +72,8 @@ def test_shapes_limits_and_poses_met_again_are_written_as_their_own_numbers():
     one met before but written differently (1 and 1.0, 0.0 and -0.0) keeps
     its own text."""
     from mbparse import MultibodyPlant, Parser, SceneGraph
-    from mbparse.geometry import Box, GeometryInstance, Mesh, Sphere
+    from mbparse.geometry import Box, GeometryInstance, GeometryProperties, Mesh, Rgba, Sphere
+    from mbparse.geometry.properties import ILLUSTRATION, PERCEPTION
     from mbparse.plant.joints import RevoluteJoint
     from mbparse.spatial import RigidTransform
 
@@ -92,6 +93,12 @@ def test_shapes_limits_and_poses_met_again_are_written_as_their_own_numbers():
                                 zero, 1 if i % 3 else 1.0, zero)
         joint.set_default_positions([zero])
         parent = body
+    # One mapping of property values read by two geometries in different roles.
+    values = {("phong", "diffuse"): Rgba(1, 0, 0, 1)}
+    for role in (ILLUSTRATION, PERCEPTION):
+        plant.register_visual_geometry(parent, GeometryInstance(
+            RigidTransform(), Box(1, 1, 1), f"shared_{role}",
+            {role: GeometryProperties.sharing(values)}))
     plant.finalize()
     text = summary_json(plant, parser, [0, 1])
     assert text == json.dumps(summarize(plant, parser, [0, 1]))
@@ -101,3 +108,6 @@ def test_shapes_limits_and_poses_met_again_are_written_as_their_own_numbers():
         {"type": "box", "size": [1, 2, 3]}]
     assert '"radius": -0.0' in text and '"radius": 0}' in text
     assert '"pos_lower": [-0.0]' in text and '"pos_lower": [0.0]' in text
+    shared = {g["name"]: g["props"] for g in data["geometries"] if g["name"].startswith("shared")}
+    assert {name: list(props) for name, props in shared.items()} == {
+        "shared_illustration": ["illustration"], "shared_perception": ["perception"]}

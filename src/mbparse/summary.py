@@ -427,22 +427,17 @@ class _Texts:
             seen.add(name)
             yield self.quote(name)
 
-    def _kept(self, memo: dict, obj, make) -> str:
-        """The text of ``obj`` (property values the model's geometries
-        share) made once by ``make(obj)``."""
-        kept = memo.get(id(obj))
-        if kept is None or kept[0] is not obj:
-            kept = memo[id(obj)] = (obj, make(obj))
-        return kept[1]
-
     def bodies(self) -> Iterator[str]:
         plant = self.plant
-        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        pose, floats = self.pose, _floats_text
         poses = plant.calc_body_poses_in_world()
         bodies = plant.bodies()[1:]
+        keys = self._body_names[1:]
+        if len(set(keys)) < len(keys):  # (two bodies' scoped names alike)
+            raise _RepeatedKey("bodies")
         inertias: dict[bytes, str] = {}  # (a generated model repeats a few inertias)
         bits = struct.Struct("10d").pack
-        for key, body in zip(self._names(map(name, bodies)), bodies):
+        for key, body in zip(keys, bodies):
             M = body.default_spatial_inertia
             (x, y, z), (a, b, c, d, e, f) = M.com, M.I_cm
             known = bits(M.mass, x, y, z, a, b, c, d, e, f)
@@ -505,19 +500,23 @@ class _Texts:
         return _kept_text(self._shapes, (kind, values), lambda: self.dumps(shape.summary()))
 
     def geometries(self) -> Iterator[str]:
-        plant, dumps, offset, kept, _quote = (self.plant, self.dumps, self.offset, self._kept,
-                                              self.quote)
+        plant, dumps, offset, _quote = self.plant, self.dumps, self.offset, self.quote
         sg = plant.scene_graph
         if sg is None:
             return
         name = plant.scoped_name
         body_names: dict[int, str] = {}
-        props: dict = {}
         roles_of: dict[tuple, tuple] = {}  # (the roles written, their JSON) by the properties' keys
+        # The "props" text by its roles and the property value mappings it
+        # writes, by identity: geometries that share their values share
+        # their text (each mapping is kept with it, so no id is reused).
+        props_of: dict[tuple, tuple] = {}
 
-        def props_text(values) -> str:
-            return dumps({f"{grp}/{key}": summarize_property_value(v)
-                          for (grp, key), v in sorted(values.items())})
+        def props_text(roles: tuple, values: list) -> str:
+            return ", ".join(
+                _quote(r) + ": " + dumps({f"{grp}/{key}": summarize_property_value(v)
+                                          for (grp, key), v in sorted(mapping.items())})
+                for r, mapping in zip(roles, values))
 
         for g in sorted(sg.geometries(), key=lambda g: g.body):
             body = body_names.get(g.body)
@@ -528,13 +527,14 @@ class _Texts:
             properties = instance.properties
             roles, roles_json = roles_of.get(tuple(properties)) or roles_of.setdefault(
                 tuple(properties), _roles(properties, dumps))
-            # (geometries that share their property values share their text)
-            props_json = ", ".join(
-                f"{_quote(r)}: {kept(props, properties[r].values_read(), props_text)}"
-                for r in roles)
+            values = [properties[r].values_read() for r in roles]
+            key = (roles_json, tuple(map(id, values)))
+            props = props_of.get(key)
+            if props is None:
+                props = props_of[key] = (values, props_text(roles, values))
             yield (f'{{"body": {body}, "name": {_quote(instance.name)}, "roles": {roles_json}, '
                    f'"shape": {self._shape(instance.shape)}, "X_BG": {offset(instance.X_BG)}, '
-                   f'"props": {{{props_json}}}}}')
+                   f'"props": {{{props[1]}}}}}')
 
 
 def _roles(properties: dict, dumps) -> tuple[tuple[str, ...], str]:
