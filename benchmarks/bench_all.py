@@ -144,7 +144,7 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
 
 def scaling(args, folder: str, summary: dict) -> None:
     print("\n=== Scaling: synthetic URDF chains (mbparse, parse + finalize)")
-    sizes, times = [], []
+    sizes, walls, cpus = [], [], []
     for n in args.chain_sizes:
         path = _write(folder, f"chain_{n}.urdf", urdf_chain(n))
         repeat = max(1, min(args.repeat, 3 if n >= 10_000 else args.repeat))
@@ -152,17 +152,26 @@ def scaling(args, folder: str, summary: dict) -> None:
         if "error" in result:
             print(f"  {n} links: {result['error']}")
             continue
+        wall, cpu = result[args.stat], result[f"cpu {args.stat}"]
         sizes.append(n)
-        times.append(result[args.stat])
-        print(f"  {n:>6} links: {result[args.stat] * 1e3:9.1f} ms "
-              f"({result[args.stat] / n * 1e6:.1f} us per link)")
+        walls.append(wall)
+        cpus.append(cpu)
+        print(f"  {n:>6} links: {wall * 1e3:9.1f} ms ({wall / n * 1e6:.1f} us per link); "
+              f"CPU {cpu * 1e3:9.1f} ms ({cpu / n * 1e6:.1f} us per link)")
     if len(sizes) >= 2:
-        xs = [math.log(n) for n in sizes]
-        ys = [math.log(t) for t in times]
-        mx, my = statistics.fmean(xs), statistics.fmean(ys)
-        k = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-        print(f"  time ~ N^{k:.2f} over {sizes[0]}..{sizes[-1]} links (1.00 is linear)")
+        k, k_cpu = _exponent(sizes, walls), _exponent(sizes, cpus)
+        print(f"  time ~ N^{k:.2f}, CPU time ~ N^{k_cpu:.2f} over {sizes[0]}..{sizes[-1]} "
+              "links (1.00 is linear; the wall time of a busy machine bends it)")
         summary["scaling exponent"] = k
+        summary["scaling exponent (CPU time)"] = k_cpu
+
+
+def _exponent(sizes: list[int], times: list[float]) -> float:
+    """k of the least-squares fit time ~ size^k (on logarithms)."""
+    xs = [math.log(n) for n in sizes]
+    ys = [math.log(t) for t in times]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 
 
 def _process_env(folder: str) -> dict:

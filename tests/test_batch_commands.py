@@ -98,3 +98,22 @@ def test_convert_several_files_refuse_one_report_file(tmp_path, capsys):
     assert main(["convert", "--to", "sdf", "-o", str(tmp_path / "o"), "--report",
                  str(tmp_path / "r.json"), *files]) == 2
     assert "--report" in capsys.readouterr().err
+
+
+def test_inspect_json_of_a_model_larger_than_one_written_piece_is_its_summary_whole(tmp_path,
+                                                                                     capsys):
+    from mbparse.commands.batching import _WRITE_PIECE
+    from mbparse.loading import load
+    from mbparse.summary import summarize
+
+    links = "".join(f"<link name='l{i}'/>" for i in range(400))
+    joints = "".join(f"<joint name='j{i}' type='fixed'><parent link='l{i - 1}'/>"
+                     f"<child link='l{i}'/><origin xyz='0 0 {i}'/></joint>" for i in range(1, 400))
+    path = tmp_path / "long.urdf"
+    path.write_text(f"<robot name='long'>{links}{joints}</robot>")
+    assert main(["inspect", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert len(out) > 2 * _WRITE_PIECE and out.endswith("}\n") and out.count("\n") == 1
+    loaded = load(str(path))
+    assert json.loads(out) == {**summarize(loaded.plant, loaded.parser, loaded.instances),
+                               "file": str(path)}

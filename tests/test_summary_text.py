@@ -64,3 +64,50 @@ def test_bodies_and_poses_that_differ_only_in_the_sign_of_a_zero_are_written_apa
     text = summary_json(loaded.plant, loaded.parser, loaded.instances)
     assert text == json.dumps(summarize(loaded.plant, loaded.parser, loaded.instances))
     assert "-0.0" in text
+
+
+def test_shapes_limits_and_poses_met_again_are_written_as_their_own_numbers():
+    """The summary's text keeps what a model repeats (shapes, a joint's
+    limits, the poses of frames, joints and geometries): an entry equal to
+    one met before but written differently (1 and 1.0, 0.0 and -0.0) keeps
+    its own text."""
+    from mbparse import MultibodyPlant, Parser, SceneGraph
+    from mbparse.geometry import Box, GeometryInstance, GeometryProperties, Mesh, Rgba, Sphere
+    from mbparse.geometry.properties import ILLUSTRATION, PERCEPTION
+    from mbparse.plant.joints import RevoluteJoint
+    from mbparse.spatial import RigidTransform
+
+    plant = MultibodyPlant(0.001)
+    parser = Parser(plant, SceneGraph())
+    shapes = [Box(1, 2, 3), Box(1.0, 2.0, 3.0), Box(1, 2, 3), Sphere(0.0), Sphere(-0.0),
+              Sphere(0), Sphere(0.5), Sphere(0.5), Mesh("/m/a.obj", (1, 1, 1)),
+              Mesh("/m/a.obj", (1.0, 1.0, 1.0)), Mesh("/m/a.obj", [2.0, 2.0, 2.0])]
+    parent = plant.world_body()
+    for i, shape in enumerate(shapes):
+        zero = -0.0 if i % 2 else 0.0
+        body = plant.add_rigid_body(f"b{i}")
+        X = RigidTransform(((1.0, zero, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (zero, 0, 1))
+        plant.register_visual_geometry(body, GeometryInstance(X, shape, f"g{i}"))
+        plant.add_frame(f"f{i}", body.body_frame, X)
+        joint = plant.add_joint(RevoluteJoint, f"j{i}", parent, X, body, None, (0, 0, 1),
+                                zero, 1 if i % 3 else 1.0, zero)
+        joint.set_default_positions([zero])
+        parent = body
+    # One mapping of property values read by two geometries in different roles.
+    values = {("phong", "diffuse"): Rgba(1, 0, 0, 1)}
+    for role in (ILLUSTRATION, PERCEPTION):
+        plant.register_visual_geometry(parent, GeometryInstance(
+            RigidTransform(), Box(1, 1, 1), f"shared_{role}",
+            {role: GeometryProperties.sharing(values)}))
+    plant.finalize()
+    text = summary_json(plant, parser, [0, 1])
+    assert text == json.dumps(summarize(plant, parser, [0, 1]))
+    data = json.loads(text)
+    assert [g["shape"] for g in data["geometries"]][:3] == [
+        {"type": "box", "size": [1, 2, 3]}, {"type": "box", "size": [1.0, 2.0, 3.0]},
+        {"type": "box", "size": [1, 2, 3]}]
+    assert '"radius": -0.0' in text and '"radius": 0}' in text
+    assert '"pos_lower": [-0.0]' in text and '"pos_lower": [0.0]' in text
+    shared = {g["name"]: g["props"] for g in data["geometries"] if g["name"].startswith("shared")}
+    assert {name: list(props) for name, props in shared.items()} == {
+        "shared_illustration": ["illustration"], "shared_perception": ["perception"]}

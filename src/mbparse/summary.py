@@ -1,7 +1,6 @@
 """The ``mbsummary/1`` JSON summary of a parsed model (see docs/SUMMARY_SCHEMA.md)."""
 from __future__ import annotations
 
-import io
 import itertools
 import struct
 from typing import Iterator
@@ -226,35 +225,45 @@ def _unique_keys(pairs: Iterator) -> Iterator:
         yield key, value
 
 
-def _chunks(entries) -> Iterator[list]:
-    """The entries in lists of at most _CHUNK."""
+# The texts of a large section's entries are joined this many at a time:
+# the pieces stay small enough for the C heap to reuse their memory (a
+# section joined whole is tens of megabytes of new pages for a large model).
+_TEXT_CHUNK = 64
+
+
+def _chunks(entries, size: int = _CHUNK) -> Iterator[list]:
+    """The entries in lists of at most ``size``."""
     it = iter(entries)
-    while chunk := list(itertools.islice(it, _CHUNK)):
+    while chunk := list(itertools.islice(it, size)):
         yield chunk
 
 
 def summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
-                 extra: dict | None = None) -> str:
-    """``json.dumps`` of the summary with ``extra``'s keys added at its end,
-    written one body, frame, joint and geometry at a time, so that a large
-    model never has its whole summary as Python objects (a 100,000-link
-    model's summary dict is several times the model's size)."""
+                 extra: dict | None = None, end: str = "") -> str:
+    """``json.dumps`` of the summary with ``extra``'s keys added at its end
+    (and ``end`` after it: a large model's text is not copied to add a
+    newline), written one body, frame, joint and geometry at a time, so that
+    a large model never has its whole summary as Python objects (a
+    100,000-link model's summary dict is several times the model's size)."""
     with collector_paused():  # many new objects, no cycles among them
-        return _summary_json(plant, parser, instances, extra)
+        return _summary_json(plant, parser, instances, extra, end)
 
 
 def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
-                  extra: dict | None) -> str:
+                  extra: dict | None, end: str) -> str:
     import json  # here: the text outline (inspect without --json) does without it
 
-    out = io.StringIO()
-    write, dumps = out.write, json.dumps
+    # (pieces joined once at the end: the text is copied once, where a
+    # StringIO's value is one more copy of it)
+    parts: list[str] = []
+    write, dumps = parts.append, json.dumps
     sections = _sections(plant, parser, instances)
     tail = ((key, _VALUE, value) for key, value in (extra or {}).items())
     # The largest sections as text straight from the plant (the same text
     # json.dumps gives their entries, made without the dicts; see _Texts).
     texts = _Texts(plant, dumps, json.encoder.encode_basestring_ascii)
-    as_text = {"bodies": texts.bodies, "joints": texts.joints, "geometries": texts.geometries}
+    as_text = {"bodies": texts.bodies, "frames": texts.frames, "joints": texts.joints,
+               "geometries": texts.geometries}
     try:
         write("{")
         first = True
@@ -268,7 +277,11 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                 write("{" if mapping else "[")
                 entries = as_text.get(key)
                 if entries is not None:
-                    write(", ".join(entries()))
+                    sep = ""
+                    for chunk in _chunks(entries(), _TEXT_CHUNK):
+                        write(sep)
+                        write(", ".join(chunk))
+                        sep = ", "
                 else:
                     sep = ""
                     for chunk in _chunks(_unique_keys(value) if mapping else value):
@@ -280,8 +293,9 @@ def _summary_json(plant: MultibodyPlant, parser: Parser, instances: list[int],
                 write(dumps(value))
         write("}")
     except _RepeatedKey:
-        return dumps({**summarize(plant, parser, instances), **(extra or {})})
-    return out.getvalue()
+        return dumps({**summarize(plant, parser, instances), **(extra or {})}) + end
+    write(end)
+    return "".join(parts)
 
 
 def _float_text(v) -> str:
@@ -316,35 +330,93 @@ def _floats_text(values) -> str:
 _NON_FINITE_TEXTS: dict[tuple, str] = {}
 
 
-# The most rotation (and inertia) texts _Texts keeps (a model of many
-# different ones would otherwise keep them all).
-_MOST_ROTATIONS_KEPT = 4096
+# The most texts of each kind (rotations, poses, inertias, joint limits,
+# shapes) _Texts keeps: a model of many different ones would otherwise keep
+# them all.
+_MOST_TEXTS_KEPT = 4096
+
+
+def _kept_text(memo: dict, key, make) -> str:
+    """``memo[key]``, made by ``make()`` at the first look (and then kept,
+    while ``memo`` holds fewer than _MOST_TEXTS_KEPT texts)."""
+    text = memo.get(key)
+    if text is None:
+        text = make()
+        if len(memo) < _MOST_TEXTS_KEPT:
+            memo[key] = text
+    return text
+
+
+def _written_alike_when_equal(values: tuple) -> bool:
+    """Whether every tuple equal to ``values`` (a shape's fields) gives the
+    same JSON text: equal floats other than zero (0.0 and -0.0 are equal, so
+    are 1 and 1.0, but their texts differ), strings, and tuples of these."""
+    for v in values:
+        kind = v.__class__
+        if kind is float:
+            if not v:
+                return False
+        elif kind is tuple:
+            if not _written_alike_when_equal(v):
+                return False
+        elif kind is not str:
+            return False
+    return True
 
 
 class _Texts:
-    """The JSON text of the bodies, joints and geometries sections, entry by
-    entry, as ``json.dumps`` writes ``_bodies``, ``_joints`` and
-    ``_geometries``' dicts (a test holds them equal), made without the
-    dicts: a large model's summary spends most of its time making and
-    encoding them. A rotation the model shares (the identity, a generated
-    model's repeated poses) is written once."""
+    """The JSON text of the bodies, frames, joints and geometries sections,
+    entry by entry, as ``json.dumps`` writes ``_bodies``, the frames,
+    ``_joints`` and ``_geometries``' dicts (a test holds them equal), made
+    without the dicts: a large model's summary spends most of its time making
+    and encoding them. What a model repeats is written once: rotations, the
+    poses of frames, joints and geometries in their bodies, inertias, a
+    joint's limits, shapes (a generated model repeats a few of each
+    thousands of times)."""
 
     def __init__(self, plant: MultibodyPlant, dumps, quote) -> None:
         # (quote: json's own writing of a str, json.encoder.encode_basestring_ascii)
         self.plant, self.dumps, self.quote = plant, dumps, quote
-        # A rotation's text by its nine numbers' bits (0.0 and -0.0 apart)
+        # Texts by the bits of their numbers (0.0 and -0.0 apart): a
+        # rotation's by its nine, a pose's by its twelve.
         self._rotations: dict[bytes, str] = {}
-        self._bits = struct.Struct("9d").pack
+        self._poses: dict[bytes, str] = {}
+        self._rotation_bits = struct.Struct("9d").pack
+        self._pose_bits = struct.Struct("12d").pack
+        # Every body's scoped name as JSON, by index (joints and frames name theirs).
+        self._body_names = list(map(quote, map(plant.scoped_name, plant.bodies())))
+        self._packs: dict[tuple, object] = {}  # a joint's numbers' packer, by its vectors' sizes
+        self._limits_texts: dict[tuple, str] = {}
+        self._shapes: dict[tuple, str] = {}
+
+    def _rotation(self, R, bits: bytes) -> str:
+        """The text of the rotation ``R``, whose numbers' bits are ``bits``."""
+        text = self._rotations.get(bits)
+        if text is None:
+            if len(self._rotations) >= _MOST_TEXTS_KEPT:
+                self._rotations.clear()
+            text = self._rotations[bits] = "[" + ", ".join(map(_floats_text, R)) + "]"
+        return text
 
     def pose(self, X: RigidTransform) -> str:
+        """A pose met once (a body's in the world): only its rotation's text is kept."""
         (a, b, c), (d, e, f), (g, h, i) = R = X.R
-        key = self._bits(a, b, c, d, e, f, g, h, i)
-        text = self._rotations.get(key)
+        bits = self._rotation_bits(a, b, c, d, e, f, g, h, i)
+        return '{"p": ' + _floats_text(X.p) + ', "R": ' + self._rotation(R, bits) + "}"
+
+    def offset(self, X: RigidTransform) -> str:
+        """A pose a model repeats (a frame's, a joint's or a geometry's in its
+        body): its whole text is kept."""
+        (a, b, c), (d, e, f), (g, h, i) = R = X.R
+        p = X.p
+        bits = self._pose_bits(a, b, c, d, e, f, g, h, i, p[0], p[1], p[2])
+        text = self._poses.get(bits)
         if text is None:
-            if len(self._rotations) >= _MOST_ROTATIONS_KEPT:
-                self._rotations.clear()
-            text = self._rotations[key] = "[" + ", ".join(map(_floats_text, R)) + "]"
-        return '{"p": ' + _floats_text(X.p) + ', "R": ' + text + "}"
+            if len(self._poses) >= _MOST_TEXTS_KEPT:
+                self._poses.clear()
+            text = self._poses[bits] = ('{"p": ' + _floats_text(p) + ', "R": '
+                                        + self._rotation(R, bits[:72]) + "}")  # (R's 9 doubles)
+        return text
 
     def _names(self, names) -> Iterator[str]:
         """The JSON of each name, checking that none comes twice."""
@@ -355,22 +427,17 @@ class _Texts:
             seen.add(name)
             yield self.quote(name)
 
-    def _kept(self, memo: dict, obj, make) -> str:
-        """The text of ``obj`` (property values the model's geometries
-        share) made once by ``make(obj)``."""
-        kept = memo.get(id(obj))
-        if kept is None or kept[0] is not obj:
-            kept = memo[id(obj)] = (obj, make(obj))
-        return kept[1]
-
     def bodies(self) -> Iterator[str]:
         plant = self.plant
-        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        pose, floats = self.pose, _floats_text
         poses = plant.calc_body_poses_in_world()
         bodies = plant.bodies()[1:]
+        keys = self._body_names[1:]
+        if len(set(keys)) < len(keys):  # (two bodies' scoped names alike)
+            raise _RepeatedKey("bodies")
         inertias: dict[bytes, str] = {}  # (a generated model repeats a few inertias)
         bits = struct.Struct("10d").pack
-        for key, body in zip(self._names(map(name, bodies)), bodies):
+        for key, body in zip(keys, bodies):
             M = body.default_spatial_inertia
             (x, y, z), (a, b, c, d, e, f) = M.com, M.I_cm
             known = bits(M.mass, x, y, z, a, b, c, d, e, f)
@@ -378,61 +445,111 @@ class _Texts:
             if mass_com_inertia is None:
                 mass_com_inertia = (f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
                                     f'"inertia": {floats(M.inertia_about_origin())}')
-                if len(inertias) < _MOST_ROTATIONS_KEPT:
+                if len(inertias) < _MOST_TEXTS_KEPT:
                     inertias[known] = mass_com_inertia
             yield (f'{key}: {{{mass_com_inertia}, "X_WB": {pose(poses[body.index])}, '
                    f'"floating": {"true" if body.is_floating_base_body else "false"}}}')
 
+    def frames(self) -> Iterator[str]:
+        """The frames that are not a body's own frame."""
+        frames = [f for f in self.plant.frames() if not f.is_body_frame]
+        body_names, offset = self._body_names, self.offset
+        for key, f in zip(self._names(map(self.plant.scoped_name, frames)), frames):
+            yield f'{key}: {{"body": {body_names[f.body.index]}, "X_BF": {offset(f.X_BF)}}}'
+
     def joints(self) -> Iterator[str]:
-        plant, _quote = self.plant, self.quote
-        name, pose, floats = plant.scoped_name, self.pose, _floats_text
+        plant, _quote, offset = self.plant, self.quote, self.offset
+        body_names, limits = self._body_names, self._limits
         types: dict[str, str] = {}
         joints = plant.joints()
-        for key, j in zip(self._names(map(name, joints)), joints):
+        for key, j in zip(self._names(map(plant.scoped_name, joints)), joints):
             kind = types.get(j.type_name) or types.setdefault(j.type_name, _quote(j.type_name))
             text = (f'{key}: {{"type": {kind}, '
-                    f'"parent": {_quote(name(j.parent_body))}, '
-                    f'"child": {_quote(name(j.child_body))}, '
-                    f'"X_PF": {pose(j.frame_on_parent.X_BF)}, '
-                    f'"X_CM": {pose(j.frame_on_child.X_BF)}, '
-                    f'"pos_lower": {floats(j.pos_lower)}, "pos_upper": {floats(j.pos_upper)}, '
-                    f'"vel_lower": {floats(j.vel_lower)}, "vel_upper": {floats(j.vel_upper)}, '
-                    f'"acc_lower": {floats(j.acc_lower)}, "acc_upper": {floats(j.acc_upper)}, '
-                    f'"damping": {floats(j.damping)}, '
-                    f'"default_positions": {floats(j.default_positions)}')
+                    f'"parent": {body_names[j.parent_body.index]}, '
+                    f'"child": {body_names[j.child_body.index]}, '
+                    f'"X_PF": {offset(j.frame_on_parent.X_BF)}, '
+                    f'"X_CM": {offset(j.frame_on_child.X_BF)}, {limits(j)}')
             for k, v in j.extra_summary().items():
-                value = floats(v) if isinstance(v, (list, tuple)) else _float_text(v)
+                value = _floats_text(v) if isinstance(v, (list, tuple)) else _float_text(v)
                 text += f", {_quote(k)}: {value}"
             yield text + "}"
 
+    def _limits(self, j) -> str:
+        """A joint's entries from "pos_lower" to "default_positions", kept by
+        the bits of their numbers (a generated model's joints share a few)."""
+        vectors = (pl, pu, vl, vu, al, au, d, q) = (
+            j.pos_lower, j.pos_upper, j.vel_lower, j.vel_upper, j.acc_lower, j.acc_upper,
+            j.damping, j.default_positions)
+        counts = (len(pl), len(pu), len(vl), len(vu), len(al), len(au), len(d), len(q))
+        pack = self._packs.get(counts)
+        if pack is None:
+            pack = self._packs[counts] = struct.Struct(f"{sum(counts)}d").pack
+        try:
+            key = (counts, pack(*pl, *pu, *vl, *vu, *al, *au, *d, *q))
+        except (struct.error, TypeError):  # (not all numbers: written as before, not kept)
+            return _limits_text(vectors)
+        return _kept_text(self._limits_texts, key, lambda: _limits_text(vectors))
+
+    def _shape(self, shape) -> str:
+        """``json.dumps(shape.summary())``, kept for shapes whose equal ones
+        are written alike (a generated model's shapes repeat a few sizes)."""
+        kind = shape.__class__
+        values = kind._key(shape)
+        if not _written_alike_when_equal(values):
+            return self.dumps(shape.summary())
+        return _kept_text(self._shapes, (kind, values), lambda: self.dumps(shape.summary()))
+
     def geometries(self) -> Iterator[str]:
-        plant, dumps, pose, kept, _quote = self.plant, self.dumps, self.pose, self._kept, self.quote
+        plant, dumps, offset, _quote = self.plant, self.dumps, self.offset, self.quote
         sg = plant.scene_graph
         if sg is None:
             return
         name = plant.scoped_name
         body_names: dict[int, str] = {}
-        props: dict = {}
-        roles_text: dict = {}
+        roles_of: dict[tuple, tuple] = {}  # (the roles written, their JSON) by the properties' keys
+        # The "props" text by its roles and the property value mappings it
+        # writes, by identity: geometries that share their values share
+        # their text (each mapping is kept with it, so no id is reused).
+        props_of: dict[tuple, tuple] = {}
 
-        def props_text(values) -> str:
-            return dumps({f"{grp}/{key}": summarize_property_value(v)
-                          for (grp, key), v in sorted(values.items())})
+        def props_text(roles: tuple, values: list) -> str:
+            return ", ".join(
+                _quote(r) + ": " + dumps({f"{grp}/{key}": summarize_property_value(v)
+                                          for (grp, key), v in sorted(mapping.items())})
+                for r, mapping in zip(roles, values))
 
         for g in sorted(sg.geometries(), key=lambda g: g.body):
             body = body_names.get(g.body)
             if body is None:
                 b = plant.get_body(g.body)
                 body = body_names[g.body] = _quote("world" if b.is_world() else name(b))
-            roles = tuple(r for r in ROLES if g.has_role(r))
-            roles_json = roles_text.get(roles) or roles_text.setdefault(roles, dumps(list(roles)))
-            # (geometries that share their property values share their text)
-            props_json = ", ".join(
-                f"{_quote(r)}: {kept(props, g.properties(r).values_read(), props_text)}"
-                for r in roles)
-            yield (f'{{"body": {body}, "name": {_quote(g.name)}, "roles": {roles_json}, '
-                   f'"shape": {dumps(g.shape.summary())}, "X_BG": {pose(g.X_BG)}, '
-                   f'"props": {{{props_json}}}}}')
+            instance = g.instance
+            properties = instance.properties
+            roles, roles_json = roles_of.get(tuple(properties)) or roles_of.setdefault(
+                tuple(properties), _roles(properties, dumps))
+            values = [properties[r].values_read() for r in roles]
+            key = (roles_json, tuple(map(id, values)))
+            props = props_of.get(key)
+            if props is None:
+                props = props_of[key] = (values, props_text(roles, values))
+            yield (f'{{"body": {body}, "name": {_quote(instance.name)}, "roles": {roles_json}, '
+                   f'"shape": {self._shape(instance.shape)}, "X_BG": {offset(instance.X_BG)}, '
+                   f'"props": {{{props[1]}}}}}')
+
+
+def _roles(properties: dict, dumps) -> tuple[tuple[str, ...], str]:
+    """The roles a geometry with these role properties has, in the summary's
+    order, and their JSON."""
+    roles = tuple(r for r in ROLES if r in properties)
+    return roles, dumps(list(roles))
+
+
+def _limits_text(vectors: tuple) -> str:
+    """The text of a joint's entries from "pos_lower" to "default_positions"
+    (its vectors in that order)."""
+    pl, pu, vl, vu, al, au, d, q = map(_floats_text, vectors)
+    return (f'"pos_lower": {pl}, "pos_upper": {pu}, "vel_lower": {vl}, "vel_upper": {vu}, '
+            f'"acc_lower": {al}, "acc_upper": {au}, "damping": {d}, "default_positions": {q}')
 
 
 def _sections(plant: MultibodyPlant, parser: Parser, instances: list[int]) -> Iterator:

@@ -76,8 +76,8 @@ def inspect_one(path: str, options: LoadOptions, as_json: bool,
     try:
         loaded = load_with_options(path, options)
         if as_json:  # written as it is made: a large model's summary is never held whole
-            text = summary_json(loaded.plant, loaded.parser, loaded.instances, {"file": path})
-            return 0, text + "\n", ""
+            return 0, summary_json(loaded.plant, loaded.parser, loaded.instances,
+                                   {"file": path}, end="\n"), ""
         text = outline_text(loaded, path)
     except ParseError as e:
         line = located_line(e, path)

@@ -347,6 +347,9 @@ def body_poses(plant: "MultibodyPlant",
         adjacency[joint.child_body.index].append(joint)
     poses: list[RigidTransform | None] = [None] * n
     poses[0] = RigidTransform()
+    # X_PC by the three poses it is made of (the objects themselves: a
+    # reader shares equal poses, and a chain of 80,000 joints has a few).
+    offsets: dict[tuple, RigidTransform] = {}
     queue = deque([0])
     while queue:
         b = queue.popleft()
@@ -357,9 +360,11 @@ def body_poses(plant: "MultibodyPlant",
                 continue  # (its other end is placed already)
             q = (positions.get(plant.scoped_name(joint), joint.default_positions) if positions
                  else joint.default_positions)
-            X_PF = joint.frame_on_parent.X_BF
-            X_CM = joint.frame_on_child.X_BF
-            X_PC = X_PF @ joint.X_FM(q) @ X_CM.inverse()
+            made_of = (joint.frame_on_parent.X_BF, joint.X_FM(q), joint.frame_on_child.X_BF)
+            X_PC = offsets.get(made_of)
+            if X_PC is None:
+                X_PF, X_FM, X_CM = made_of
+                X_PC = offsets[made_of] = X_PF @ X_FM @ X_CM.inverse()
             if outward:
                 poses[c] = poses[b] @ X_PC
                 queue.append(c)
