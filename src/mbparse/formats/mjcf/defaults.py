@@ -105,6 +105,9 @@ class DefaultClasses:
             return Attrs(el, self.doc, own)
         if ORIENTATION_SET.isdisjoint(own):
             return Attrs(el, self.doc, {**given, **own})
-        values = {k: v for k, v in given.items() if k not in ORIENTATION_SET}
+        values = {}
+        for k, v in given.items():
+            if k not in ORIENTATION_SET:
+                values[k] = v
         values.update(own)
         return Attrs(el, self.doc, values)

@@ -84,8 +84,11 @@ class GeomReader:
         again, no warning. Generated and replicated models repeat a few
         geoms thousands of times.
         """
-        key = (childclass, in_world, moving, with_inertia,
-               *[item for item in el.items() if item[0] != "name"])
+        parts: list = [childclass, in_world, moving, with_inertia]
+        for item in el.items():
+            if item[0] != "name":
+                parts.append(item)
+        key = tuple(parts)
         known = self._read_before.get(key)
         if known is not None:
             geom = Geom(el, el.get("name") or f"geom{index}", known[0], known[1], known[2],
