@@ -66,13 +66,13 @@ def _finite_tokens(tokens: list[str], text: str) -> tuple[float, ...] | None:
     return None
 
 
-def own_values(el) -> dict[str, tuple[str, object]]:
+def own_values(el, items: list | None = None) -> dict[str, tuple[str, object]]:
     """An element's own attributes as :class:`Attrs` holds them: name →
-    (text, the element)."""
+    (text, the element); ``items``: ``el.items()`` when the caller has them."""
     # (a loop, not a comprehension: Python 3.11 makes a function of each
     # comprehension, which costs more than the few attributes it fills)
     own = {}
-    for k, v in el.items():
+    for k, v in el.items() if items is None else items:
         own[k] = (v, el)
     return own
 
