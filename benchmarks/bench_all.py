@@ -5,8 +5,10 @@
    totals and the median of per-file ratios against Drake (and yourdfpy for
    URDF), as ``bench_parse.py`` prints them.
 2. MJCF against MuJoCo's own compiler (``mujoco.MjModel.from_xml_path``) on
-   the corpus's MJCF files, the dm_control-style models in tests/data/mjcf
-   and synthetic nested bodies.
+   the corpus's MJCF files, the dm_control-style models in tests/data/mjcf,
+   synthetic nested bodies and, with ``--mjcf-robots DIR[,DIR...]``, every
+   ``.xml`` file under those folders (real robots: MuJoCo Menagerie,
+   gymnasium, robosuite, dm_control).
 3. The lxml floor: on URDF files under 40 kB, mbparse's time over lxml's bare
    parse of the same bytes.
 4. Scaling: synthetic URDF chains of 10 to 10,000 links, and the exponent k
@@ -125,6 +127,10 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
         "synthetic nested bodies": [_write(folder, f"nested_{n}.xml", mjcf_nested(n))
                                     for n in NESTED_SIZES],
     }
+    if args.mjcf_robots:
+        groups["real robot MJCF (--mjcf-robots)"] = sorted(
+            f for top in args.mjcf_robots
+            for f in glob.glob(os.path.join(os.path.abspath(top), "**", "*.xml"), recursive=True))
     print("\n=== MJCF: mbparse against MuJoCo's compiler (MjModel.from_xml_path)")
     for label, files in groups.items():
         jobs = _jobs(files, corpus)
@@ -238,11 +244,15 @@ def main() -> None:
     ap.add_argument("--suffixes", default=",".join(SUFFIXES),
                     help="formats to time over the corpus (default: all)")
     ap.add_argument("--chain-sizes", default=",".join(map(str, CHAIN_SIZES)))
+    ap.add_argument("--mjcf-robots", default="",
+                    help="comma list of folders whose .xml files (recursively) form one more "
+                         "MJCF group against MuJoCo: real robot models")
     ap.add_argument("--skip", default="",
                     help="comma list of: formats, mujoco, scaling, startup, batches")
     args = ap.parse_args()
     args.suffixes = [s for s in args.suffixes.split(",") if s]
     args.chain_sizes = [int(n) for n in args.chain_sizes.split(",") if n]
+    args.mjcf_robots = [d for d in args.mjcf_robots.split(",") if d]
     skip = set(args.skip.split(","))
     corpus = os.path.abspath(args.corpus)
     summary: dict = {}

@@ -34,7 +34,6 @@ _READ: dict[str, tuple[float, ...] | None] = {}
 _READ_MAX = 4096
 _LONG_TEXT = 4096  # characters; longer texts are not kept in _READ
 _NO_LIMIT = 1 << 62  # (a limit of 0 is none)
-_UNREAD = object()  # (a text not in _READ: None there means "not plain numbers")
 
 
 def _read_and_keep(text: str) -> tuple[float, ...] | None:
@@ -67,10 +66,15 @@ def _finite_tokens(tokens: list[str], text: str) -> tuple[float, ...] | None:
     return None
 
 
-def own_values(el) -> dict[str, tuple[str, object]]:
+def own_values(el, items: list | None = None) -> dict[str, tuple[str, object]]:
     """An element's own attributes as :class:`Attrs` holds them: name →
-    (text, the element)."""
-    return {k: (v, el) for k, v in el.items()}
+    (text, the element); ``items``: ``el.items()`` when the caller has them."""
+    # (a loop, not a comprehension: Python 3.11 makes a function of each
+    # comprehension, which costs more than the few attributes it fills)
+    own = {}
+    for k, v in el.items() if items is None else items:
+        own[k] = (v, el)
+    return own
 
 
 class Attrs:
@@ -124,17 +128,24 @@ class Attrs:
         v = self.values.get(name)
         if v is None:
             return tuple(default) if default is not None else None
-        # The common case first: finite decimal numbers, in one float() per
-        # token, or found among the texts already read; anything else goes to
-        # the strict reading, which says what is wrong.
+        # The common case first: a text already read, of the right count
+        # (a model repeats a few texts). Then finite decimal numbers, in one
+        # float() per token; anything else goes to the strict reading, which
+        # says what is wrong.
+        fast = _READ.get(v[0])
+        if fast is not None:
+            if count.__class__ is int:
+                if len(fast) == count:
+                    return fast
+            elif count[0] <= len(fast) <= count[1]:
+                return fast
         lo, hi = (count, count) if count.__class__ is int else count
-        fast = _READ.get(v[0], _UNREAD)
-        if fast is _UNREAD:
+        if fast is None and v[0] not in _READ:
             if len(v[0]) > _LONG_TEXT:
                 self._few_enough(name, v, lo, hi)
             fast = _read_and_keep(v[0])
-        if fast is not None and lo <= len(fast) <= hi:
-            return fast
+            if fast is not None and lo <= len(fast) <= hi:
+                return fast
         return self._strictly(name, v, lo, hi)
 
     def _strictly(self, name: str, v: tuple, lo: int, hi: int) -> tuple[float, ...]:

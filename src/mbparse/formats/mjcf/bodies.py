@@ -154,7 +154,9 @@ class BodyTreeReader:
             a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
         if type(kids) is tuple:  # no <include> inside: one look at the tags
-            tags = {k.tag for k in kids}
+            tags = set()
+            for k in kids:
+                tags.add(k.tag)
             if "frame" in tags:
                 has_joints = any(k.tag in _JOINT_TAGS for k in self._flat(el))
             else:
@@ -292,8 +294,10 @@ class BodyTreeReader:
             doc.error(el, f"body '{body.name}' has no <inertial> and the compiler says "
                           "inertiafromgeom='false'", code="mjcf-element-missing")
         lo, hi = self.compiler.inertiagrouprange
-        parts = [(g.mass, g.com, g.inertia) for g in body.geoms
-                 if g.mass > 0 and lo <= g.group <= hi]
+        parts = []
+        for g in body.geoms:
+            if g.mass > 0 and lo <= g.group <= hi:
+                parts.append((g.mass, g.com, g.inertia))
         body.mass, body.com, body.inertia = combine(parts)
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:

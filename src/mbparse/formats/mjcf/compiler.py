@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ...numbers import all_finite, shown
 from ...spatial import IDENTITY3, ZERO3, RigidTransform, cross, dot, norm, quaternion_to_matrix
+from ..common.xml import MEMO_LIMIT
 from .attrs import Attrs, own_values
 from .defaults import ORIENTATION, ORIENTATION_SET
 from .document import Document
@@ -29,6 +30,9 @@ class Compiler:
     settotalmass: float = -1.0
     balanceinertia: bool = False
     inertiagrouprange: tuple[int, int] = (0, 5)
+    # (orientation attribute, its text, degree, eulerseq) → the rotation it
+    # gave (see orientation): a model repeats a few orientations.
+    rotations: dict = field(default_factory=dict, repr=False, compare=False)
 
     def angle(self, value: float) -> float:
         """An angle as written, in radians."""
@@ -134,6 +138,17 @@ def orientation(a: Attrs, c: Compiler):
     if not given:
         return None
     kind = given[0]
+    key = (kind, values[kind][0], c.degree, c.eulerseq)
+    R = c.rotations.get(key)
+    if R is None:
+        R = _rotation(a, c, kind)
+        if len(c.rotations) < MEMO_LIMIT:
+            c.rotations[key] = R
+    return R
+
+
+def _rotation(a: Attrs, c: Compiler, kind: str):
+    """The rotation of the orientation attribute ``kind`` of ``a``."""
     if kind == "quat":
         q = a.numbers("quat", 4)
         if norm(q[1:]) == 0 and q[0] == 0:

@@ -90,9 +90,11 @@ class DefaultClasses:
             self.doc.error(el, f"the default class '{name}' is not defined",
                            code="mjcf-unknown-class")
 
-    def attrs(self, el, childclass: str | None = None, kind: str | None = None) -> Attrs:
-        """The element's attributes with its class's defaults filled in."""
-        own = own_values(el)
+    def attrs(self, el, childclass: str | None = None, kind: str | None = None,
+              items: list | None = None) -> Attrs:
+        """The element's attributes with its class's defaults filled in
+        (``items``: ``el.items()`` when the caller has them)."""
+        own = own_values(el, items)
         written = own.pop("class", None)
         cls = (childclass or MAIN) if written is None else self.class_of(el, childclass)
         key = (cls, kind, el.tag)
@@ -105,6 +107,9 @@ class DefaultClasses:
             return Attrs(el, self.doc, own)
         if ORIENTATION_SET.isdisjoint(own):
             return Attrs(el, self.doc, {**given, **own})
-        values = {k: v for k, v in given.items() if k not in ORIENTATION_SET}
+        values = {}
+        for k, v in given.items():
+            if k not in ORIENTATION_SET:
+                values[k] = v
         values.update(own)
         return Attrs(el, self.doc, values)

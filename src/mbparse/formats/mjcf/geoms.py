@@ -84,8 +84,12 @@ class GeomReader:
         again, no warning. Generated and replicated models repeat a few
         geoms thousands of times.
         """
-        key = (childclass, in_world, moving, with_inertia,
-               *[item for item in el.items() if item[0] != "name"])
+        items = el.items()  # (read once: the key's, and the attributes' when read)
+        parts: list = [childclass, in_world, moving, with_inertia]
+        for item in items:
+            if item[0] != "name":
+                parts.append(item)
+        key = tuple(parts)
         known = self._read_before.get(key)
         if known is not None:
             geom = Geom(el, el.get("name") or f"geom{index}", known[0], known[1], known[2],
@@ -94,7 +98,7 @@ class GeomReader:
             return geom
         policy = self.defaults.doc.policy
         said = len(policy.warnings_seen) + len(policy.errors_seen)
-        geom = self._read(el, index, childclass, in_world, moving, with_inertia)
+        geom = self._read(el, items, index, childclass, in_world, moving, with_inertia)
         if (geom is not None and geom.shape.__class__ in _PRIMITIVES
                 and len(policy.warnings_seen) + len(policy.errors_seen) == said
                 and len(self._read_before) < MEMO_LIMIT):
@@ -103,9 +107,9 @@ class GeomReader:
                                       geom.com, geom.inertia)
         return geom
 
-    def _read(self, el, index: int, childclass: str | None, in_world: bool,
+    def _read(self, el, items: list, index: int, childclass: str | None, in_world: bool,
               moving: bool, with_inertia: bool) -> Geom | None:
-        a = self.defaults.attrs(el, childclass)
+        a = self.defaults.attrs(el, childclass, items=items)
         doc = a.doc
         values = a.values
         # Absent attributes (most of them) are settled without a call each.

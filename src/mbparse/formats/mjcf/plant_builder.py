@@ -295,7 +295,11 @@ class PlantBuilder:
         # depend on nothing else (see _joint_frames).
         key = None
         if j.X_BF is IDENTITY:
-            key = tuple([(k, v[0]) for k, v in values.items() if k != "name"])
+            texts = []
+            for k, v in values.items():
+                if k != "name":
+                    texts.append((k, v[0]))
+            key = tuple(texts)
             known = self._joints_read.get(key)
         else:
             known = None
