@@ -6,9 +6,9 @@
    URDF), as ``bench_parse.py`` prints them.
 2. MJCF against MuJoCo's own compiler (``mujoco.MjModel.from_xml_path``) on
    the corpus's MJCF files, the dm_control-style models in tests/data/mjcf,
-   synthetic nested bodies and, with ``--mjcf-robots DIR[,DIR...]``, every
-   ``.xml`` file under those folders (real robots: MuJoCo Menagerie,
-   gymnasium, robosuite, dm_control).
+   synthetic nested bodies and, with ``--mjcf-robots``, real robot MJCF
+   files (the ``.xml`` files of the folders given, e.g. gymnasium's and
+   robosuite's model assets).
 3. The lxml floor: on URDF files under 40 kB, mbparse's time over lxml's bare
    parse of the same bytes.
 4. Scaling: synthetic URDF chains of 10 to 10,000 links, and the exponent k
@@ -82,6 +82,31 @@ def mjcf_nested(n: int) -> str:
             f'<worldbody>{body}</worldbody></mujoco>')
 
 
+def robot_mjcf_files(paths: list[str]) -> list[str]:
+    """The MJCF files of ``paths``: each a file, or a folder whose ``.xml``
+    files (at any depth) are taken, less those that are not MJCF (their
+    root is not ``<mujoco>``: meshes' sidecars, package manifests)."""
+    found = []
+    for path in paths:
+        if os.path.isfile(path):
+            found.append(os.path.abspath(path))
+            continue
+        for name in sorted(glob.glob(os.path.join(path, "**", "*.xml"), recursive=True)):
+            with open(name, "rb") as f:
+                head = f.read(4096)
+            if b"<mujoco" in head:
+                found.append(os.path.abspath(name))
+    return found
+
+
+def _short(path: str, corpus: str) -> str:
+    """A file's name as the report prints it: within the corpus, from its
+    root; elsewhere its folder and name (robots' files are all robot.xml)."""
+    if path.startswith(corpus):
+        return os.path.relpath(path, corpus)
+    return os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))
+
+
 def _write(folder: str, name: str, text: str) -> str:
     path = os.path.join(folder, name)
     with open(path, "w") as f:
@@ -128,9 +153,7 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
                                     for n in NESTED_SIZES],
     }
     if args.mjcf_robots:
-        groups["real robot MJCF (--mjcf-robots)"] = sorted(
-            f for top in args.mjcf_robots
-            for f in glob.glob(os.path.join(os.path.abspath(top), "**", "*.xml"), recursive=True))
+        groups["real robots (--mjcf-robots)"] = robot_mjcf_files(args.mjcf_robots)
     print("\n=== MJCF: mbparse against MuJoCo's compiler (MjModel.from_xml_path)")
     for label, files in groups.items():
         jobs = _jobs(files, corpus)
@@ -144,8 +167,15 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
               f"{ratio:.2f}x, totals {t_theirs * 1e3:.1f} / {t_mine * 1e3:.1f} ms")
         for f in both:
             print(f"    {theirs[f][args.stat] * 1e3:8.2f} {mine[f][args.stat] * 1e3:8.2f}  "
-                  f"{os.path.relpath(f, corpus) if f.startswith(corpus) else os.path.basename(f)}")
+                  f"{_short(f, corpus)}")
         summary[f"mujoco: {label}"] = ratio
+        if label.startswith("real robots"):
+            # mbparse reads each mesh file once per process, MuJoCo on every
+            # compile: the first load of each file is the figure without that.
+            first, n = _median_ratio(theirs, mine, files, "first")
+            print(f"  first load of each file (mbparse reading its meshes): MuJoCo / mbparse "
+                  f"median of per-file ratios {first:.2f}x")
+            summary[f"mujoco: {label}, first load"] = first
 
 
 def scaling(args, folder: str, summary: dict) -> None:
@@ -245,14 +275,14 @@ def main() -> None:
                     help="formats to time over the corpus (default: all)")
     ap.add_argument("--chain-sizes", default=",".join(map(str, CHAIN_SIZES)))
     ap.add_argument("--mjcf-robots", default="",
-                    help="comma list of folders whose .xml files (recursively) form one more "
-                         "MJCF group against MuJoCo: real robot models")
+                    help="comma list of MJCF files or folders of them (real robots) to time "
+                         "against MuJoCo as a group of their own")
     ap.add_argument("--skip", default="",
                     help="comma list of: formats, mujoco, scaling, startup, batches")
     args = ap.parse_args()
     args.suffixes = [s for s in args.suffixes.split(",") if s]
     args.chain_sizes = [int(n) for n in args.chain_sizes.split(",") if n]
-    args.mjcf_robots = [d for d in args.mjcf_robots.split(",") if d]
+    args.mjcf_robots = [p for p in args.mjcf_robots.split(",") if p]
     skip = set(args.skip.split(","))
     corpus = os.path.abspath(args.corpus)
     summary: dict = {}

@@ -251,3 +251,20 @@ def test_dmd_weld_child_from_a_nested_file_counts_as_added(pkg):
     parser, _ = pkg.parse('directives:\n- add_directives: {file: "package://m/sub.dmd.yaml"}\n'
                           '- add_weld: {parent: world, child: a::body}\n')
     assert parser.plant().has_joint_named("world_welds_to_body")
+
+
+def test_scalars_counted_on_composed_nodes_are_the_scanners_count():
+    # A directives file is counted against max_yaml_values on its composed
+    # nodes (scanning it for tokens cost a third of reading it): aliases
+    # count once, an empty value not at all, as the scanner counts them.
+    import yaml
+
+    from mbparse.formats.dmd import schema
+    text = ("a: &x [1, '', \"\", b]\nb: *x\nc:\nd: |\n  text\ne: {f: , g: ~}\n"
+            "? k\n: [[], {}]\nh: !Rpy {deg: [1, 2, 3]}\n")
+    tokens = sum(isinstance(t, yaml.ScalarToken) for t in yaml.scan(text, Loader=yaml.SafeLoader))
+    assert schema._scalars(yaml.compose(text, Loader=yaml.SafeLoader)) == tokens == 19
+    if schema._C_LOADER is not None:
+        root = yaml.compose(text, Loader=schema._QuickLoader)
+        assert schema._scalars(root) == tokens
+        assert root.value[-1][1].tag == "!Rpy"  # (explicit tags are kept)

@@ -114,6 +114,36 @@ def test_stl_vertices_merge_by_their_bits_so_zero_and_minus_zero_stay_apart():
     assert faces.tolist() == [[0, 1, 2], [2, 1, 0]]
 
 
+def test_stl_vertex_merging_is_first_seen_order_on_many_repeated_vertices():
+    # The rule MuJoCo's reader follows, written plainly: each distinct bit
+    # pattern gets the next number the first time it is seen.
+    rng = np.random.default_rng(7)
+    distinct = rng.normal(size=(500, 3)).astype(np.float32)
+    distinct[:2] = [[0.0, -0.0, 1.0], [-0.0, 0.0, 1.0]]
+    V = distinct[rng.integers(0, len(distinct), size=6000)]
+    F = rng.integers(0, len(V), size=(2000, 3))
+    numbers: dict[bytes, int] = {}
+    for row in V:
+        numbers.setdefault(row.tobytes(), len(numbers))
+    merged, faces = merge_bitwise(V, F)
+    assert [row.tobytes() for row in merged] == list(numbers)
+    assert faces.tolist() == [[numbers[V[i].tobytes()] for i in face] for face in F]
+
+
+def test_mjcf_mesh_file_is_read_once_per_process_and_again_when_it_changes(tmp_path):
+    stl = binary_stl(tmp_path / "m.stl", TETRA)
+    path = tmp_path / "m.xml"
+    path.write_text(one_mesh_model("m.stl"))
+    mass, *_ = body_mass_properties(path)
+    from mbparse.formats.mjcf.mesh_data import read_file
+    assert read_file(str(stl)) is read_file(str(stl))  # (one reading, shared)
+    assert not read_file(str(stl)).vertices.flags.writeable
+    binary_stl(stl, [tuple(tuple(2 * c for c in v) for v in t) for t in TETRA])
+    import os
+    os.utime(stl, ns=(0, 10**18))  # (another modification time, whatever the clock)
+    assert body_mass_properties(path)[0] == pytest.approx(8 * mass)
+
+
 # ------------------------------------------------------------ convex hulls
 def inline_model(mesh_attrs: str, geom_attrs: str = "") -> str:
     return (f'<mujoco model="m">\n<asset>\n<mesh name="m" {mesh_attrs}/>\n</asset>\n'

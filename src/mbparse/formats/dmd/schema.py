@@ -326,6 +326,46 @@ def _past_limit(text: str, loader) -> _PastLimit | None:
 _C_LOADER = getattr(yaml, "CSafeLoader", None)
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 _UNREAD = object()
+# Each collection YAML opens takes one of these characters ('-' a block
+# sequence's entry, ':' or '?' a mapping's key, a bracket a flow
+# collection): a text with no more of them than MAX_YAML_DEPTH cannot nest
+# deeper, and its scalars are counted on the nodes instead of on tokens.
+_NESTING_MARKS = "-:?[{"
+_PLAIN = {ScalarNode: _STANDARD_TAG + "str", SequenceNode: _STANDARD_TAG + "seq",
+          MappingNode: _STANDARD_TAG + "map"}
+
+
+if _C_LOADER is not None:
+    class _QuickLoader(_C_LOADER):  # type: ignore[misc,valid-type]
+        """The C loader, tagging every untagged node with YAML's plain tag of
+        its kind: which plain tag a scalar has (int, bool, ...) is never
+        read (the schema reads a scalar as its field's type, and accepts
+        any plain tag), and finding it is a Python regex per scalar."""
+
+        def resolve(self, kind, value, implicit):
+            return _PLAIN[kind]
+
+
+def _scalars(root: Node) -> int:
+    """The scalars written in the document under ``root``, as the scanner
+    counts them: a node reached again through an alias counts once, and an
+    empty value (``key:``), which has no text, not at all."""
+    seen: set[int] = set()
+    stack = [root]
+    count = 0
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            count += node.start_mark.index != node.end_mark.index
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                stack += (key, value)
+        else:
+            stack += node.value
+    return count
 
 
 def _compose_quickly(text: str):
@@ -339,16 +379,37 @@ def _compose_quickly(text: str):
     pure-Python scanner finds the same tokens, but it looks up to 1024
     characters ahead of every opening bracket (each could start a key) at a
     cost that grows with the nesting, a quarter of a second for a line of
-    1,500 brackets, and scans some fifty times slower."""
+    1,500 brackets, and scans some fifty times slower. A text that cannot
+    nest too deep (see _NESTING_MARKS), the common directives file, is not
+    scanned: its scalars are counted on the composed nodes (the scan was
+    a third of reading it)."""
     if _C_LOADER is None:
         return _UNREAD
     try:
-        past = _past_limit(text, _C_LOADER)
-        if past is not None:
-            return past
+        if sum(map(text.count, _NESTING_MARKS)) > MAX_YAML_DEPTH:
+            past = _past_limit(text, _C_LOADER)
+            if past is not None:
+                return past
+            if _NON_PRINTABLE.search(text):
+                return _UNREAD
+            return yaml.compose(text, Loader=_QuickLoader)
         if _NON_PRINTABLE.search(text):
             return _UNREAD
-        return yaml.compose(text, Loader=_C_LOADER)
+        if charge_elements(0, yaml=True) is not None:  # (past the budget: the scan says so)
+            return _past_limit(text, _C_LOADER)
+        root = yaml.compose(text, Loader=_QuickLoader)
+        scalars = 0 if root is None else _scalars(root)
+        most = current_limits().max_yaml_values
+        if most and scalars > most:
+            return _past_limit(text, _C_LOADER)  # (which finds the line of the first too many)
+        problem = charge_elements(scalars, yaml=True)
+        if problem is not None:  # (at the stream's end, as the scan puts it)
+            token = None
+            for token in yaml.scan(text, Loader=_C_LOADER):
+                pass
+            return _PastLimit(token.start_mark.line + 1 if token is not None else None,
+                              "size-limit", problem)
+        return root
     except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
         return _UNREAD
 

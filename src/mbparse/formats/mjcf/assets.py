@@ -186,7 +186,9 @@ class Assets:
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': the file has faces, "
                                                     "so the 'face' attribute cannot give them",
                                            code="mjcf-conflict")
-                        data.faces = np.asarray(mesh.faces, dtype=np.int64).reshape(-1, 3)
+                        # (a new MeshData: the one read is shared by every load)
+                        data = MeshData(data.vertices, np.asarray(
+                            mesh.faces, dtype=np.int64).reshape(-1, 3), data.note)
                         if data.faces.size and data.faces.max() >= len(data.vertices):
                             self.doc.error(mesh.el, f"mesh '{mesh.name}': 'face' names a "
                                                     "vertex the file does not have",

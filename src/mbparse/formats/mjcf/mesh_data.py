@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -24,7 +25,7 @@ class MeshDataError(ValueError):
     """A mesh whose vertices or faces cannot be had."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class MeshData:
     """Vertices (float32 values, as MuJoCo stores them) and triangles; a
     note when the file is one MuJoCo itself would not read."""
@@ -118,7 +119,29 @@ def read_msh(path: str) -> MeshData:
 
 def read_file(path: str) -> MeshData:
     """The mesh in an OBJ, STL or MSH file; raises MeshDataError (or ObjError),
-    also for a file larger than a model file may be."""
+    also for a file larger than a model file may be. Each file is read once
+    per process, as ``geometry.meshes`` reads its files (a cache keyed on
+    its path, size and modification time, and the size limits): a model
+    loaded again, or robots sharing meshes, do not read and merge them
+    again. The arrays handed out are read-only."""
+    from ...limits import current_limits
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _read_file(path)  # (each reader says why it cannot read the file)
+    return _read_file_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns,
+                             current_limits())
+
+
+@lru_cache(maxsize=256)
+def _read_file_cached(path: str, size: int, mtime: int, limits) -> MeshData:
+    data = _read_file(path)
+    data.vertices.setflags(write=False)
+    data.faces.setflags(write=False)
+    return data
+
+
+def _read_file(path: str) -> MeshData:
     from ...limits import current_limits, raise_hint
     try:
         size = os.path.getsize(path)
