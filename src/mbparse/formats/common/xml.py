@@ -92,8 +92,9 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     if near_limit:
         root, problem, line = _check_size(root, most)
     attributes = limits.max_attributes
-    if (root is not None and attributes and data.count(b"=") > attributes
-            and _long_tag(attributes).search(data)):
+    # (a text too short to hold such a start tag is not even counted)
+    if (root is not None and attributes and len(data) > 4 * attributes
+            and data.count(b"=") > attributes and _long_tag(attributes).search(data)):
         root, problem, line = _check_attribute_counts(root, attributes)
     return root, problem, line
 
