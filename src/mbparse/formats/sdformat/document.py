@@ -202,7 +202,7 @@ class Loader:
                         if len(known) < MEMO_LIMIT:
                             known.add(text)
         children = node.children
-        tag = el.tag
+        tag = node.name  # (el.tag: an element's description is found by its tag)
         if tag == "include":
             if el.getparent() is not None:
                 stack.append((el, "include", depth))

@@ -263,7 +263,7 @@ class ScopeBuilder:
                 self.unique_geometry_names(el, name, tag)
         X, relative_to, pose_el = read_pose(self.diag, el, kids)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
-                   pose_el=pose_el)
+                   pose_el=pose_el, kids=kids)
         self.graph.add(v)
         scope.links.append(v)
 
@@ -331,7 +331,7 @@ class ScopeBuilder:
             diag.error(el, f"Joint '{name}' names itself as its parent.", code="joint-same-body")
         X, relative_to, pose_el = read_pose(diag, el, kids)
         v = Vertex(scope.vertex_id(name), "joint", scope, el, attached_to=child,
-                   relative_to=relative_to, X=X, pose_el=pose_el)
+                   relative_to=relative_to, X=X, pose_el=pose_el, kids=kids)
         self.graph.add(v)
         scope.joints.append(v)
 
