@@ -79,6 +79,7 @@ class SdfReader:
         loader.open_files = list(self.ws.open_files)
         self.first_instance = self.plant.num_model_instances()
         root = loader.load(self.source)
+        self.elements = loader.elements  # (held until the reader is done)
         return root
 
     def find_include(self, uri: str) -> tuple[str | None, str | None]:

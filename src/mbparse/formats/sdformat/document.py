@@ -37,6 +37,9 @@ RESOLVED = "mbparse-resolved"
 VERSION_ATTR = "mbparse-version"
 CUSTOM_SUFFIXES = (".urdf", ".xml")
 RESERVED_REFERENCE = "__root__"
+# Documents of at most this many elements keep a Python object for each of
+# their elements while they are read (see Loader.elements).
+KEEP_ELEMENTS = 20_000
 NOTHING: frozenset = frozenset()
 
 
@@ -56,6 +59,14 @@ class Loader:
         self.include_another_file = include_another_file
         self.open_files: list[str] = []
         self.depth = 0
+        # Every element of each document read, held while the reader reads
+        # them: lxml makes the Python object of an element anew each time it
+        # is reached when none is held (the check walk, the scope builder and
+        # the model builder each reach every element), and that costs more
+        # more than their own work on many elements (on the corpus's small
+        # SDFormat files: 2% of the instructions). Kept for a document of at
+        # most KEEP_ELEMENTS, so a large tree's memory does not grow by them.
+        self.elements: list[list] = []
         # Element texts and attribute values the check found readable, by
         # value type, and the poses (text, rotation_format, degrees): a
         # document repeats a few ("0 0 0 0 0 0", "1"), a generated one the
@@ -76,6 +87,9 @@ class Loader:
                                    code=problem_code(problem))
         warn_notes(self.diag.policy, name, notes)
         root.set(XML_BASE, name)
+        elements = list(root.iter())
+        if len(elements) <= KEEP_ELEMENTS:
+            self.elements.append(elements)
         return root
 
     def load(self, source: DataSource):
@@ -202,7 +216,7 @@ class Loader:
                         if len(known) < MEMO_LIMIT:
                             known.add(text)
         children = node.children
-        tag = el.tag
+        tag = node.name  # (el.tag: an element's description is found by its tag)
         if tag == "include":
             if el.getparent() is not None:
                 stack.append((el, "include", depth))

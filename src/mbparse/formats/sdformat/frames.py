@@ -41,6 +41,10 @@ class Vertex:
     pose_el: object = None
     inner_scope: "Scope | None" = None  # for model vertices: the model itself
     placement: str | None = None  # for model vertices: the placement frame
+    # For links and joints: the child index (lookup.child_index) of ``el``,
+    # made when the scope builder read it, so the model builder walks the
+    # children once more only to check them.
+    kids: dict | None = None
 
     @property
     def scope_canonical(self) -> str | None:
@@ -277,7 +281,7 @@ class FrameGraph:
                 inner = v.inner_scope
                 placement = self.resolve(inner, v.placement, v.el, "placement_frame")
                 X = X @ self.gz_pose_in(inner, placement).inverse()
-            self._require_finite(X, v, f"in {scope.describe()}")
+            self._require_finite(X, v, scope)
         finally:
             self._visiting.discard(vid)
         self._scope_pose[vid] = X
@@ -321,7 +325,7 @@ class FrameGraph:
             X = IDENTITY
         for model in reversed(chain):
             X = X @ self.pose_in_scope(model.path)
-            self._require_finite(X, self.vertices[model.path], f"in {scope.describe()}")
+            self._require_finite(X, self.vertices[model.path], scope)
             self._nested[(id(scope), model.path)] = X
         return X
 
@@ -342,11 +346,12 @@ class FrameGraph:
         X = self._relative.get(key)
         if X is None:
             X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
-            self._require_finite(X, self.vertices[vid], f"relative to '{base}'")
+            self._require_finite(X, self.vertices[vid], None, base)
             self._relative[key] = X
         return X
 
-    def _require_finite(self, X: GzPose, v: Vertex, where: str) -> GzPose:
+    def _require_finite(self, X: GzPose, v: Vertex, scope: Scope | None,
+                        base: str | None = None) -> GzPose:
         """``X`` when its numbers are finite. Poses that are each finite can
         add up past what a double holds (1e308 relative to a frame at 1e308):
         the result is infinite or NaN, which libsdformat and Drake keep
@@ -354,6 +359,8 @@ class FrameGraph:
         p = X.X.p
         if all_finite(p) and math.isfinite(X.s):
             return X
+        # (the message is made only here: poses are checked by the thousand)
+        where = f"in {scope.describe()}" if scope is not None else f"relative to '{base}'"
         self.diag.error(v.pose_el if v.pose_el is not None else v.el,
                         f"The pose of '{v.id}' {where} is not finite {shown(p)}: the poses it "
                         "is composed of add up past what a double holds; give smaller "

@@ -131,7 +131,7 @@ class JointReader:
         like_drake = diag.policy.like_drake
         gearbox_read = jtype == "gearbox" and not like_drake
         kids = check_supported(diag, el, JOINT_TAGS | loops.GEARBOX_TAGS if gearbox_read
-                               else JOINT_TAGS)
+                               else JOINT_TAGS, vertex.kids)
         parent_body, parent_vid = self.ctx.joint_end_body(vertex, "parent", kids)
         child_body, child_vid = self.ctx.joint_end_body(vertex, "child", kids)
         if parent_body is child_body:
@@ -390,10 +390,11 @@ class JointReader:
                     axes_W.append(matvec(R_WJ, xyz))
                 loops.couple_gearbox(self, vertex, ratio, axes_W)
 
-    def mimic(self, el, instance: int) -> None:
-        """``<drake:mimic>`` (read after every joint exists)."""
+    def mimic(self, el, instance: int, kids: dict | None = None) -> None:
+        """``<drake:mimic>`` (read after every joint exists; ``kids``: the
+        child index of ``el``, when the caller has it)."""
         diag = self.diag
-        node = child_index(el).get("drake:mimic")
+        node = (child_index(el) if kids is None else kids).get("drake:mimic")
         if node is None or el in self.kept_as_constraints:
             return  # a loop constraint's warning says its mimic is not kept
         name = el.get("name")

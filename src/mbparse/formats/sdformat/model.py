@@ -146,7 +146,7 @@ class ModelBuilder:
         X_WM = self.X_W(scope.path)
         for link in scope.links:
             with self.diag.policy.recovering():
-                kids = child_index(link.el)
+                kids = link.kids if link.kids is not None else child_index(link.el)
                 if kids.get("drake:deformable_properties") is not None:
                     deformable.add_deformable_link(self, link, instance)
                 else:
@@ -166,7 +166,7 @@ class ModelBuilder:
                 joint_types.add(self.joints.add(joint, instance, True))
         for joint in scope.joints:
             with self.diag.policy.recovering():
-                self.joints.mimic(joint.el, instance)
+                self.joints.mimic(joint.el, instance, joint.kids)
         self.joints.couple_gearboxes()
         for frame in scope.frames:
             with self.diag.policy.recovering():
@@ -201,7 +201,7 @@ class ModelBuilder:
                 types.add(self.joints.add(joint, 0, False))
         for joint in world.joints:
             with self.diag.policy.recovering():
-                self.joints.mimic(joint.el, 0)
+                self.joints.mimic(joint.el, 0, joint.kids)
         self.joints.couple_gearboxes()
         if any(t != "fixed" for t in types):
             self.diag.error(world.el, "Only fixed joints are permitted in world joints.",

@@ -26,6 +26,12 @@ def _text(el) -> str:
     return (el.text or "").strip() if el is not None else ""
 
 
+def _tagged(el) -> list[tuple]:
+    """(tag, child) for each child of ``el``: the children of a model or
+    world are gone through in several passes, each needing the tags."""
+    return [(child.tag, child) for child in el]
+
+
 def is_reserved(name: str) -> bool:
     return name == WORLD or (len(name) >= 4 and name.startswith("__") and name.endswith("__"))
 
@@ -52,16 +58,17 @@ class ScopeBuilder:
         scope = Scope("", el.get("name", ""), el, None, kind="world")
         self.graph.add(Vertex(WORLD, "world", scope, el))
         self.rename_world_models(el, scope)
-        self.unique_names(el, NAMED_WORLD_CHILDREN, scope)
-        self.nested_models(el, scope)
-        self.read_children(el, scope, ("frame",), ("joint",))
+        # (what follows changes no child of el, only their insides)
+        kids = _tagged(el)
+        self.unique_names(el, NAMED_WORLD_CHILDREN, scope, kids)
+        self.nested_models(el, scope, kids)
+        self.read_children(el, scope, ("frame",), ("joint",), kids=kids)
         return scope
 
-    def nested_models(self, el, scope: Scope) -> None:
+    def nested_models(self, el, scope: Scope, kids: list[tuple] | None = None) -> None:
         """The models and includes of a world (read as :meth:`model` reads
-        those of a model)."""
-        for child in el:
-            tag = child.tag
+        those of a model; ``kids``: the :func:`_tagged` children of ``el``)."""
+        for tag, child in (_tagged(el) if kids is None else kids):
             if (tag == "model" or tag == "include") and child not in self.left_out:
                 with self.diag.policy.recovering():
                     if tag == "model":
@@ -69,18 +76,21 @@ class ScopeBuilder:
                     else:
                         self.custom(child, scope)
 
-    def read_children(self, el, scope: Scope, *passes: tuple[str, ...]) -> None:
+    def read_children(self, el, scope: Scope, *passes: tuple[str, ...],
+                      kids: list[tuple] | None = None) -> None:
         """Reads the children of ``el`` into ``scope``, one pass per tuple of
-        tags (in document order within a pass); while collecting errors, an
+        tags (in document order within a pass; ``kids``: the :func:`_tagged`
+        children of ``el``, when the caller has them); while collecting errors, an
         error in one child is recorded and reading goes on with the next.
         Nested models are read by :meth:`model` itself, not here: models
         nest hundreds deep, and a helper between two levels would double the
         depth of the call stack."""
         recovering = self.diag.policy.recovering
         left_out = self.left_out
+        if kids is None:
+            kids = _tagged(el)
         for tags in passes:
-            for child in el:
-                tag = child.tag
+            for tag, child in kids:
                 if tag in tags and child not in left_out:
                     with recovering():
                         if tag == "include":
@@ -136,17 +146,18 @@ class ScopeBuilder:
                         placement=el.get("placement_frame") or None)
         self.graph.add(vertex)
         parent.models.append(scope)
-        self.unique_names(el, NAMED_MODEL_CHILDREN, scope)
+        # (what follows changes no child of el, only their insides)
+        kids = _tagged(el)
+        self.unique_names(el, NAMED_MODEL_CHILDREN, scope, kids)
         recovering = diag.policy.recovering
-        for child in el:  # (nested models: in this frame, see read_children)
-            tag = child.tag
+        for tag, child in kids:  # (nested models: in this frame, see read_children)
             if (tag == "model" or tag == "include") and child not in self.left_out:
                 with recovering():
                     if tag == "model":
                         self.model(child, scope)
                     else:
                         self.custom(child, scope)
-        self.read_children(el, scope, ("link",), ("joint",), ("frame",))
+        self.read_children(el, scope, ("link",), ("joint",), ("frame",), kids=kids)
         self.canonical_link(scope)
         return scope
 
@@ -224,7 +235,8 @@ class ScopeBuilder:
                 and not scope.models and not scope.interface_links):
             self.diag.error(el, "A model must have at least one link.", code="sdf-structure")
 
-    def unique_names(self, el, tags: tuple[str, ...], scope: Scope) -> None:
+    def unique_names(self, el, tags: tuple[str, ...], scope: Scope,
+                     kids: list[tuple] | None = None) -> None:
         """libsdformat refuses two children of ``el`` (of ``tags``) that share
         a name: an error at each later one. While collecting errors
         (``mbparse check``) each is recorded and the later ones are left out
@@ -232,8 +244,8 @@ class ScopeBuilder:
         first: dict[str, object] = {}
         later: list = []
         counts: dict[str, int] = {}
-        for child in el:
-            if child.tag in tags and child.tag != "include":
+        for tag, child in (_tagged(el) if kids is None else kids):
+            if tag in tags and tag != "include":
                 name = child.get("name")
                 if name is None:
                     continue
@@ -263,7 +275,7 @@ class ScopeBuilder:
                 self.unique_geometry_names(el, name, tag)
         X, relative_to, pose_el = read_pose(self.diag, el, kids)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
-                   pose_el=pose_el)
+                   pose_el=pose_el, kids=kids)
         self.graph.add(v)
         scope.links.append(v)
 
@@ -331,7 +343,7 @@ class ScopeBuilder:
             diag.error(el, f"Joint '{name}' names itself as its parent.", code="joint-same-body")
         X, relative_to, pose_el = read_pose(diag, el, kids)
         v = Vertex(scope.vertex_id(name), "joint", scope, el, attached_to=child,
-                   relative_to=relative_to, X=X, pose_el=pose_el)
+                   relative_to=relative_to, X=X, pose_el=pose_el, kids=kids)
         self.graph.add(v)
         scope.joints.append(v)
 
