@@ -182,7 +182,8 @@ class GeometryReader:
                 tag = only.tag
                 if check:  # (a shape is a child <geometry> may have; read, it is checked)
                     if tag in ATTRIBUTES:
-                        self.spec.inside(only)
+                        if len(only):  # (rare: a shape holds nothing the reader reads)
+                            self.spec.inside(only)
                     else:
                         self.spec.subtree(only)
                         check = False

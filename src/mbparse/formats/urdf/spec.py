@@ -104,12 +104,7 @@ def _check(diag: XmlDiagnostic, elements, reported: set | None) -> None:
                     reported.add(el)
             continue
         kids = children[tag]
-        for child in el:
-            name = child.tag
-            if name in kids:
-                continue
-            if name.__class__ is not str or name in FOREIGN or ":" in name or "{" in name:
-                continue
+        for _ in _unknown_child_names(el, kids):
             if not _in_foreign(el):
                 _unknown_children(diag, el, tag, kids)
                 if reported is not None:
@@ -117,14 +112,21 @@ def _check(diag: XmlDiagnostic, elements, reported: set | None) -> None:
             break
 
 
-def _unknown_children(diag: XmlDiagnostic, el, tag: str, kids: frozenset[str]) -> None:
-    """Warns at each child of ``el`` (a ``<tag>``) that is not among ``kids``."""
+def _unknown_child_names(el, kids: frozenset[str]):
+    """(child, name) for each child of ``el`` whose plain name is not among
+    ``kids`` (prefixed and foreign ones are not checked)."""
     for child in el:
         name = child.tag
         if name in kids:
             continue
         if name.__class__ is not str or name in FOREIGN or ":" in name or "{" in name:
             continue
+        yield child, name
+
+
+def _unknown_children(diag: XmlDiagnostic, el, tag: str, kids: frozenset[str]) -> None:
+    """Warns at each child of ``el`` (a ``<tag>``) that is not among ``kids``."""
+    for child, name in _unknown_child_names(el, kids):
         meant = closest(name, kids)
         if meant is not None:
             diag.warning(child, f"<{name}> is not a child of <{tag}>; it is "
