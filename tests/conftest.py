@@ -81,6 +81,17 @@ def parse_file(path, **options) -> Parsed:
     return Parsed(parser.plant(), parser, instances)
 
 
+
+def load_scene_graph(path, like_drake: bool = False) -> SceneGraph:
+    """The scene graph of the model file at ``path``, its warnings emitted
+    as Python warnings (for ``pytest.warns`` and ``catch_warnings``)."""
+    plant, scene_graph = MultibodyPlant(0.0), SceneGraph()
+    parser = Parser(plant, scene_graph)
+    if like_drake:
+        parser.set_like_drake()
+    parser.add_models(str(path))
+    return scene_graph
+
 def sdf(body: str, version: str = "1.9") -> str:
     """An SDFormat document: ``body`` inside ``<sdf version=...>`` with the drake: prefix."""
     return f'<?xml version="1.0"?>\n<sdf version="{version}" {DRAKE_NS}>\n{body}\n</sdf>\n'

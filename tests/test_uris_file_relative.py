@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from mbparse import MultibodyPlant, Parser, SceneGraph
+from conftest import load_scene_graph
 from mbparse.diagnostics import ParseError, ParseWarning
 
 OBJ = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
@@ -31,21 +31,12 @@ SDF = ('<sdf version="1.9"><model name="m"><link name="a"><visual name="v"><geom
        '<uri>file://meshes/visual/link0.obj</uri></mesh></geometry></visual></link></model></sdf>')
 
 
-def _load(path, like_drake=False):
-    plant, sg = MultibodyPlant(0.0), SceneGraph()
-    parser = Parser(plant, sg)
-    if like_drake:
-        parser.set_like_drake()
-    parser.add_models(str(path))
-    return sg
-
-
 @pytest.mark.parametrize("name,text,count", [("r.urdf", URDF, 2), ("m.sdf", SDF, 1)])
 def test_a_relative_file_uri_is_read_from_the_models_folder(tmp_path, name, text, count):
     path = _model(tmp_path, name, text)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        sg = _load(path)
+        sg = load_scene_graph(path)
     files = [g.shape.filename for g in sg.geometries()]
     assert files == [str(tmp_path / "meshes" / "visual" / "link0.obj")] * count
     relative = [x.message for x in w if x.message.diagnostic.code == "file-uri-relative"]
@@ -58,13 +49,13 @@ def test_a_relative_file_uri_is_read_from_the_models_folder(tmp_path, name, text
 def test_drake_mode_reads_the_host_away_and_refuses(tmp_path, name, text):
     path = _model(tmp_path, name, text)
     with pytest.raises(ParseError, match="names '/visual/link0.obj', which does not exist"):
-        _load(path, like_drake=True)
+        load_scene_graph(path, like_drake=True)
 
 
 def test_a_relative_file_uri_naming_nothing_is_still_missing(tmp_path):
     path = _model(tmp_path, "r.urdf", URDF.replace("link0.obj", "none.obj"))
     with pytest.warns(ParseWarning, match="names '/visual/none.obj', which does not exist"):
-        sg = _load(path)
+        sg = load_scene_graph(path)
     assert not list(sg.geometries())
 
 
@@ -73,5 +64,5 @@ def test_an_absolute_file_uri_is_unchanged(tmp_path):
         "file://meshes", f"file://{tmp_path}/meshes"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        sg = _load(path)
+        sg = load_scene_graph(path)
     assert len(list(sg.geometries())) == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mbparse import MultibodyPlant, Parser, SceneGraph
+from conftest import load_scene_graph
 from mbparse.diagnostics import ParseError, ParseWarning
 from mbparse.formats.common.uris import package_folder_above
 
@@ -25,20 +25,11 @@ def _robot(tmp_path, uris):
     return urdf
 
 
-def _load(path, like_drake=False):
-    plant, sg = MultibodyPlant(0.0), SceneGraph()
-    parser = Parser(plant, sg)
-    if like_drake:
-        parser.set_like_drake()
-    parser.add_models(str(path))
-    return sg
-
-
 def test_unknown_package_is_found_by_name_above_the_model_with_one_warning(tmp_path):
     urdf = _robot(tmp_path, ["package://arm_description/meshes/a.obj",
                              "package://arm_description/meshes/b.obj"])
     with pytest.warns(ParseWarning, match="package 'arm_description' is not in the package map") as w:
-        sg = _load(urdf)
+        sg = load_scene_graph(urdf)
     by_name = [x for x in w if "package-found-by-name" == getattr(x.message, "diagnostic", None).code]
     assert len(by_name) == 1
     files = sorted(g.shape.filename for g in sg.geometries() if hasattr(g.shape, "filename"))
@@ -48,13 +39,13 @@ def test_unknown_package_is_found_by_name_above_the_model_with_one_warning(tmp_p
 def test_drake_mode_still_refuses_an_unknown_package(tmp_path):
     urdf = _robot(tmp_path, ["package://arm_description/meshes/a.obj"])
     with pytest.raises(ParseError, match="package map does not have"):
-        _load(urdf, like_drake=True)
+        load_scene_graph(urdf, like_drake=True)
 
 
 def test_a_file_missing_from_the_folder_found_by_name_is_still_unknown(tmp_path):
     urdf = _robot(tmp_path, ["package://arm_description/meshes/none.obj"])
     with pytest.warns(ParseWarning, match="package map does not have"):
-        sg = _load(urdf)
+        sg = load_scene_graph(urdf)
     assert not [g for g in sg.geometries() if hasattr(g.shape, "filename")]
 
 
@@ -62,7 +53,7 @@ def test_a_path_climbing_out_of_the_folder_found_by_name_is_not_read(tmp_path):
     (tmp_path / "secret.obj").write_text(OBJ)
     urdf = _robot(tmp_path, ["package://arm_description/../secret.obj"])
     with pytest.warns(ParseWarning, match="package map does not have"):
-        sg = _load(urdf)
+        sg = load_scene_graph(urdf)
     assert not [g for g in sg.geometries() if hasattr(g.shape, "filename")]
 
 
@@ -83,7 +74,7 @@ def test_sdformat_meshes_find_their_package_by_name_too(tmp_path):
                    '<mesh><uri>package://arm_description/meshes/a.obj</uri></mesh></geometry>'
                    '</visual></link></model></sdf>')
     with pytest.warns(ParseWarning, match="package-found-by-name|reads its files from the folder"):
-        sg = _load(sdf)
+        sg = load_scene_graph(sdf)
     assert [g.shape.filename for g in sg.geometries() if hasattr(g.shape, "filename")] == [
         str(tmp_path / "arm_description" / "meshes" / "a.obj")]
 
@@ -93,7 +84,7 @@ def test_each_file_is_checked_though_the_package_folder_is_found_once(tmp_path):
                              "package://arm_description/meshes/none.obj",
                              "package://arm_description/meshes/b.obj"])
     with pytest.warns(ParseWarning) as w:
-        sg = _load(urdf)
+        sg = load_scene_graph(urdf)
     texts = [str(x.message) for x in w]
     assert sum("package-found-by-name" == x.message.diagnostic.code for x in w) == 1
     assert any("none.obj" in t and "package map does not have" in t for t in texts)
