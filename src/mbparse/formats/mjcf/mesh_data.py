@@ -125,29 +125,26 @@ def read_file(path: str) -> MeshData:
     loaded again, or robots sharing meshes, do not read and merge them
     again. The arrays handed out are read-only."""
     from ...limits import current_limits
+    limits = current_limits()
     try:
         st = os.stat(path)
     except OSError:
-        return _read_file(path)  # (each reader says why it cannot read the file)
-    return _read_file_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns,
-                             current_limits())
+        return _read_file(path, 0, limits)  # (each reader says why it cannot read the file)
+    return _read_file_cached(os.path.abspath(path), st.st_size, st.st_mtime_ns, limits)
 
 
 @lru_cache(maxsize=256)
 def _read_file_cached(path: str, size: int, mtime: int, limits) -> MeshData:
-    data = _read_file(path)
+    data = _read_file(path, size, limits)
     data.vertices.setflags(write=False)
     data.faces.setflags(write=False)
     return data
 
 
-def _read_file(path: str) -> MeshData:
-    from ...limits import current_limits, raise_hint
-    try:
-        size = os.path.getsize(path)
-    except OSError:
-        size = 0  # (each reader says why it cannot read the file)
-    most = current_limits().max_file_bytes
+def _read_file(path: str, size: int, limits) -> MeshData:
+    """The mesh of a file of ``size`` bytes, read under ``limits``."""
+    from ...limits import raise_hint
+    most = limits.max_file_bytes
     if most and size > most:
         raise MeshDataError(f"the mesh file is {size:,} bytes, more than the {most:,} bytes "
                             f"mbparse reads of a mesh; {raise_hint('max_file_bytes')}")
