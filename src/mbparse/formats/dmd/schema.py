@@ -395,8 +395,9 @@ def _compose_quickly(text: str):
             return yaml.compose(text, Loader=_QuickLoader)
         if _NON_PRINTABLE.search(text):
             return _UNREAD
-        if charge_elements(0, yaml=True) is not None:  # (past the budget: the scan says so)
-            return _past_limit(text, _C_LOADER)
+        problem = charge_elements(0, yaml=True)  # (a parse past its budget reads no more)
+        if problem is not None:
+            return _PastLimit(None, "size-limit", problem)
         root = yaml.compose(text, Loader=_QuickLoader)
         scalars = 0 if root is None else _scalars(root)
         most = current_limits().max_yaml_values
