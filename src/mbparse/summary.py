@@ -391,12 +391,8 @@ class _Texts:
 
     def _rotation(self, R, bits: bytes) -> str:
         """The text of the rotation ``R``, whose numbers' bits are ``bits``."""
-        text = self._rotations.get(bits)
-        if text is None:
-            if len(self._rotations) >= _MOST_TEXTS_KEPT:
-                self._rotations.clear()
-            text = self._rotations[bits] = "[" + ", ".join(map(_floats_text, R)) + "]"
-        return text
+        return _kept_text(self._rotations, bits,
+                          lambda: "[" + ", ".join(map(_floats_text, R)) + "]")
 
     def pose(self, X: RigidTransform) -> str:
         """A pose met once (a body's in the world): only its rotation's text is kept."""
@@ -410,13 +406,8 @@ class _Texts:
         (a, b, c), (d, e, f), (g, h, i) = R = X.R
         p = X.p
         bits = self._pose_bits(a, b, c, d, e, f, g, h, i, p[0], p[1], p[2])
-        text = self._poses.get(bits)
-        if text is None:
-            if len(self._poses) >= _MOST_TEXTS_KEPT:
-                self._poses.clear()
-            text = self._poses[bits] = ('{"p": ' + _floats_text(p) + ', "R": '
-                                        + self._rotation(R, bits[:72]) + "}")  # (R's 9 doubles)
-        return text
+        return _kept_text(self._poses, bits, lambda: (  # (bits[:72]: R's nine doubles)
+            '{"p": ' + _floats_text(p) + ', "R": ' + self._rotation(R, bits[:72]) + "}"))
 
     def _names(self, names) -> Iterator[str]:
         """The JSON of each name, checking that none comes twice."""
@@ -441,12 +432,9 @@ class _Texts:
             M = body.default_spatial_inertia
             (x, y, z), (a, b, c, d, e, f) = M.com, M.I_cm
             known = bits(M.mass, x, y, z, a, b, c, d, e, f)
-            mass_com_inertia = inertias.get(known)
-            if mass_com_inertia is None:
-                mass_com_inertia = (f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
-                                    f'"inertia": {floats(M.inertia_about_origin())}')
-                if len(inertias) < _MOST_TEXTS_KEPT:
-                    inertias[known] = mass_com_inertia
+            mass_com_inertia = _kept_text(inertias, known, lambda M=M: (
+                f'"mass": {_float_text(M.mass)}, "com": {floats(M.com)}, '
+                f'"inertia": {floats(M.inertia_about_origin())}'))
             yield (f'{key}: {{{mass_com_inertia}, "X_WB": {pose(poses[body.index])}, '
                    f'"floating": {"true" if body.is_floating_base_body else "false"}}}')
 
