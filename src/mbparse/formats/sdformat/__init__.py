@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform
 from ..common.uris import FileResolver
+from ..common.xml import first_child
 from ...workspace import DataSource, Workspace
 from .diagnostic import SdfDiagnostic
 from .document import RESOLVED, Loader
@@ -99,9 +100,16 @@ class SdfReader:
         return (None, problem) if problem else (path, None)
 
     def root_children(self, root):
-        models = root.findall("model")
-        worlds = root.findall("world")
-        others = [c for c in root if c.tag in ("light", "actor")]
+        # (one walk over the children: an lxml findall costs more than it)
+        models, worlds, others = [], [], []
+        for c in root:
+            tag = c.tag
+            if tag == "model":
+                models.append(c)
+            elif tag == "world":
+                worlds.append(c)
+            elif tag == "light" or tag == "actor":
+                others.append(c)
         if len(models) > 1:
             self.diag.error(models[1], "The file has more than one top-level <model>; only one "
                                        "is allowed.", code="sdf-structure")
@@ -189,12 +197,12 @@ class SdfReader:
         parent's instance with ``merge``); None when its reader added none."""
         diag = self.diag
         plant = self.plant
-        static = inc.find("static")
+        static = first_child(inc, "static")
         if static is not None and (static.text or "").strip() in ("true", "1"):
             diag.error(inc, "Drake does not yet support //include/static for custom nesting.",
                        code="sdf-not-supported")
         reader = self.ws.select_reader(path)
-        name_el = inc.find("name")
+        name_el = first_child(inc, "name")
         local = (name_el.text or "").strip() if name_el is not None else ""
         merge = inc.get("merge") in ("true", "1")
         parent_name = self.absolute_name(parent)
@@ -240,7 +248,8 @@ class SdfReader:
                            X=X, pose_el=pose_el)
             self.graph.add(proxy)
             return parent, proxy.id
-        placement = (inc.findtext("placement_frame") or "").strip() or None
+        placement_el = first_child(inc, "placement_frame")
+        placement = ((placement_el.text if placement_el is not None else None) or "").strip() or None
         scope = Scope(parent.vertex_id(added.model_name), added.model_name, inc, parent,
                       kind="custom")
         scope.instance = added.instance

@@ -20,8 +20,8 @@ from ...diagnostics import ParseError
 from ...numbers import unreadable_code
 from ...files import regular_file_problem
 from ...workspace import MAX_FILE_NESTING, DataSource
-from ..common.xml import (MAX_ELEMENT_DEPTH, MEMO_LIMIT, parse_xml_bytes, problem_code,
-                          warn_notes)
+from ..common.xml import (MAX_ELEMENT_DEPTH, MEMO_LIMIT, first_child, parse_xml_bytes,
+                          problem_code, warn_notes)
 from . import values
 from .lookup import child_index
 from .diagnostic import SdfDiagnostic
@@ -327,7 +327,7 @@ class Loader:
     # ------------------------------------------------------------ includes
     def include(self, parent, inc) -> None:
         diag = self.diag
-        uri_el = inc.find("uri")
+        uri_el = first_child(inc, "uri")
         if uri_el is None:
             diag.error(inc, "<include> has no <uri>.", code="sdf-element-missing")
         uri = (uri_el.text or "").strip()
@@ -389,12 +389,12 @@ class Loader:
 def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
     """``<name>``, ``<pose>``, ``<static>`` and ``<placement_frame>`` of an
     ``<include>`` replace those of the included model."""
-    name = inc.find("name")
+    name = first_child(inc, "name")
     if name is not None and name.text:
         model.set("name", name.text.strip())
-    pose = inc.find("pose")
+    pose = first_child(inc, "pose")
     if pose is not None:
-        old = model.find("pose")
+        old = first_child(model, "pose")
         if old is not None:
             model.remove(old)
         new = etree.SubElement(model, "pose")
@@ -404,14 +404,14 @@ def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
                 new.set(key, pose.get(key))
         new.set(XML_BASE, pose.base or "")
         new.sourceline = pose.sourceline
-    static = inc.find("static")
+    static = first_child(inc, "static")
     if static is not None:
-        old = model.find("static")
+        old = first_child(model, "static")
         if old is not None:
             model.remove(old)
         new = etree.SubElement(model, "static")
         new.text = static.text
-    placement = inc.find("placement_frame")
+    placement = first_child(inc, "placement_frame")
     if placement is not None:
         if pose is None:
             diag.error(placement, "An <include> with <placement_frame> needs a <pose>.",
@@ -421,7 +421,7 @@ def apply_include_overrides(diag: SdfDiagnostic, inc, model) -> None:
             diag.error(placement, f"'{value}' is reserved; it cannot be a placement_frame.",
                        code="sdf-name-reserved")
         model.set("placement_frame", value)
-    for plugin in inc.findall("plugin"):
+    for plugin in list(inc.iterchildren("plugin")):  # (as findall: a list, then moved)
         model.append(plugin)
 
 
@@ -455,16 +455,16 @@ def upgrade(root, version: tuple[int, int]) -> None:
     """Gives an older document the meaning it has in SDFormat 1.12."""
     if version < (1, 5):
         for axis in _joint_axes(root):
-            if axis.find("use_parent_model_frame") is None:
+            if first_child(axis, "use_parent_model_frame") is None:
                 etree.SubElement(axis, "use_parent_model_frame").text = "true"
     if version < (1, 6):
         for world in root.findall("world"):
             for tag in ("gravity", "magnetic_field"):
                 for physics in world.findall("physics"):
-                    node = physics.find(tag)
+                    node = first_child(physics, tag)
                     if node is not None:
                         physics.remove(node)
-                        if world.find(tag) is None:
+                        if first_child(world, tag) is None:
                             world.append(node)
     if version < (1, 7):
         for pose in root.iter("pose"):
@@ -472,11 +472,11 @@ def upgrade(root, version: tuple[int, int]) -> None:
             if frame is not None:
                 pose.set("relative_to", frame)
         for axis in _joint_axes(root):
-            flag = axis.find("use_parent_model_frame")
+            flag = first_child(axis, "use_parent_model_frame")
             if flag is None:
                 continue
             if (flag.text or "").strip() in ("true", "True", "TRUE", "1"):
-                xyz = axis.find("xyz")
+                xyz = first_child(axis, "xyz")
                 if xyz is None:
                     xyz = etree.SubElement(axis, "xyz")
                     xyz.text = "0 0 1"
@@ -484,7 +484,7 @@ def upgrade(root, version: tuple[int, int]) -> None:
             axis.remove(flag)
     if version < (1, 8):
         for inertial in root.iter("inertial"):
-            pose = inertial.find("pose")
+            pose = first_child(inertial, "pose")
             if pose is not None and pose.get("relative_to") == "":
                 del pose.attrib["relative_to"]
 
@@ -492,7 +492,7 @@ def upgrade(root, version: tuple[int, int]) -> None:
 def _joint_axes(root):
     for joint in root.iter("joint"):
         for tag in ("axis", "axis2"):
-            axis = joint.find(tag)
+            axis = first_child(joint, tag)
             if axis is not None:
                 yield axis
 

@@ -116,7 +116,7 @@ def drake_joint(builder, el, instance: int) -> None:
     if name is None:
         diag.error(el, "<drake:joint>: Unable to find the 'name' attribute.",
                    code="sdf-attribute-missing")
-    if el.find("pose") is not None:
+    if first_child(el, "pose") is not None:
         diag.error(el, "<drake:joint> does not yet support the <pose> child tag.",
                    code="sdf-not-supported")
     parent = scoped_frame(builder, el, instance, "drake:parent")

@@ -18,6 +18,7 @@ from typing import NoReturn
 from ...numbers import all_finite, shown
 from ...spatial import RigidTransform
 from ..common.suggest import did_you_mean, too_many
+from ..common.xml import first_child
 from . import values
 from .diagnostic import SdfDiagnostic
 from .gzpose import GzPose
@@ -385,7 +386,7 @@ def read_pose(diag: SdfDiagnostic, el, kids: dict | None = None
               ) -> tuple[RigidTransform, str | None, object]:
     """The ``<pose>`` child of ``el``: (X, relative_to or None, the element);
     ``kids``: the child index of ``el``, when the caller has it."""
-    pose = el.find("pose") if kids is None else kids.get("pose")
+    pose = first_child(el, "pose") if kids is None else kids.get("pose")
     if pose is None:
         return RigidTransform(), None, None
     try:

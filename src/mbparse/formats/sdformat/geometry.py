@@ -36,7 +36,7 @@ def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = Non
                  kids: dict | None = None):
     """The number child ``name`` of ``el`` holds (``kids``: the child index
     of ``el``, when the caller has it)."""
-    child = el.find(name) if kids is None else kids.get(name)
+    child = first_child(el, name) if kids is None else kids.get(name)
     if child is None:
         if default is None:
             diag.error(el, f"Element <{name}> is required within element <{local_name(el)}>.",
@@ -50,7 +50,7 @@ def _child_float(diag: SdfDiagnostic, el, name: str, default: float | None = Non
 
 
 def _child_vector(diag: SdfDiagnostic, el, name: str, default, kids: dict | None = None):
-    child = el.find(name) if kids is None else kids.get(name)
+    child = first_child(el, name) if kids is None else kids.get(name)
     if child is None or not (child.text or "").strip():
         return default
     try:
@@ -314,16 +314,16 @@ def check_material(diag: SdfDiagnostic, material) -> None:
     ``<name>``; a normal-map ``<shader>`` needs a ``<normal_map>``."""
     if material is None:
         return
-    script = material.find("script")
+    script = first_child(material, "script")
     if script is not None:
         for tag in ("uri", "name"):
-            node = script.find(tag)
+            node = first_child(script, tag)
             if node is None or not (node.text or "").strip():
                 diag.error(script, f"A <script> element has no <{tag}> child, or it is empty.",
                            code="sdf-element-missing")
-    shader = material.find("shader")
+    shader = first_child(material, "shader")
     if shader is not None and shader.get("type", "pixel").startswith("normal_map"):
-        node = shader.find("normal_map")
+        node = first_child(shader, "normal_map")
         if node is None or not (node.text or "").strip():
             diag.error(shader, "A normal-map shader is specified without a <normal_map>.",
                        code="sdf-conflict")

@@ -10,7 +10,7 @@ from ..common import drake
 from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
-from ..common.xml import children
+from ..common.xml import children, first_child
 from .lookup import all_named, child_index
 from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
@@ -270,7 +270,7 @@ class ModelBuilder:
         another frame of the model); ``pose``: its ``<pose>`` child, when
         the caller has it."""
         if pose is MISSING:
-            pose = el.find("pose")
+            pose = first_child(el, "pose")
         if pose is None:
             return RigidTransform()
         X = self.diag.checked(pose, "pose", lambda: self.diag.pose(pose), RigidTransform())

@@ -8,6 +8,7 @@ from typing import Callable
 
 from lxml import etree
 
+from ..common.xml import first_child
 from .lookup import all_named, child_index
 from .diagnostic import SdfDiagnostic
 from .document import VERSION_ATTR, parse_version
@@ -30,6 +31,17 @@ def _tagged(el) -> list[tuple]:
     """(tag, child) for each child of ``el``: the children of a model or
     world are gone through in several passes, each needing the tags."""
     return [(child.tag, child) for child in el]
+
+
+def _first_of_each(kids: list[tuple]) -> dict:
+    """The first child of each tag among the :func:`_tagged` children: a
+    plain name maps to what ``el.find(name)`` finds (one lxml ``find``
+    costs more than this whole walk over a model's children)."""
+    first: dict = {}
+    for tag, child in kids:
+        if tag not in first:
+            first[tag] = child
+    return first
 
 
 def is_reserved(name: str) -> bool:
@@ -119,7 +131,7 @@ class ScopeBuilder:
     def root_model(self, el) -> Scope:
         world = Scope("", "", None, None, kind="world")
         self.graph.add(Vertex(WORLD, "world", world, el))
-        pose = el.find("pose")
+        pose = first_child(el, "pose")
         if pose is not None and pose.get("relative_to"):
             self.diag.error(pose, "The pose of a top-level model may not have a relative_to "
                                   "attribute.", code="sdf-conflict")
@@ -128,26 +140,29 @@ class ScopeBuilder:
     # ------------------------------------------------------------ models
     def model(self, el, parent: Scope) -> Scope:
         diag = self.diag
-        self.merge_children(el)
-        self.leave_out_placeholder_world_link(el)
+        kids = _tagged(el)
+        if self.merge_children(el, kids):
+            kids = _tagged(el)
+        if self.leave_out_placeholder_world_link(el, kids):
+            kids = _tagged(el)
+        # (what follows changes no child of el, only their insides)
+        first = _first_of_each(kids)
         name = el.get("name", "")
         if is_reserved(name):
             diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
         scope = Scope(parent.vertex_id(name), name, el, parent)
         scope.version = parse_version(_version_of(el, self._versions))
-        static_el = el.find("static")
+        static_el = first.get("static")
         # An empty <static> is its default, false (the schema check reads only
         # values that are written).
         scope.static = static_el is not None and diag.checked(
             static_el, "bool", lambda: values.parse_bool(_text(static_el) or "false"), False)
-        X, relative_to, pose_el = read_pose(diag, el)
+        X, relative_to, pose_el = read_pose(diag, el, first)
         vertex = Vertex(scope.path, "model", parent, el, relative_to=relative_to, X=X,
                         pose_el=pose_el, inner_scope=scope,
                         placement=el.get("placement_frame") or None)
         self.graph.add(vertex)
         parent.models.append(scope)
-        # (what follows changes no child of el, only their insides)
-        kids = _tagged(el)
         self.unique_names(el, NAMED_MODEL_CHILDREN, scope, kids)
         recovering = diag.policy.recovering
         for tag, child in kids:  # (nested models: in this frame, see read_children)
@@ -161,7 +176,7 @@ class ScopeBuilder:
         self.canonical_link(scope)
         return scope
 
-    def leave_out_placeholder_world_link(self, el) -> None:
+    def leave_out_placeholder_world_link(self, el, kids: list[tuple]) -> bool:
         """pybullet's gripper files declare a ``<link name='world'>``.
         libsdformat (and Drake) refuse the reserved name. pybullet reads it
         as an ordinary link: without a mass it is the fixed base, with one
@@ -169,8 +184,10 @@ class ScopeBuilder:
         default mode does the same: it leaves an empty one out, so that a
         joint's 'world' names the world frame (an empty 'world' that is the
         model's only link stays refused); one with contents it renames (see
-        :meth:`rename_world_link`)."""
-        links = el.findall("link")
+        :meth:`rename_world_link`). ``kids``: the :func:`_tagged` children of
+        ``el``; returns whether a link was left out (they are then stale)."""
+        links = [child for tag, child in kids if tag == "link"]
+        removed = False
         for link in links:
             if link.get("name") != WORLD:
                 continue
@@ -181,6 +198,8 @@ class ScopeBuilder:
                                         "mbparse leaves this empty link out, so 'world' names "
                                         "the world frame", code="sdf-name-reserved")
                 el.remove(link)
+                removed = True
+        return removed
 
     def rename_world_link(self, el, link) -> None:
         """A ``<link name='world'>`` with contents, in the default mode:
@@ -348,11 +367,16 @@ class ScopeBuilder:
         scope.joints.append(v)
 
     # ------------------------------------------------------------ merge-include
-    def merge_children(self, el) -> None:
-        """Merges every ``<model mbparse-merge="true">`` child into ``el``."""
-        for child in list(el):
-            if child.tag == "model" and child.get("mbparse-merge") == "true":
+    def merge_children(self, el, kids: list[tuple] | None = None) -> bool:
+        """Merges every ``<model mbparse-merge="true">`` child into ``el``
+        (``kids``: its :func:`_tagged` children, when the caller has them);
+        returns whether one was (the children of ``el`` then changed)."""
+        merged = False
+        for tag, child in (_tagged(el) if kids is None else kids):
+            if tag == "model" and child.get("mbparse-merge") == "true":
                 self.merge(el, child)
+                merged = True
+        return merged
 
     def merge(self, parent, model) -> None:
         self.merge_children(model)
@@ -360,13 +384,13 @@ class ScopeBuilder:
         proxy = proxy_frame_name(name)
         canonical = model.get("canonical_link")
         if not canonical:
-            first = model.find("link")
+            first = first_child(model, "link")
             if first is not None:
                 canonical = first.get("name")
             else:
-                nested = model.find("model")
+                nested = first_child(model, "model")
                 if nested is not None:
-                    inner = nested.find("link")
+                    inner = first_child(nested, "link")
                     canonical = f"{nested.get('name')}::{inner.get('name')}" if (
                         inner is not None) else None
         if canonical is None:
@@ -377,7 +401,7 @@ class ScopeBuilder:
                                    "mbparse.", code="sdf-not-supported")
         frame = etree.Element("frame", name=proxy, attached_to=canonical)
         frame.sourceline = model.sourceline
-        pose = model.find("pose")
+        pose = first_child(model, "pose")
         new_pose = etree.SubElement(frame, "pose")
         if pose is not None:
             new_pose.text = pose.text
@@ -387,8 +411,7 @@ class ScopeBuilder:
         relative_to = pose.get("relative_to") if pose is not None else None
         new_pose.set("relative_to", relative_to or (MODEL_FRAME if parent.tag == "model"
                                                     else WORLD))
-        index = list(parent).index(model)
-        parent.insert(index, frame)
+        model.addprevious(frame)  # (as parent.insert at the model's index)
 
         def retarget(node, attribute, if_empty):
             if node is None:
@@ -403,23 +426,23 @@ class ScopeBuilder:
             if not isinstance(tag, str):
                 continue
             if tag in ("link", "model"):
-                p = child.find("pose")
+                p = first_child(child, "pose")
                 if p is None:
                     p = etree.SubElement(child, "pose")
                 retarget(p, "relative_to", True)
             elif tag == "frame":
                 retarget(child, "attached_to", True)
-                retarget(child.find("pose"), "relative_to", False)
+                retarget(first_child(child, "pose"), "relative_to", False)
             elif tag == "joint":
-                retarget(child.find("pose"), "relative_to", False)
+                retarget(first_child(child, "pose"), "relative_to", False)
                 for end in ("parent", "child"):
-                    node = child.find(end)
+                    node = first_child(child, end)
                     if node is not None and (node.text or "").strip() == MODEL_FRAME:
                         node.text = proxy
                 for axis in ("axis", "axis2"):
-                    a = child.find(axis)
+                    a = first_child(child, axis)
                     if a is not None:
-                        retarget(a.find("xyz"), "expressed_in", False)
+                        retarget(first_child(a, "xyz"), "expressed_in", False)
             if tag in ("link", "model", "joint", "frame", "gripper", "plugin", "include") or (
                     tag[0] == "{" or ":" in tag):
                 if parent.tag == "world" and tag in ("link", "gripper"):
@@ -430,7 +453,7 @@ class ScopeBuilder:
         for child in moved:
             if child.get("{http://www.w3.org/XML/1998/namespace}base") is None and base:
                 child.set("{http://www.w3.org/XML/1998/namespace}base", base)
-            parent.insert(list(parent).index(model), child)
+            model.addprevious(child)  # (as parent.insert at the model's index)
         parent.remove(model)
 
 

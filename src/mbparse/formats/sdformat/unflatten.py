@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ..common.xml import first_child
 from .diagnostic import SdfDiagnostic
 
 FLATTENED_TAGS = ("frame", "joint", "link", "model", "gripper")
@@ -87,7 +88,7 @@ def _strip(diag: SdfDiagnostic, node, value: str, prefix: str, start: int, what:
 
 
 def _strip_pose(diag: SdfDiagnostic, el, prefix: str, start: int, required: bool) -> None:
-    pose = el.find("pose")
+    pose = first_child(el, "pose")
     if pose is not None and pose.get("relative_to") is not None:
         value = pose.get("relative_to")
         if value.startswith(prefix):
@@ -95,7 +96,7 @@ def _strip_pose(diag: SdfDiagnostic, el, prefix: str, start: int, required: bool
         elif required:
             _strip(diag, pose, value, prefix, start, "pose relative_to")
     if required:
-        camera = el.find("camera")
+        camera = first_child(el, "camera")
         if camera is not None:
             _strip_pose(diag, camera, prefix, start, True)
 
