@@ -91,8 +91,11 @@ def named_body(builder, el, instance: int, tag: str):
     return builder.plant.get_body_by_name(name, instance)
 
 
-def add_all(builder, scope, instance: int) -> None:
-    found = prefixed_children(scope.el)
+def add_all(builder, scope, instance: int, found: dict | None = None) -> None:
+    """The ``drake:`` elements of model ``scope`` (``found``: its
+    :func:`.lookup.prefixed_children`, when the caller has them)."""
+    if found is None:
+        found = prefixed_children(scope.el)
     for node in found.get("drake:joint", ()):
         drake_joint(builder, node, instance)
     parts = SdfDrakeParts(builder, instance)
@@ -248,11 +251,14 @@ class SdfDrakeParts:
         return _double_and_node(self.diag, el, tag)
 
 
-def collision_filter_groups(builder, scope, instance: int) -> None:
-    """``<drake:collision_filter_group>``: members are (scoped) link names."""
+def collision_filter_groups(builder, scope, instance: int, found: dict | None = None) -> None:
+    """``<drake:collision_filter_group>``: members are (scoped) link names
+    (``found``: the :func:`.lookup.prefixed_children` of the model)."""
     diag = builder.diag
     resolver = builder.ws.collision_resolver
-    for el in prefixed_children(scope.el).get("drake:collision_filter_group", ()):
+    if found is None:
+        found = prefixed_children(scope.el)
+    for el in found.get("drake:collision_filter_group", ()):
         ignore = el.get("ignore")
         if ignore is not None:
             try:

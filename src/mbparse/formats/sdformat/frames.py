@@ -75,6 +75,11 @@ class Scope:
     instance: int | None = None  # filled by the builder
     interface_links: list = field(default_factory=list)  # merged from URDF/MJCF
     custom_include: object = None  # the <include> of a URDF/MJCF model
+    # For a model: (tag, child) for each child of its element, and the first
+    # child of each tag, as the scope builder walked them (the model builder
+    # walks them no more; the tree does not change in between).
+    kids: list | None = None
+    first_children: dict | None = None
 
     def vertex_id(self, local: str) -> str:
         return f"{self.path}::{local}" if self.path else local

@@ -26,13 +26,14 @@ def child_index(el) -> dict:
     return index
 
 
-def prefixed_children(el) -> dict[str, list]:
+def prefixed_children(el, tagged: list[tuple] | None = None) -> dict[str, list]:
     """The child elements written with a prefix (``drake:joint``), by that
     name, each list in document order: from one walk, for a reader that
-    looks for several such names among many children (a model's)."""
+    looks for several such names among many children (a model's).
+    ``tagged``: (tag, child) for each child of ``el``, when the caller has
+    them (then no walk over lxml's children is made)."""
     out: dict[str, list] = {}
-    for child in el[:]:
-        tag = child.tag
+    for tag, child in (((c.tag, c) for c in el[:]) if tagged is None else tagged):
         if tag.__class__ is not str or (tag[0] != "{" and ":" not in tag):
             continue
         name = local_name(child)

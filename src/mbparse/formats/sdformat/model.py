@@ -11,7 +11,7 @@ from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
 from ..common.xml import children, first_child
-from .lookup import all_named, child_index
+from .lookup import all_named, child_index, prefixed_children
 from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -138,7 +138,12 @@ class ModelBuilder:
         el = scope.el
         instance = self.instance_for(scope, name)
         scope.instance = instance
-        check_supported(diag, el, MODEL_TAGS)
+        first = scope.first_children
+        if first is None or len(el) != len(scope.kids) or not MODEL_TAGS.issuperset(first):
+            check_supported(diag, el, MODEL_TAGS)
+        # (otherwise every child has a plain name check_supported accepts:
+        # it would find nothing to say)
+        prefixed = prefixed_children(el, scope.kids if first is not None else None)
         added = [instance]
         for nested in scope.models:
             with self.diag.policy.recovering():
@@ -171,7 +176,7 @@ class ModelBuilder:
         for frame in scope.frames:
             with self.diag.policy.recovering():
                 self.frame(frame, scope, instance)
-        drake_elements.add_all(self, scope, instance)
+        drake_elements.add_all(self, scope, instance, prefixed)
         if scope.static:
             if any(t != "fixed" for t in joint_types):
                 diag.error(el, "Only fixed joints are permitted in static models.",
@@ -188,7 +193,7 @@ class ModelBuilder:
                                         self.X_W(link.id))
                     welded = _welded_to_world(plant)
         if plant.geometry_source_is_registered():
-            drake_elements.collision_filter_groups(self, scope, instance)
+            drake_elements.collision_filter_groups(self, scope, instance, prefixed)
         return added
 
     def world_elements(self, world: Scope) -> None:

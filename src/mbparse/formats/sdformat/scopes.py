@@ -150,7 +150,7 @@ class ScopeBuilder:
         name = el.get("name", "")
         if is_reserved(name):
             diag.error(el, f"The model name '{name}' is reserved.", code="sdf-name-reserved")
-        scope = Scope(parent.vertex_id(name), name, el, parent)
+        scope = Scope(parent.vertex_id(name), name, el, parent, kids=kids, first_children=first)
         scope.version = parse_version(_version_of(el, self._versions))
         static_el = first.get("static")
         # An empty <static> is its default, false (the schema check reads only
