@@ -10,7 +10,7 @@ from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSprin
 from ...description import describe
 from ...numbers import non_finite_code, non_finite_problem
 from ...plant.topology import JointConnectivity
-from ...spatial import RigidTransform, cross, dot, matvec, norm
+from ...spatial import RigidTransform, cross, dot, fast_number, matvec, norm
 from . import loops, values
 from ..common.xml import first_child
 from .lookup import child_index
@@ -45,6 +45,9 @@ def read_number(diag: SdfDiagnostic, el, default: float, infinite: bool = False)
     text = el.text
     if not text or not text.strip():
         return default
+    value = fast_number(text)  # (a plain finite number: nothing more to check)
+    if value is not None:
+        return value
     try:
         value = values.parse_double(text)
     except ValueError:
