@@ -202,7 +202,8 @@ class Loader:
             text = el.text
             if text is not None:
                 if value_type == "pose":
-                    key = (text, el.get("rotation_format"), el.get("degrees"))
+                    key = ((text, el.get("rotation_format"), el.get("degrees")) if items
+                           else (text, None, None))
                     if key not in self._read_poses:
                         self.check_value(el, node)
                         if len(self._read_poses) < MEMO_LIMIT:
@@ -234,6 +235,7 @@ class Loader:
         push = stack.append
         get = children.get
         texts = self._read_texts
+        poses = self._read_poses
         for child in reversed(kids):
             ctag = child.tag
             entry = get(ctag)
@@ -242,20 +244,20 @@ class Loader:
                 if entry[1] == "deprecated":
                     push((child, "deprecated", (spec, depth)))
                     continue
-                if spec.plain_leaf and not len(child) and not child.keys() and (
-                        depth <= MAX_ELEMENT_DEPTH):
-                    # Its visit would find nothing to say when its text needs
-                    # no check or was found readable before: none is made.
+                if spec.plain_leaf and depth <= MAX_ELEMENT_DEPTH:
+                    # Its visit would find nothing to say when it has no
+                    # attribute and no child, and its text needs no check or
+                    # was found readable before: none is made. (The text is
+                    # asked first: most texts a visit checks are new ones.)
                     value_type = spec.checked_type
-                    if not value_type:
-                        continue
-                    text = child.text
-                    if text is None:
-                        continue
-                    if value_type == "pose":
-                        if (text, None, None) in self._read_poses:
+                    if value_type:
+                        text = child.text
+                        if text is not None and (
+                                (text, None, None) not in poses if value_type == "pose"
+                                else text not in texts.get(value_type, NOTHING)):
+                            push((child, spec, depth))
                             continue
-                    elif text in texts.get(value_type, NOTHING):
+                    if not len(child) and not child.keys():
                         continue
                 push((child, spec, depth))
             elif ctag.__class__ is not str or ctag[0] == "{" or ":" in ctag or node.copy_data:

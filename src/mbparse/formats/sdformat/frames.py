@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from ...numbers import all_finite, shown
+from ...numbers import shown
 from ...spatial import RigidTransform
 from ..common.suggest import did_you_mean, too_many
 from ..common.xml import first_child
@@ -363,7 +363,8 @@ class FrameGraph:
         the result is infinite or NaN, which libsdformat and Drake keep
         silently; here it is a located error."""
         p = X.X.p
-        if all_finite(p) and math.isfinite(X.s):
+        isfinite = math.isfinite  # (all_finite, inline: poses are checked by the thousand)
+        if isfinite(p[0]) and isfinite(p[1]) and isfinite(p[2]) and isfinite(X.s):
             return X
         # (the message is made only here: poses are checked by the thousand)
         where = f"in {scope.describe()}" if scope is not None else f"relative to '{base}'"
