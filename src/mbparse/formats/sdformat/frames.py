@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ...numbers import shown
+from ...records import Record
 from ...spatial import RigidTransform
 from ..common.suggest import did_you_mean, too_many
 from ..common.xml import first_child
@@ -30,22 +30,36 @@ MODEL_FRAME = "__model__"
 IDENTITY = GzPose(RigidTransform())
 
 
-@dataclass(eq=False)
-class Vertex:
-    id: str
-    kind: str  # link, joint, frame, model, world, custom
-    scope: "Scope | None"
-    el: object = None
-    attached_to: str | None = None  # a name in ``scope`` (None: the default)
-    relative_to: str | None = None  # a name in ``scope`` (None: the default)
-    X: RigidTransform = field(default_factory=RigidTransform)
-    pose_el: object = None
-    inner_scope: "Scope | None" = None  # for model vertices: the model itself
-    placement: str | None = None  # for model vertices: the placement frame
-    # For links and joints: the child index (lookup.child_index) of ``el``,
-    # made when the scope builder read it, so the model builder walks the
-    # children once more only to check them.
-    kids: dict | None = None
+class Vertex(Record):
+    """A frame of the graph: a link, joint, explicit frame, model (or
+    included model) or the world, with what its element says of it.
+
+    A record with slots rather than a dataclass: the scope builder makes one
+    per frame of every document read."""
+
+    __slots__ = ("id", "kind", "scope", "el", "attached_to", "relative_to", "X", "pose_el",
+                 "inner_scope", "placement", "kids")
+    _fields = __slots__
+
+    def __init__(self, id: str, kind: str, scope: "Scope | None", el: object = None,
+                 attached_to: str | None = None, relative_to: str | None = None,
+                 X: RigidTransform | None = None, pose_el: object = None,
+                 inner_scope: "Scope | None" = None, placement: str | None = None,
+                 kids: dict | None = None):
+        self.id = id
+        self.kind = kind  # link, joint, frame, model, world, custom
+        self.scope = scope
+        self.el = el
+        self.attached_to = attached_to  # a name in ``scope`` (None: the default)
+        self.relative_to = relative_to  # a name in ``scope`` (None: the default)
+        self.X = RigidTransform() if X is None else X
+        self.pose_el = pose_el
+        self.inner_scope = inner_scope  # for model vertices: the model itself
+        self.placement = placement  # for model vertices: the placement frame
+        # For links and joints: the child index (lookup.child_index) of ``el``,
+        # made when the scope builder read it, so the model builder walks the
+        # children once more only to check them.
+        self.kids = kids
 
     @property
     def scope_canonical(self) -> str | None:
@@ -56,30 +70,38 @@ class Vertex:
         return GzPose(self.X, pose_quaternion_norm2(self.pose_el))
 
 
-@dataclass(eq=False)
-class Scope:
-    """A model (or the world) and what it declares."""
+class Scope(Record):
+    """A model (or the world) and what it declares (a record with slots, as
+    :class:`Vertex`)."""
 
-    path: str  # vertex id of the model ('' for the world)
-    name: str
-    el: object
-    parent: "Scope | None"
-    kind: str = "model"  # model, world, custom
-    links: list = field(default_factory=list)
-    joints: list = field(default_factory=list)
-    frames: list = field(default_factory=list)
-    models: list["Scope"] = field(default_factory=list)
-    static: bool = False
-    canonical: str | None = None  # vertex id of the canonical link
-    version: tuple[int, int] = (1, 12)
-    instance: int | None = None  # filled by the builder
-    interface_links: list = field(default_factory=list)  # merged from URDF/MJCF
-    custom_include: object = None  # the <include> of a URDF/MJCF model
-    # For a model: (tag, child) for each child of its element, and the first
-    # child of each tag, as the scope builder walked them (the model builder
-    # walks them no more; the tree does not change in between).
-    kids: list | None = None
-    first_children: dict | None = None
+    __slots__ = ("path", "name", "el", "parent", "kind", "links", "joints", "frames", "models",
+                 "static", "canonical", "version", "instance", "interface_links",
+                 "custom_include", "kids", "first_children")
+    _fields = __slots__
+
+    def __init__(self, path: str, name: str, el: object, parent: "Scope | None",
+                 kind: str = "model", kids: list | None = None,
+                 first_children: dict | None = None):
+        self.path = path  # vertex id of the model ('' for the world)
+        self.name = name
+        self.el = el
+        self.parent = parent
+        self.kind = kind  # model, world, custom
+        self.links: list = []
+        self.joints: list = []
+        self.frames: list = []
+        self.models: list[Scope] = []
+        self.static = False
+        self.canonical: str | None = None  # vertex id of the canonical link
+        self.version: tuple[int, int] = (1, 12)
+        self.instance: int | None = None  # filled by the builder
+        self.interface_links: list = []  # merged from URDF/MJCF
+        self.custom_include: object = None  # the <include> of a URDF/MJCF model
+        # For a model: (tag, child) for each child of its element, and the
+        # first child of each tag, as the scope builder walked them (the model
+        # builder walks them no more; the tree does not change in between).
+        self.kids = kids
+        self.first_children = first_children
 
     def vertex_id(self, local: str) -> str:
         return f"{self.path}::{local}" if self.path else local
