@@ -304,15 +304,7 @@ class FrameGraph:
             if target == vid:
                 self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
                                 code="sdf-frame-cycle")
-            if target == (scope.path or WORLD):
-                # IDENTITY @ v.gz_pose(), written out (most frames are posed in
-                # their scope's own frame; some 1% of the sdf set's
-                # instructions): the rotation as is, 0.0 + each coordinate.
-                p = v.X.p
-                X = GzPose(RigidTransform(v.X.R, (0.0 + p[0], 0.0 + p[1], 0.0 + p[2])),
-                           pose_quaternion_norm2(v.pose_el))
-            else:
-                X = self.gz_pose_in(scope, target) @ v.gz_pose()
+            X = self.gz_pose_in(scope, target) @ v.gz_pose()
             if v.kind in ("model", "custom") and v.placement is not None:
                 inner = v.inner_scope
                 placement = self.resolve(inner, v.placement, v.el, "placement_frame")
