@@ -140,33 +140,54 @@ class SdfReader:
         return world
 
     def add_all(self, parent_model_name: str | None) -> list[int]:
-        root = self.load()
-        world = self.build(root)
-        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
-                               self.first_instance)
-        builder.bodies.update(self.custom_bodies())
-        return builder.add_world(world, parent_model_name)
+        builder = None
+        try:
+            root = self.load()
+            world = self.build(root)
+            builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
+                                   self.first_instance)
+            builder.bodies.update(self.custom_bodies())
+            return builder.add_world(world, parent_model_name)
+        finally:
+            self.release(builder)
 
     def add_one(self, model_name: str, parent_model_name: str | None) -> int | None:
-        root = self.load()
-        models = root.findall("model")
-        worlds = root.findall("world")
-        if not models and len(worlds) == 1 and len(worlds[0].findall("model")) == 1:
-            only = worlds[0].findall("model")[0]
-        elif len(models) == 1:
-            only = models[0]
-        else:
-            self.diag.error(root, "File must have a single <model> element.", code="sdf-structure")
-        if model_name:
-            only.set("name", model_name)
-        world = self.build(root)
-        builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
-                               self.first_instance)
-        builder.bodies.update(self.custom_bodies())
-        builder.root = world
-        scope = next(s for s in world.models if s.el is only)
-        name = self.ws.make_model_name(scope.name, parent_model_name)
-        return builder.add_model(scope, name)[0]
+        builder = None
+        try:
+            root = self.load()
+            models = root.findall("model")
+            worlds = root.findall("world")
+            if not models and len(worlds) == 1 and len(worlds[0].findall("model")) == 1:
+                only = worlds[0].findall("model")[0]
+            elif len(models) == 1:
+                only = models[0]
+            else:
+                self.diag.error(root, "File must have a single <model> element.",
+                                code="sdf-structure")
+            if model_name:
+                only.set("name", model_name)
+            world = self.build(root)
+            builder = ModelBuilder(self.diag, self.graph, self.ws, self.resolve_uri,
+                                   self.first_instance)
+            builder.bodies.update(self.custom_bodies())
+            builder.root = world
+            scope = next(s for s in world.models if s.el is only)
+            name = self.ws.make_model_name(scope.name, parent_model_name)
+            return builder.add_model(scope, name)[0]
+        finally:
+            self.release(builder)
+
+    def release(self, builder: ModelBuilder | None) -> None:
+        """Breaks the reference cycles among what this reader made (a scope
+        and its parent, a vertex and its scope, the model builder and its
+        joint reader), so that all of it, the elements it holds included, is
+        freed by reference counting when the reading ends. Left to Python's
+        cyclic collector (paused during a parse) it would be walked by the
+        collections after the parse, and would make more of them."""
+        self.graph.release()
+        if builder is not None:
+            builder.release()
+        self.elements = []
 
     def resolve_uri(self, el, uri: str, missing: str = "file-missing",
                     instead: str | None = None) -> str | None:

@@ -130,6 +130,17 @@ class FrameGraph:
     def add(self, vertex: Vertex) -> None:
         self.vertices[vertex.id] = vertex
 
+    def release(self) -> None:
+        """Takes out the references from each vertex to its scopes and from
+        each scope to its parent, the two that close cycles (a scope lists
+        its vertices and nested scopes), once the graph is no longer asked:
+        what remains is freed by reference counting (see SdfReader.release)."""
+        for v in self.vertices.values():
+            for scope in (v.scope, v.inner_scope):
+                if scope is not None:
+                    scope.parent = None
+            v.scope = v.inner_scope = None
+
     def resolve(self, scope: Scope, name: str, el, what: str) -> str:
         """The vertex a name used in ``scope`` refers to; unknown names are errors."""
         if name == "__root__":

@@ -45,6 +45,11 @@ class ModelBuilder:
         self.bodies: dict[str, object] = {}  # link vertex id -> body
         self.root: Scope | None = None
 
+    def release(self) -> None:
+        """Drops the joint reader, which refers back to this builder (see
+        SdfReader.release); the builder reads no more."""
+        self.joints = None
+
     def resolve_uri_for(self, el, uri: str) -> str:
         return self.geometry.resolve(el, uri)
 
