@@ -86,14 +86,16 @@ class GeomReader:
         """
         items = el.items()  # (read once: the key's, and the attributes' when read)
         parts: list = [childclass, in_world, moving, with_inertia]
+        name = None
         for item in items:
             if item[0] != "name":
                 parts.append(item)
+            else:
+                name = item[1]
         key = tuple(parts)
         known = self._read_before.get(key)
         if known is not None:
-            geom = Geom(el, el.get("name") or f"geom{index}", known[0], known[1], known[2],
-                        known[3])
+            geom = Geom(el, name or f"geom{index}", known[0], known[1], known[2], known[3])
             geom.visual, geom.collision, geom.group, geom.mass, geom.com, geom.inertia = known[4:]
             return geom
         policy = self.defaults.doc.policy

@@ -12,8 +12,9 @@ from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
+from ...source_location import CURRENT_SOURCE
 from ..common.suggest import did_you_mean, too_many
-from ..common.xml import MEMO_LIMIT
+from ..common.xml import MEMO_LIMIT, REFUSALS
 from .bodies import Body, Placed
 from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
@@ -99,9 +100,17 @@ class PlantBuilder:
 
     def add_body(self, body: Body) -> None:
         doc = self.doc
-        with doc.diag(body.el).located(body.el):
+        el = body.el
+        diag = doc.diag(el)
+        # (as diag.located(el), without a context object per body)
+        token = CURRENT_SOURCE.set(diag.where(el))
+        try:
             body.plant_body = self.plant.add_rigid_body(
                 body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
+        except REFUSALS as e:
+            diag.refused(el, e)
+        finally:
+            CURRENT_SOURCE.reset(token)
         if body.geoms:
             try:
                 self._geometry(body)
@@ -319,7 +328,10 @@ class PlantBuilder:
                         "this: damping must be non-negative; mbparse gives the joint damping 0 "
                         "and keeps the value for conversions]", code="joint-damping-negative")
         X_PJ = X_P @ X_CJ
-        with doc.diag(j.el).located(j.el):
+        diag = doc.diag(j.el)
+        # (as diag.located(j.el), without a context object per joint)
+        token = CURRENT_SOURCE.set(diag.where(j.el))
+        try:
             if kind == "hinge":
                 joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
                                              axis, -math.inf, math.inf, damping)
@@ -340,6 +352,10 @@ class PlantBuilder:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
                                                   "joint is not supported and is ignored",
                                 code="mjcf-unsupported")
+        except REFUSALS as e:
+            diag.refused(j.el, e)
+        finally:
+            CURRENT_SOURCE.reset(token)
         if negative_damping is not None:
             describe(joint, "damping", [negative_damping])
         if not _SPRING.isdisjoint(values):
