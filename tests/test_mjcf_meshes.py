@@ -144,6 +144,29 @@ def test_mjcf_mesh_file_is_read_once_per_process_and_again_when_it_changes(tmp_p
     assert body_mass_properties(path)[0] == pytest.approx(8 * mass)
 
 
+def test_mjcf_mesh_file_mass_properties_are_computed_once_per_file_mode_and_scale(
+        tmp_path, monkeypatch):
+    from mbparse.formats.mjcf import assets
+    computed = []
+
+    def counted(*args):
+        computed.append(args[2:])
+        return mesh_properties(*args)
+    mesh_properties = assets.mesh_properties
+    monkeypatch.setattr(assets, "mesh_properties", counted)
+    binary_stl(tmp_path / "m.stl", TETRA)
+    path = tmp_path / "m.xml"
+    path.write_text(one_mesh_model("m.stl"))
+    first = body_mass_properties(path)
+    assert body_mass_properties(path) == first  # (the second load asks the cache)
+    assert computed == [("legacy", (1.0, 1.0, 1.0))]
+    path.write_text(one_mesh_model("m.stl", 'scale="2 2 2"'))
+    assert body_mass_properties(path)[0] == pytest.approx(8 * first[0])
+    path.write_text(one_mesh_model("m.stl", 'inertia="shell"'))
+    body_mass_properties(path)
+    assert computed[1:] == [("legacy", (2.0, 2.0, 2.0)), ("shell", (1.0, 1.0, 1.0))]
+
+
 # ------------------------------------------------------------ convex hulls
 def inline_model(mesh_attrs: str, geom_attrs: str = "") -> str:
     return (f'<mujoco model="m">\n<asset>\n<mesh name="m" {mesh_attrs}/>\n</asset>\n'

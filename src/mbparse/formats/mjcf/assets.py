@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -254,8 +255,40 @@ class Assets:
                 mesh._props = self._drake_properties(mesh, geom_el, data)
                 return mesh._props
             try:
-                mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
+                if (faces is data.faces and mesh.path is not None and mesh.faces is None
+                        and 0.0 not in mesh.scale):
+                    # (read_file's data: one object per unchanged file, per process; a
+                    # zero scale is left out: 0.0 and -0.0 are equal keys, not equal scales)
+                    mesh._props = _file_mesh_properties(_Same(data), mode, mesh.scale)
+                else:
+                    mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:
                 self.doc.error(geom_el, f"the inertia of mesh '{mesh.name}' cannot be "
                                         f"computed: {e}", code="mesh-unreadable")
         return mesh._props
+
+
+class _Same:
+    """A mesh's data as a cache key: the same object, not equal arrays
+    (``read_file`` hands out one object per unchanged file, so a changed
+    file is a new key; the key holds the object, so its id is not reused
+    while the entry is kept)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data) -> None:
+        self.data = data
+
+    def __hash__(self) -> int:
+        return id(self.data)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is _Same and other.data is self.data  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=256)
+def _file_mesh_properties(data: _Same, mode: str, scale: tuple) -> tuple[float, tuple, tuple]:
+    """:func:`mesh_properties` of a mesh file's triangles, computed once per
+    process for each inertia mode and scale (a model loaded again, and
+    robots sharing meshes, ask again; a failure raises each time)."""
+    return mesh_properties(data.data.vertices, data.data.faces, mode, scale)
