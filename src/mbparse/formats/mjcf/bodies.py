@@ -80,6 +80,8 @@ class BodyTreeReader:
         self.bodies: list[Body] = []
         # <inertial> attributes → what they give (see _inertial)
         self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
+        # one geom's (mass, com, inertia) → the body's mass properties (see _inertia)
+        self._single_geom: dict[tuple, tuple[float, tuple, tuple]] = {}
 
     def release(self) -> None:
         """Unlinks the body records from each other once the model is built,
@@ -298,7 +300,18 @@ class BodyTreeReader:
         for g in body.geoms:
             if g.mass > 0 and lo <= g.group <= hi:
                 parts.append((g.mass, g.com, g.inertia))
-        body.mass, body.com, body.inertia = combine(parts)
+        if len(parts) != 1:
+            body.mass, body.com, body.inertia = combine(parts)
+            return
+        # (most bodies) one geom's: a function of its numbers, kept by their
+        # values (combine's results hold no -0.0, so 0.0 and -0.0 give the same bits)
+        part = parts[0]
+        known = self._single_geom.get(part)
+        if known is None:
+            known = combine(parts)
+            if len(self._single_geom) < MEMO_LIMIT:
+                self._single_geom[part] = known
+        body.mass, body.com, body.inertia = known
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
         """(mass, center of mass, inertia about it) of an ``<inertial>``:

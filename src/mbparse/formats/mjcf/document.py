@@ -38,7 +38,9 @@ class Document:
     def __init__(self, source: DataSource, policy: DiagnosticPolicy):
         self.policy = policy
         self.main_name = source.name()
-        self.base_dir = source.root_dir() if source.is_file() else os.getcwd()
+        # (the main file's absolute path once: its folder is source.root_dir())
+        main_path = os.path.abspath(source.filename) if source.is_file() else None
+        self.base_dir = os.path.dirname(main_path) if main_path is not None else os.getcwd()
         self._diags: dict[object, XmlDiagnostic] = {}
         # What the schema check reported as not MJCF (elements, and (element,
         # attribute name) pairs): the readers skip them without a second word.
@@ -53,8 +55,7 @@ class Document:
         self._diags[self.root] = main_diag
         self._main_diag = main_diag
         self._only_main = True  # no <include> read yet
-        self._include_stack: list[str] = [os.path.abspath(source.filename)] \
-            if source.is_file() else []
+        self._include_stack: list[str] = [main_path] if main_path is not None else []
         self._expansions = 0  # includes spliced in so far
         # Included roots' element counts, and the places they were spliced in
         # (see _count_splice).
