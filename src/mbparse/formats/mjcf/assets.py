@@ -61,6 +61,8 @@ class Assets:
         # Named meshes refused with an error (under check, reading goes on): a
         # geom using one is left out without a second error.
         self.refused_meshes: set[str] = set()
+        # Mesh paths found to be regular files in this parse (asked once each).
+        self._regular_files: set[str] = set()
 
     def read(self, asset_el) -> None:
         doc = self.doc
@@ -110,7 +112,7 @@ class Assets:
         else:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
             path = self.resolve(file, el)
-            if not os.path.isfile(path):
+            if path not in self._regular_files and not os.path.isfile(path):
                 self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
@@ -162,7 +164,10 @@ class Assets:
         else:
             base = self.doc.base_dir
         path = os.path.normpath(os.path.join(base, file))
-        if el is None or os.path.isfile(path):
+        if el is None or path in self._regular_files:
+            return path
+        if os.path.isfile(path):
+            self._regular_files.add(path)
             return path
         return self.doc.relative_to_include(el, file, path, "mesh file")
 

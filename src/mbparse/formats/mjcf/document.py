@@ -260,10 +260,12 @@ class Document:
         # MuJoCo resolves an include against the main file's folder first,
         # then against the folder of the file that includes it.
         path = self._include_paths.get(file)
+        found = path is not None  # (a regular file: os.path.isfile said so)
         if path is None:
             path = os.path.abspath(os.path.join(self.base_dir, file))
             if os.path.isfile(path):
                 self._include_paths[file] = path  # found where MuJoCo looks first
+                found = True
             else:
                 path = self.relative_to_include(include_el, file, path, "<include> file")
         if path in self._include_stack:
@@ -284,7 +286,7 @@ class Document:
                          code="mjcf-include-repeated")
         root = self._included.get(path)
         if root is None:
-            if not os.path.isfile(path):
+            if not found and not os.path.isfile(path):
                 self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
                                        "does not exist or is not a regular file",
                            code="file-missing")
