@@ -55,6 +55,8 @@ class PlantBuilder:
         self._phong: dict[tuple, dict] = {}
         # A joint's attribute texts (outside <frame>s) → what _joint_frames gave
         self._joints_read: dict[tuple, tuple] = {}
+        # ids of a body's (mass, com, inertia) → them and their spatial inertia
+        self._inertias: dict[tuple, tuple] = {}
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -105,8 +107,8 @@ class PlantBuilder:
         # (as diag.located(el), without a context object per body)
         token = CURRENT_SOURCE.set(diag.where(el))
         try:
-            body.plant_body = self.plant.add_rigid_body(
-                body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
+            body.plant_body = self.plant.add_rigid_body(body.name, self.instance,
+                                                        self._spatial_inertia(body))
         except REFUSALS as e:
             diag.refused(el, e)
         finally:
@@ -128,6 +130,22 @@ class PlantBuilder:
                 self.add_body(child)
             except ParseError as e:
                 doc.recover(e)
+
+    def _spatial_inertia(self, body: Body) -> SpatialInertia:
+        """The body's spatial inertia. Bodies whose mass, center of mass and
+        inertia are the very same objects (the tree reader keeps one geom's
+        and one ``<inertial>``'s by their values) share one: an immutable
+        value, which the plant then checks once, not once per body."""
+        mass, com, inertia = body.mass, body.com, body.inertia
+        key = (id(mass), id(com), id(inertia))
+        known = self._inertias.get(key)
+        # (the entry holds the three objects, so their ids are not reused while it is kept)
+        if known is not None and known[0] is mass and known[1] is com and known[2] is inertia:
+            return known[3]
+        M = SpatialInertia(mass, com, inertia)
+        if len(self._inertias) < MEMO_LIMIT:
+            self._inertias[key] = (mass, com, inertia, M)
+        return M
 
     def _geometry(self, body: Body) -> None:
         plant = self.plant
