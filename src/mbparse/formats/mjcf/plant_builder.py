@@ -55,8 +55,13 @@ class PlantBuilder:
         self._phong: dict[tuple, dict] = {}
         # A joint's attribute texts (outside <frame>s) → what _joint_frames gave
         self._joints_read: dict[tuple, tuple] = {}
+        # Values made of the very same objects, keyed by the objects' ids: each
+        # entry holds its objects, so while it is kept no other object has
+        # their ids (two live objects never share one).
         # ids of a body's (mass, com, inertia) → them and their spatial inertia
         self._inertias: dict[tuple, tuple] = {}
+        # ids of two transforms → them and their product (see _composed)
+        self._composed_poses: dict[tuple, tuple] = {}
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -139,8 +144,7 @@ class PlantBuilder:
         mass, com, inertia = body.mass, body.com, body.inertia
         key = (id(mass), id(com), id(inertia))
         known = self._inertias.get(key)
-        # (the entry holds the three objects, so their ids are not reused while it is kept)
-        if known is not None and known[0] is mass and known[1] is com and known[2] is inertia:
+        if known is not None:  # (same ids, same objects: see __init__)
             return known[3]
         M = SpatialInertia(mass, com, inertia)
         if len(self._inertias) < MEMO_LIMIT:
@@ -345,7 +349,7 @@ class PlantBuilder:
                         "which MuJoCo takes (the joint gains energy as it moves) [Drake refuses "
                         "this: damping must be non-negative; mbparse gives the joint damping 0 "
                         "and keeps the value for conversions]", code="joint-damping-negative")
-        X_PJ = X_P @ X_CJ
+        X_PJ = self._composed(X_P, X_CJ)
         diag = doc.diag(j.el)
         # (as diag.located(j.el), without a context object per joint)
         token = CURRENT_SOURCE.set(diag.where(j.el))
@@ -385,6 +389,19 @@ class PlantBuilder:
             if armature:
                 self.armature[joint.index] = armature
                 self.armature_el[joint.index] = a.where("armature")
+
+    def _composed(self, X_P: RigidTransform, X_CJ: RigidTransform) -> RigidTransform:
+        """``X_P @ X_CJ``, made once for each pair of the very same
+        transforms (a body's pose and its joint's frame are kept by their
+        texts, so a model's repeated bodies and joints ask again)."""
+        key = (id(X_P), id(X_CJ))
+        known = self._composed_poses.get(key)
+        if known is not None:
+            return known[2]
+        X = X_P @ X_CJ
+        if len(self._composed_poses) < MEMO_LIMIT:
+            self._composed_poses[key] = (X_P, X_CJ, X)
+        return X
 
     def _joint_frames(self, j: Placed, name: str) -> tuple:
         """What a joint's attributes give, before it is added: (kind, X_CJ,
