@@ -50,6 +50,10 @@ class Document:
         self._include_paths: dict[str, str] = {}
         # kids() of elements without an <include> child; False for those with one.
         self._kids: dict[object, tuple | bool] = {}
+        # Whether a listing of children (kids()) met a <replicate>, or an
+        # <include> (which may bring one): the schema check lists the children
+        # of every element it knows, so after it False means none is to be expanded.
+        self.met_replicate = False
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)
         self._diags[self.root] = main_diag
@@ -137,9 +141,13 @@ class Document:
         if found is None:
             found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
             for c in found:
-                if c.tag == "include":
+                t = c.tag
+                if t == "include":
                     found = False
+                    self.met_replicate = True
                     break
+                if t == "replicate":
+                    self.met_replicate = True
             self._kids[el] = found
         if found is False:
             kept = self._spliced.get(el)
@@ -153,11 +161,6 @@ class Document:
         if name is None:
             return found
         return [c for c in found if c.tag == name]
-
-    def has_no(self, tag_name: str) -> bool:
-        """Whether the main file holds neither a ``<tag_name>`` element nor an
-        ``<include>`` (which might bring one)."""
-        return next(self.root.iter(tag_name, "include"), None) is None
 
     def forget_kids(self, el) -> None:
         """Drops the kept children of ``el`` (after its children changed)."""
