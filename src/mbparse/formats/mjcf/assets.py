@@ -243,11 +243,17 @@ class Assets:
             from ...geometry.meshes import MeshError, convex_hull
             from .mesh_data import MeshDataError, check_vertices
             data = self.data(mesh)
+            # read_file's data: one object per unchanged file, per process
+            shared = mesh.path is not None and mesh.faces is None
             mode, faces = mesh.inertia_mode, data.faces
+            on_hull = len(faces) == 0 or mode == "convex"
             try:
-                if len(faces) == 0 or mode == "convex":
-                    check_vertices(data.vertices)
-                    hull = convex_hull(data.vertices)
+                if on_hull:
+                    if shared:
+                        hull = _file_hull(_Same(data))
+                    else:
+                        check_vertices(data.vertices)
+                        hull = convex_hull(data.vertices)
                     if mode == "convex":
                         # The hull's exact volume (MuJoCo's signed sum over it).
                         mode, faces = "exact", hull
@@ -260,11 +266,9 @@ class Assets:
                 mesh._props = self._drake_properties(mesh, geom_el, data)
                 return mesh._props
             try:
-                if (faces is data.faces and mesh.path is not None and mesh.faces is None
-                        and 0.0 not in mesh.scale):
-                    # (read_file's data: one object per unchanged file, per process; a
-                    # zero scale is left out: 0.0 and -0.0 are equal keys, not equal scales)
-                    mesh._props = _file_mesh_properties(_Same(data), mode, mesh.scale)
+                if shared and 0.0 not in mesh.scale:
+                    # (a zero scale is left out: 0.0 and -0.0 are equal keys, not equal scales)
+                    mesh._props = _file_mesh_properties(_Same(data), mode, mesh.scale, on_hull)
                 else:
                     mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:
@@ -292,8 +296,24 @@ class _Same:
 
 
 @lru_cache(maxsize=256)
-def _file_mesh_properties(data: _Same, mode: str, scale: tuple) -> tuple[float, tuple, tuple]:
-    """:func:`mesh_properties` of a mesh file's triangles, computed once per
-    process for each inertia mode and scale (a model loaded again, and
-    robots sharing meshes, ask again; a failure raises each time)."""
-    return mesh_properties(data.data.vertices, data.data.faces, mode, scale)
+def _file_hull(data: _Same):
+    """The triangles of the convex hull of a mesh file's vertices (checked
+    first, as MuJoCo checks them), found once per process (read-only; a
+    failure raises each time)."""
+    from ...geometry.meshes import convex_hull
+    from .mesh_data import check_vertices
+    check_vertices(data.data.vertices)
+    hull = convex_hull(data.data.vertices)
+    hull.setflags(write=False)
+    return hull
+
+
+@lru_cache(maxsize=256)
+def _file_mesh_properties(data: _Same, mode: str, scale: tuple,
+                          on_hull: bool) -> tuple[float, tuple, tuple]:
+    """:func:`mesh_properties` of a mesh file's triangles (``on_hull``: of
+    its convex hull's), computed once per process for each inertia mode and
+    scale (a model loaded again, and robots sharing meshes, ask again; a
+    failure raises each time)."""
+    faces = _file_hull(data) if on_hull else data.data.faces
+    return mesh_properties(data.data.vertices, faces, mode, scale)
