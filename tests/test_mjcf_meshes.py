@@ -144,6 +144,51 @@ def test_mjcf_mesh_file_is_read_once_per_process_and_again_when_it_changes(tmp_p
     assert body_mass_properties(path)[0] == pytest.approx(8 * mass)
 
 
+def test_mjcf_mesh_file_mass_properties_are_computed_once_per_file_mode_and_scale(
+        tmp_path, monkeypatch):
+    from mbparse.formats.mjcf import assets
+    computed = []
+
+    def counted(*args):
+        computed.append(args[2:])
+        return mesh_properties(*args)
+    mesh_properties = assets.mesh_properties
+    monkeypatch.setattr(assets, "mesh_properties", counted)
+    binary_stl(tmp_path / "m.stl", TETRA)
+    path = tmp_path / "m.xml"
+    path.write_text(one_mesh_model("m.stl"))
+    first = body_mass_properties(path)
+    assert body_mass_properties(path) == first  # (the second load asks the cache)
+    assert computed == [("legacy", (1.0, 1.0, 1.0))]
+    path.write_text(one_mesh_model("m.stl", 'scale="2 2 2"'))
+    assert body_mass_properties(path)[0] == pytest.approx(8 * first[0])
+    path.write_text(one_mesh_model("m.stl", 'inertia="shell"'))
+    body_mass_properties(path)
+    assert computed[1:] == [("legacy", (2.0, 2.0, 2.0)), ("shell", (1.0, 1.0, 1.0))]
+
+
+def test_mjcf_mesh_file_convex_hull_is_found_once_and_again_when_the_file_changes(
+        tmp_path, monkeypatch):
+    from mbparse.geometry import meshes
+    hulls = []
+
+    def counted(V):
+        hulls.append(len(V))
+        return convex_hull(V)
+    convex_hull = meshes.convex_hull
+    monkeypatch.setattr(meshes, "convex_hull", counted)
+    stl = binary_stl(tmp_path / "m.stl", TETRA)
+    path = tmp_path / "m.xml"
+    path.write_text(one_mesh_model("m.stl", 'inertia="convex"'))
+    first = body_mass_properties(path)
+    assert body_mass_properties(path) == first and hulls == [4]
+    binary_stl(stl, [tuple(tuple(2 * c for c in v) for v in t) for t in TETRA])
+    import os
+    os.utime(stl, ns=(0, 10**18))  # (another modification time, whatever the clock)
+    assert body_mass_properties(path)[0] == pytest.approx(8 * first[0])
+    assert hulls == [4, 4]
+
+
 # ------------------------------------------------------------ convex hulls
 def inline_model(mesh_attrs: str, geom_attrs: str = "") -> str:
     return (f'<mujoco model="m">\n<asset>\n<mesh name="m" {mesh_attrs}/>\n</asset>\n'

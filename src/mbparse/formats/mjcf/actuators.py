@@ -78,12 +78,12 @@ class ActuatorReader:
                             f"{used[0] if used else 'no transmission'}; only joint "
                             "actuators are supported, so it is ignored", code="mjcf-unsupported")
             return
-        if not plant.has_joint_named(joint_name, self.builder.instance):
+        joint = plant.find_joint(joint_name, self.builder.instance)
+        if joint is None:
             doc.error(el, f"actuator '{label}' names the joint '{joint_name}', which does not "
                           "exist (or is a free joint)."
                           + self.builder.suggest_joint(joint_name),
                       code="mjcf-unknown-joint")
-        joint = plant.get_joint_by_name(joint_name, self.builder.instance)
         a.warn_unsupported(UNSUPPORTED)
         gain, gains = self._gains(a, kind, label)
         effort = math.inf

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -60,6 +61,8 @@ class Assets:
         # Named meshes refused with an error (under check, reading goes on): a
         # geom using one is left out without a second error.
         self.refused_meshes: set[str] = set()
+        # Mesh paths found to be regular files in this parse (asked once each).
+        self._regular_files: set[str] = set()
 
     def read(self, asset_el) -> None:
         doc = self.doc
@@ -109,7 +112,7 @@ class Assets:
         else:
             name = a.text("name") or os.path.splitext(os.path.basename(file))[0]
             path = self.resolve(file, el)
-            if not os.path.isfile(path):
+            if path not in self._regular_files and not os.path.isfile(path):
                 self.refused_meshes.add(name)
                 doc.error(el, f"the mesh file '{file}' of mesh '{name}' was not found (looked "
                               f"for '{path}')", code="mesh-missing")
@@ -161,7 +164,10 @@ class Assets:
         else:
             base = self.doc.base_dir
         path = os.path.normpath(os.path.join(base, file))
-        if el is None or os.path.isfile(path):
+        if el is None or path in self._regular_files:
+            return path
+        if os.path.isfile(path):
+            self._regular_files.add(path)
             return path
         return self.doc.relative_to_include(el, file, path, "mesh file")
 
@@ -237,11 +243,17 @@ class Assets:
             from ...geometry.meshes import MeshError, convex_hull
             from .mesh_data import MeshDataError, check_vertices
             data = self.data(mesh)
+            # read_file's data: one object per unchanged file, per process
+            shared = mesh.path is not None and mesh.faces is None
             mode, faces = mesh.inertia_mode, data.faces
+            on_hull = len(faces) == 0 or mode == "convex"
             try:
-                if len(faces) == 0 or mode == "convex":
-                    check_vertices(data.vertices)
-                    hull = convex_hull(data.vertices)
+                if on_hull:
+                    if shared:
+                        hull = _file_hull(_Same(data))
+                    else:
+                        check_vertices(data.vertices)
+                        hull = convex_hull(data.vertices)
                     if mode == "convex":
                         # The hull's exact volume (MuJoCo's signed sum over it).
                         mode, faces = "exact", hull
@@ -254,8 +266,54 @@ class Assets:
                 mesh._props = self._drake_properties(mesh, geom_el, data)
                 return mesh._props
             try:
-                mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
+                if shared and 0.0 not in mesh.scale:
+                    # (a zero scale is left out: 0.0 and -0.0 are equal keys, not equal scales)
+                    mesh._props = _file_mesh_properties(_Same(data), mode, mesh.scale, on_hull)
+                else:
+                    mesh._props = mesh_properties(data.vertices, faces, mode, mesh.scale)
             except (MeshInertiaError, MeshDataError) as e:
                 self.doc.error(geom_el, f"the inertia of mesh '{mesh.name}' cannot be "
                                         f"computed: {e}", code="mesh-unreadable")
         return mesh._props
+
+
+class _Same:
+    """A mesh's data as a cache key: the same object, not equal arrays
+    (``read_file`` hands out one object per unchanged file, so a changed
+    file is a new key; the key holds the object, so its id is not reused
+    while the entry is kept)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data) -> None:
+        self.data = data
+
+    def __hash__(self) -> int:
+        return id(self.data)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is _Same and other.data is self.data  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=256)
+def _file_hull(data: _Same):
+    """The triangles of the convex hull of a mesh file's vertices (checked
+    first, as MuJoCo checks them), found once per process (read-only; a
+    failure raises each time)."""
+    from ...geometry.meshes import convex_hull
+    from .mesh_data import check_vertices
+    check_vertices(data.data.vertices)
+    hull = convex_hull(data.data.vertices)
+    hull.setflags(write=False)
+    return hull
+
+
+@lru_cache(maxsize=256)
+def _file_mesh_properties(data: _Same, mode: str, scale: tuple,
+                          on_hull: bool) -> tuple[float, tuple, tuple]:
+    """:func:`mesh_properties` of a mesh file's triangles (``on_hull``: of
+    its convex hull's), computed once per process for each inertia mode and
+    scale (a model loaded again, and robots sharing meshes, ask again; a
+    failure raises each time)."""
+    faces = _file_hull(data) if on_hull else data.data.faces
+    return mesh_properties(data.data.vertices, faces, mode, scale)

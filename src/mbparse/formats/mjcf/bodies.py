@@ -80,6 +80,10 @@ class BodyTreeReader:
         self.bodies: list[Body] = []
         # <inertial> attributes → what they give (see _inertial)
         self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
+        # a body's 'pos' text → its pose, when it has no orientation and no <frame> around it
+        self._translations: dict[str, RigidTransform] = {}
+        # one geom's (mass, com, inertia) → the body's mass properties (see _inertia)
+        self._single_geom: dict[tuple, tuple[float, tuple, tuple]] = {}
 
     def release(self) -> None:
         """Unlinks the body records from each other once the model is built,
@@ -192,10 +196,17 @@ class BodyTreeReader:
         ``X_PF`` of its parent frame."""
         if X_PF is IDENTITY and ORIENTATION_SET.isdisjoint(own):
             # (most bodies) a translation in the parent's frame: what
-            # IDENTITY @ frame() gives, each number + 0.0, in one transform.
+            # IDENTITY @ frame() gives, each number + 0.0, in one transform,
+            # kept by its text (transforms are immutable values).
             if "pos" in own:
-                p = a.numbers("pos", 3)
-                return RigidTransform(p=(0.0 + p[0], 0.0 + p[1], 0.0 + p[2]))
+                text = own["pos"][0]
+                X = self._translations.get(text)
+                if X is None:
+                    p = a.numbers("pos", 3)
+                    X = RigidTransform(p=(0.0 + p[0], 0.0 + p[1], 0.0 + p[2]))
+                    if len(self._translations) < MEMO_LIMIT:
+                        self._translations[text] = X
+                return X
             return RigidTransform()
         return finite_pose(self.doc, el, X_PF @ frame(a, self.compiler))
 
@@ -298,7 +309,18 @@ class BodyTreeReader:
         for g in body.geoms:
             if g.mass > 0 and lo <= g.group <= hi:
                 parts.append((g.mass, g.com, g.inertia))
-        body.mass, body.com, body.inertia = combine(parts)
+        if len(parts) != 1:
+            body.mass, body.com, body.inertia = combine(parts)
+            return
+        # (most bodies) one geom's: a function of its numbers, kept by their
+        # values (combine's results hold no -0.0, so 0.0 and -0.0 give the same bits)
+        part = parts[0]
+        known = self._single_geom.get(part)
+        if known is None:
+            known = combine(parts)
+            if len(self._single_geom) < MEMO_LIMIT:
+                self._single_geom[part] = known
+        body.mass, body.com, body.inertia = known
 
     def _inertial(self, el) -> tuple[float, tuple, tuple]:
         """(mass, center of mass, inertia about it) of an ``<inertial>``:

@@ -38,7 +38,9 @@ class Document:
     def __init__(self, source: DataSource, policy: DiagnosticPolicy):
         self.policy = policy
         self.main_name = source.name()
-        self.base_dir = source.root_dir() if source.is_file() else os.getcwd()
+        # (the main file's absolute path once: its folder is source.root_dir())
+        main_path = os.path.abspath(source.filename) if source.is_file() else None
+        self.base_dir = os.path.dirname(main_path) if main_path is not None else os.getcwd()
         self._diags: dict[object, XmlDiagnostic] = {}
         # What the schema check reported as not MJCF (elements, and (element,
         # attribute name) pairs): the readers skip them without a second word.
@@ -48,13 +50,16 @@ class Document:
         self._include_paths: dict[str, str] = {}
         # kids() of elements without an <include> child; False for those with one.
         self._kids: dict[object, tuple | bool] = {}
+        # Whether a listing of children (kids()) met a <replicate>, or an
+        # <include> (which may bring one): the schema check lists the children
+        # of every element it knows, so after it False means none is to be expanded.
+        self.met_replicate = False
         main_diag = XmlDiagnostic(policy, self.main_name)
         self.root = load_xml(source, main_diag)
         self._diags[self.root] = main_diag
         self._main_diag = main_diag
         self._only_main = True  # no <include> read yet
-        self._include_stack: list[str] = [os.path.abspath(source.filename)] \
-            if source.is_file() else []
+        self._include_stack: list[str] = [main_path] if main_path is not None else []
         self._expansions = 0  # includes spliced in so far
         # Included roots' element counts, and the places they were spliced in
         # (see _count_splice).
@@ -136,9 +141,13 @@ class Document:
         if found is None:
             found = tuple(el.iterchildren(etree.Element))  # elements only, filtered in lxml
             for c in found:
-                if c.tag == "include":
+                t = c.tag
+                if t == "include":
                     found = False
+                    self.met_replicate = True
                     break
+                if t == "replicate":
+                    self.met_replicate = True
             self._kids[el] = found
         if found is False:
             kept = self._spliced.get(el)
@@ -152,11 +161,6 @@ class Document:
         if name is None:
             return found
         return [c for c in found if c.tag == name]
-
-    def has_no(self, tag_name: str) -> bool:
-        """Whether the main file holds neither a ``<tag_name>`` element nor an
-        ``<include>`` (which might bring one)."""
-        return next(self.root.iter(tag_name, "include"), None) is None
 
     def forget_kids(self, el) -> None:
         """Drops the kept children of ``el`` (after its children changed)."""
@@ -259,10 +263,12 @@ class Document:
         # MuJoCo resolves an include against the main file's folder first,
         # then against the folder of the file that includes it.
         path = self._include_paths.get(file)
+        found = path is not None  # (a regular file: os.path.isfile said so)
         if path is None:
             path = os.path.abspath(os.path.join(self.base_dir, file))
             if os.path.isfile(path):
                 self._include_paths[file] = path  # found where MuJoCo looks first
+                found = True
             else:
                 path = self.relative_to_include(include_el, file, path, "<include> file")
         if path in self._include_stack:
@@ -283,7 +289,7 @@ class Document:
                          code="mjcf-include-repeated")
         root = self._included.get(path)
         if root is None:
-            if not os.path.isfile(path):
+            if not found and not os.path.isfile(path):
                 self.error(include_el, f"the <include> file '{file}' (resolved to '{path}') "
                                        "does not exist or is not a regular file",
                            code="file-missing")

@@ -66,6 +66,8 @@ class GeomReader:
         self.assets = assets
         self.compiler = compiler
         self._shapes: dict[tuple, Shape] = {}  # (kind, size) → the primitive made of them
+        # a 'friction' text read without an error → (its friction, whether it warns)
+        self._frictions: dict[str, tuple[CoulombFriction, bool]] = {}
         # (class, place, attributes but the name) → what read() gave, for
         # geoms read without a word (see read)
         self._read_before: dict[tuple, tuple] = {}
@@ -86,14 +88,16 @@ class GeomReader:
         """
         items = el.items()  # (read once: the key's, and the attributes' when read)
         parts: list = [childclass, in_world, moving, with_inertia]
+        name = None
         for item in items:
             if item[0] != "name":
                 parts.append(item)
+            else:
+                name = item[1]
         key = tuple(parts)
         known = self._read_before.get(key)
         if known is not None:
-            geom = Geom(el, el.get("name") or f"geom{index}", known[0], known[1], known[2],
-                        known[3])
+            geom = Geom(el, name or f"geom{index}", known[0], known[1], known[2], known[3])
             geom.visual, geom.collision, geom.group, geom.mass, geom.com, geom.inertia = known[4:]
             return geom
         policy = self.defaults.doc.policy
@@ -282,18 +286,34 @@ class GeomReader:
         return rgba
 
     def _friction(self, a: Attrs) -> CoulombFriction:
-        if "friction" not in a.values:
+        values = a.values
+        if "friction" not in values:
             return DEFAULT_FRICTION
+        # A text read before without an error (a class's friction, most
+        # often): its friction, and whether it has the terms warned about.
+        text = values["friction"][0]
+        known = self._frictions.get(text)
+        if known is not None:
+            if known[1]:
+                self._warn_friction_terms(a)
+            return known[0]
         f = a.numbers("friction", (1, 3), (1.0,))
-        if len(f) > 1 and any(x != 0 for x in f[1:]):
-            a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
-                                               "not supported and are ignored",
-                          code="mjcf-unsupported")
+        more_terms = len(f) > 1 and any(x != 0 for x in f[1:])
+        if more_terms:
+            self._warn_friction_terms(a)
         friction = CoulombFriction(f[0], f[0])
         why = friction.invalidity()
         if why:
             a.error("friction", f"invalid friction: {why}", code="mjcf-value-invalid")
+        if len(self._frictions) < MEMO_LIMIT:
+            self._frictions[text] = (friction, more_terms)
         return friction
+
+    @staticmethod
+    def _warn_friction_terms(a: Attrs) -> None:
+        a.doc.warning(a.where("friction"), "the torsional and rolling friction of <geom> are "
+                                           "not supported and are ignored",
+                      code="mjcf-unsupported")
 
     def _roles(self, a: Attrs, geom: Geom, kind: str, size: tuple) -> None:
         given = not _ROLES.isdisjoint(a.values)  # else every one is at its default

@@ -12,8 +12,9 @@ from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
+from ...source_location import CURRENT_SOURCE
 from ..common.suggest import did_you_mean, too_many
-from ..common.xml import MEMO_LIMIT
+from ..common.xml import MEMO_LIMIT, REFUSALS
 from .bodies import Body, Placed
 from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
@@ -54,6 +55,13 @@ class PlantBuilder:
         self._phong: dict[tuple, dict] = {}
         # A joint's attribute texts (outside <frame>s) → what _joint_frames gave
         self._joints_read: dict[tuple, tuple] = {}
+        # Values made of the very same objects, keyed by the objects' ids: each
+        # entry holds its objects, so while it is kept no other object has
+        # their ids (two live objects never share one).
+        # ids of a body's (mass, com, inertia) → them and their spatial inertia
+        self._inertias: dict[tuple, tuple] = {}
+        # ids of two transforms → them and their product (see _composed)
+        self._composed_poses: dict[tuple, tuple] = {}
 
     def suggest_joint(self, name: str) -> str:
         """" Did you mean 'x'?" for a joint of this model one edit or two
@@ -99,9 +107,17 @@ class PlantBuilder:
 
     def add_body(self, body: Body) -> None:
         doc = self.doc
-        with doc.diag(body.el).located(body.el):
-            body.plant_body = self.plant.add_rigid_body(
-                body.name, self.instance, SpatialInertia(body.mass, body.com, body.inertia))
+        el = body.el
+        diag = doc.diag(el)
+        # (as diag.located(el), without a context object per body)
+        token = CURRENT_SOURCE.set(diag.where(el))
+        try:
+            body.plant_body = self.plant.add_rigid_body(body.name, self.instance,
+                                                        self._spatial_inertia(body))
+        except REFUSALS as e:
+            diag.refused(el, e)
+        finally:
+            CURRENT_SOURCE.reset(token)
         if body.geoms:
             try:
                 self._geometry(body)
@@ -119,6 +135,21 @@ class PlantBuilder:
                 self.add_body(child)
             except ParseError as e:
                 doc.recover(e)
+
+    def _spatial_inertia(self, body: Body) -> SpatialInertia:
+        """The body's spatial inertia. Bodies whose mass, center of mass and
+        inertia are the very same objects (the tree reader keeps one geom's
+        and one ``<inertial>``'s by their values) share one: an immutable
+        value, which the plant then checks once, not once per body."""
+        mass, com, inertia = body.mass, body.com, body.inertia
+        key = (id(mass), id(com), id(inertia))
+        known = self._inertias.get(key)
+        if known is not None:  # (same ids, same objects: see __init__)
+            return known[3]
+        M = SpatialInertia(mass, com, inertia)
+        if len(self._inertias) < MEMO_LIMIT:
+            self._inertias[key] = (mass, com, inertia, M)
+        return M
 
     def _geometry(self, body: Body) -> None:
         plant = self.plant
@@ -318,8 +349,11 @@ class PlantBuilder:
                         "which MuJoCo takes (the joint gains energy as it moves) [Drake refuses "
                         "this: damping must be non-negative; mbparse gives the joint damping 0 "
                         "and keeps the value for conversions]", code="joint-damping-negative")
-        X_PJ = X_P @ X_CJ
-        with doc.diag(j.el).located(j.el):
+        X_PJ = self._composed(X_P, X_CJ)
+        diag = doc.diag(j.el)
+        # (as diag.located(j.el), without a context object per joint)
+        token = CURRENT_SOURCE.set(diag.where(j.el))
+        try:
             if kind == "hinge":
                 joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
                                              axis, -math.inf, math.inf, damping)
@@ -340,6 +374,10 @@ class PlantBuilder:
                     doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
                                                   "joint is not supported and is ignored",
                                 code="mjcf-unsupported")
+        except REFUSALS as e:
+            diag.refused(j.el, e)
+        finally:
+            CURRENT_SOURCE.reset(token)
         if negative_damping is not None:
             describe(joint, "damping", [negative_damping])
         if not _SPRING.isdisjoint(values):
@@ -351,6 +389,19 @@ class PlantBuilder:
             if armature:
                 self.armature[joint.index] = armature
                 self.armature_el[joint.index] = a.where("armature")
+
+    def _composed(self, X_P: RigidTransform, X_CJ: RigidTransform) -> RigidTransform:
+        """``X_P @ X_CJ``, made once for each pair of the very same
+        transforms (a body's pose and its joint's frame are kept by their
+        texts, so a model's repeated bodies and joints ask again)."""
+        key = (id(X_P), id(X_CJ))
+        known = self._composed_poses.get(key)
+        if known is not None:
+            return known[2]
+        X = X_P @ X_CJ
+        if len(self._composed_poses) < MEMO_LIMIT:
+            self._composed_poses[key] = (X_P, X_CJ, X)
+        return X
 
     def _joint_frames(self, j: Placed, name: str) -> tuple:
         """What a joint's attributes give, before it is added: (kind, X_CJ,

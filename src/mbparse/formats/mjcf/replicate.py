@@ -29,8 +29,11 @@ CONTAINERS = ("worldbody", "body", "frame", "replicate")
 
 def expand_replicates(doc: Document, roots: list, compiler: Compiler, defaults) -> None:
     """Expands every ``<replicate>`` under ``roots`` (``<worldbody>`` and
-    top-level ``<body>`` elements), includes included."""
-    if doc.has_no("replicate"):
+    top-level ``<body>`` elements), includes included. Called after the
+    schema check, which listed the children of every body, frame and
+    replicate: none of them met a ``<replicate>`` or an ``<include>`` in
+    most files, which have nothing to expand."""
+    if not doc.met_replicate:
         return
     found: list = []
     for root in roots:
