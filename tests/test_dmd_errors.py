@@ -268,3 +268,9 @@ def test_scalars_counted_on_composed_nodes_are_the_scanners_count():
         root = yaml.compose(text, Loader=schema._QuickLoader)
         assert schema._scalars(root) == tokens
         assert root.value[-1][1].tag == "!Rpy"  # (explicit tags are kept)
+    # Without an alias ('*'), the count that does not remember nodes seen.
+    plain = text.replace("*x", "[1, '', \"\", b]")
+    tokens = sum(isinstance(t, yaml.ScalarToken) for t in yaml.scan(plain, Loader=yaml.SafeLoader))
+    assert schema._scalars(yaml.compose(plain, Loader=yaml.SafeLoader), aliased=False) == tokens
+    assert tokens == 23
+    assert schema._scalars(yaml.compose("a", Loader=yaml.SafeLoader), aliased=False) == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -331,6 +332,26 @@ _UNREAD = object()
 # collection): a text with no more of them than MAX_YAML_DEPTH cannot nest
 # deeper, and its scalars are counted on the nodes instead of on tokens.
 _NESTING_MARKS = "-:?[{"
+
+
+def _nesting_bound(text: str) -> int:
+    """A bound on how deep the scanner can find collections nested in
+    ``text``, tighter than its count of _NESTING_MARKS (which every key of a
+    long file adds to). The scanner's depth is its stack of block indents
+    plus its open flow collections. A block collection opens at the column
+    of a '-', a '?', a ':' or a simple key, which ends on its line before
+    its ':', and each indent on the stack is a column past the one below
+    it: so the block depth is at most one more than the last column, on
+    any line, of a '-', ':' or '?' (columns counted from the last line
+    feed: YAML's other line breaks only make them smaller). Each open flow
+    collection has its own '[' or '{'."""
+    block = 0
+    for line in text.split("\n"):
+        if len(line) > block:  # (a shorter line cannot raise it)
+            block = max(block, line.rfind("-") + 1, line.rfind(":") + 1, line.rfind("?") + 1)
+    return block + text.count("[") + text.count("{")
+
+
 _PLAIN = {ScalarNode: _STANDARD_TAG + "str", SequenceNode: _STANDARD_TAG + "seq",
           MappingNode: _STANDARD_TAG + "map"}
 
@@ -346,25 +367,40 @@ if _C_LOADER is not None:
             return _PLAIN[kind]
 
 
-def _scalars(root: Node) -> int:
+def _scalars(root: Node, aliased: bool = True) -> int:
     """The scalars written in the document under ``root``, as the scanner
     counts them: a node reached again through an alias counts once, and an
-    empty value (``key:``), which has no text, not at all."""
-    seen: set[int] = set()
-    stack = [root]
-    count = 0
+    empty value (``key:``), which has no text, not at all. Without
+    ``aliased`` (a text without '*' has no alias) no node is reached twice,
+    and the scalars of a mapping are counted where it is met."""
+    if aliased:
+        seen: set[int] = set()
+        stack = [root]
+        count = 0
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, ScalarNode):
+                count += node.start_mark.index != node.end_mark.index
+            elif isinstance(node, MappingNode):
+                for key, value in node.value:
+                    stack += (key, value)
+            else:
+                stack += node.value
+        return count
+    if isinstance(root, ScalarNode):
+        return root.start_mark.index != root.end_mark.index
+    stack, count = [root], 0
     while stack:
         node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            count += node.start_mark.index != node.end_mark.index
-        elif isinstance(node, MappingNode):
-            for key, value in node.value:
-                stack += (key, value)
-        else:
-            stack += node.value
+        for child in (chain.from_iterable(node.value) if isinstance(node, MappingNode)
+                      else node.value):
+            if isinstance(child, ScalarNode):
+                count += child.start_mark.index != child.end_mark.index
+            else:
+                stack.append(child)
     return count
 
 
@@ -380,13 +416,14 @@ def _compose_quickly(text: str):
     characters ahead of every opening bracket (each could start a key) at a
     cost that grows with the nesting, a quarter of a second for a line of
     1,500 brackets, and scans some fifty times slower. A text that cannot
-    nest too deep (see _NESTING_MARKS), the common directives file, is not
-    scanned: its scalars are counted on the composed nodes (the scan was
+    nest too deep (see _NESTING_MARKS and _nesting_bound), the common
+    directives file, is not scanned: its scalars are counted on the composed nodes (the scan was
     a third of reading it)."""
     if _C_LOADER is None:
         return _UNREAD
     try:
-        if sum(map(text.count, _NESTING_MARKS)) > MAX_YAML_DEPTH:
+        if sum(map(text.count, _NESTING_MARKS)) > MAX_YAML_DEPTH \
+                and _nesting_bound(text) > MAX_YAML_DEPTH:
             past = _past_limit(text, _C_LOADER)
             if past is not None:
                 return past
@@ -399,7 +436,7 @@ def _compose_quickly(text: str):
         if problem is not None:
             return _PastLimit(None, "size-limit", problem)
         root = yaml.compose(text, Loader=_QuickLoader)
-        scalars = 0 if root is None else _scalars(root)
+        scalars = 0 if root is None else _scalars(root, "*" in text)
         most = current_limits().max_yaml_values
         if most and scalars > most:
             return _past_limit(text, _C_LOADER)  # (which finds the line of the first too many)
