@@ -405,10 +405,11 @@ def _scalars(root: Node, aliased: bool = True) -> int:
 
 
 def _compose_quickly(text: str):
-    """The document's root node as the C loader composes it (None for an
-    empty document), a _PastLimit when its scanner finds collections nested
-    too deep or too many scalars, or _UNREAD when the pure-Python loader
-    must decide.
+    """(the document's root node as the C loader composes it (None for an
+    empty document), its scalars when they were counted on the nodes, None
+    when a scan counted them), a _PastLimit when its scanner finds
+    collections nested too deep or too many scalars, or _UNREAD when the
+    pure-Python loader must decide.
 
     The C scanner's verdict on the limits stands, even for text the C loader
     does not compose (a character the pure-Python reader refuses): the
@@ -417,8 +418,8 @@ def _compose_quickly(text: str):
     cost that grows with the nesting, a quarter of a second for a line of
     1,500 brackets, and scans some fifty times slower. A text that cannot
     nest too deep (see _NESTING_MARKS and _nesting_bound), the common
-    directives file, is not scanned: its scalars are counted on the composed nodes (the scan was
-    a third of reading it)."""
+    directives file, is not scanned: its scalars are counted on the composed
+    nodes (the scan was a third of reading it)."""
     if _C_LOADER is None:
         return _UNREAD
     try:
@@ -429,7 +430,7 @@ def _compose_quickly(text: str):
                 return past
             if _NON_PRINTABLE.search(text):
                 return _UNREAD
-            return yaml.compose(text, Loader=_QuickLoader)
+            return yaml.compose(text, Loader=_QuickLoader), None
         if _NON_PRINTABLE.search(text):
             return _UNREAD
         problem = charge_elements(0, yaml=True)  # (a parse past its budget reads no more)
@@ -441,25 +442,32 @@ def _compose_quickly(text: str):
         if most and scalars > most:
             return _past_limit(text, _C_LOADER)  # (which finds the line of the first too many)
         problem = charge_elements(scalars, yaml=True)
-        if problem is not None:  # (at the stream's end, as the scan puts it)
-            token = None
-            for token in yaml.scan(text, Loader=_C_LOADER):
-                pass
-            return _PastLimit(token.start_mark.line + 1 if token is not None else None,
-                              "size-limit", problem)
-        return root
+        if problem is not None:
+            return _past_at_end(text, problem)
+        return root, scalars
     except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
         return _UNREAD
 
 
-def _compose(text: str) -> Node | None:
-    """The document's root node; raises DmdSyntaxError (with a line) for
-    YAML nested too deep, too large or malformed."""
-    root = _compose_quickly(text)
-    if isinstance(root, _PastLimit):
-        past: _PastLimit | None = root
-    elif root is not _UNREAD:
-        return root
+def _past_at_end(text: str, problem: str) -> _PastLimit:
+    """The parse's budget passed by a document's scalars: at the stream's
+    end, as the scan puts it."""
+    token = None
+    for token in yaml.scan(text, Loader=_C_LOADER):
+        pass
+    return _PastLimit(token.start_mark.line + 1 if token is not None else None,
+                      "size-limit", problem)
+
+
+def _compose(text: str) -> tuple[Node | None, int | None]:
+    """The document's root node, and its scalars when they were counted
+    without a scan (charged to the parse); raises DmdSyntaxError (with a
+    line) for YAML nested too deep, too large or malformed."""
+    quick = _compose_quickly(text)
+    if isinstance(quick, _PastLimit):
+        past: _PastLimit | None = quick
+    elif quick is not _UNREAD:
+        return quick
     else:
         try:
             past = _past_limit(text, yaml.SafeLoader)
@@ -468,7 +476,7 @@ def _compose(text: str) -> Node | None:
     if past is not None:
         raise past.as_exception()
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader), None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         problem = getattr(e, "problem", None) or str(e)
@@ -482,10 +490,52 @@ def _compose(text: str) -> Node | None:
                              code="dmd-syntax") from None
 
 
+# Documents read cleanly, by their text (the whole text is the key, so a
+# changed file is read again; no file is looked at): scenes add the same
+# directives files load after load, and reading one cost more than running
+# it. With each, its scalars, charged to every parse that reads it, as
+# reading it charges them. At most MAX_CACHED_DOCUMENTS texts of at most
+# _CACHED_TEXT_MOST characters (when full, all are forgotten). A document is
+# never changed once read (the directives runner only reads it).
+_DOCUMENTS: dict[str, tuple[Document, int]] = {}
+MAX_CACHED_DOCUMENTS = 64
+_CACHED_TEXT_MOST = 1 << 16
+
+
+def _cached_document(text: str) -> Document | None:
+    """The document of ``text`` read before, its scalars charged to this
+    parse as reading it charges them; None when it was not read cleanly
+    before, or when the limits in force refuse it (reading it again says
+    how)."""
+    entry = _DOCUMENTS.get(text)
+    if entry is None:
+        return None
+    document, scalars = entry
+    if charge_elements(0, yaml=True) is not None:  # (a parse past its budget)
+        return None
+    most = current_limits().max_yaml_values
+    if most and scalars > most:
+        return None
+    problem = charge_elements(scalars, yaml=True)
+    if problem is not None:
+        raise _past_at_end(text, problem).as_exception()
+    return document
+
+
+def _remember(text: str, document: Document, scalars: int) -> None:
+    if len(text) <= _CACHED_TEXT_MOST:
+        if len(_DOCUMENTS) >= MAX_CACHED_DOCUMENTS:
+            _DOCUMENTS.clear()  # (one call: threads may be reading documents too)
+        _DOCUMENTS[text] = document, scalars
+
+
 def load_document(text: str) -> Document:
     """Reads a model directives document; raises DmdSyntaxError (with a
     line) for YAML that is malformed or does not fit the schema."""
-    root = _compose(text)
+    document = _cached_document(text)
+    if document is not None:
+        return document
+    root, scalars = _compose(text)
     if root is None or (isinstance(root, ScalarNode) and not root.style
                         and root.value in _NULLS):
         # An empty file and one holding only '~' (null) are the same nothing.
@@ -510,4 +560,6 @@ def load_document(text: str) -> Document:
         keys, reader = KINDS[kind]
         fields = reader(_mapping(body, kind, keys))
         doc.directives.append(Directive(kind, fields, line_of(item)))
+    if scalars is not None:
+        _remember(text, doc, scalars)
     return doc
