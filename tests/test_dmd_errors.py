@@ -287,12 +287,12 @@ def test_a_directives_text_read_again_is_the_document_read_before_charged_as_rea
 
     def three_reads(forget: bool) -> tuple[list, schema.DmdSyntaxError]:
         documents = []
-        with applied_limits(SizeLimits(max_yaml_values=10)), element_budget():
-            with pytest.raises(schema.DmdSyntaxError) as info:
-                for _ in range(3):  # 7 values each; the parse reads at most 2 x 10
-                    if forget:
-                        schema._DOCUMENTS.clear()
-                    documents.append(schema.load_document(text))
+        with applied_limits(SizeLimits(max_yaml_values=10)), element_budget(), \
+                pytest.raises(schema.DmdSyntaxError) as info:
+            for _ in range(3):  # 7 values each; the parse reads at most 2 x 10
+                if forget:
+                    schema._DOCUMENTS.clear()
+                documents.append(schema.load_document(text))
         return documents, info.value
 
     read, refused = three_reads(forget=True)

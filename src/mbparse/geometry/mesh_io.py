@@ -649,10 +649,9 @@ def _corner_indices(corners: str, count: int, starts=None):
     # replacement, a tenth of the cost of replacing '//'.)
     if slashes == 0:
         fields, text = 1, corners
-    elif slashes == count and doubles == 0 and _slashes_each(corners, count, 1, starts):
-        fields, text = 2, corners.replace("/", " ")
-    elif slashes == 2 * count and doubles == count and _slashes_each(corners, count, 2, starts):
-        fields, text = 2, corners.replace("/", " ")
+    elif (slashes == count and doubles == 0 and _slashes_each(corners, count, 1, starts)) or (
+            slashes == 2 * count and doubles == count and _slashes_each(corners, count, 2, starts)):
+        fields, text = 2, corners.replace("/", " ")  # (i/j or i//k)
     elif slashes == 2 * count and doubles == 0 and _slashes_each(corners, count, 2, starts):
         fields, text = 3, corners.replace("/", " ")
     else:  # the corners mix their forms
