@@ -268,3 +268,46 @@ def test_scalars_counted_on_composed_nodes_are_the_scanners_count():
         root = yaml.compose(text, Loader=schema._QuickLoader)
         assert schema._scalars(root) == tokens
         assert root.value[-1][1].tag == "!Rpy"  # (explicit tags are kept)
+    # Without an alias ('*'), the count that does not remember nodes seen.
+    plain = text.replace("*x", "[1, '', \"\", b]")
+    tokens = sum(isinstance(t, yaml.ScalarToken) for t in yaml.scan(plain, Loader=yaml.SafeLoader))
+    assert schema._scalars(yaml.compose(plain, Loader=yaml.SafeLoader), aliased=False) == tokens
+    assert tokens == 23
+    assert schema._scalars(yaml.compose("a", Loader=yaml.SafeLoader), aliased=False) == 1
+
+
+def test_a_directives_text_read_again_is_the_document_read_before_charged_as_reading_it():
+    # A text read cleanly is kept (scenes add the same files load after
+    # load); each later read charges its scalars to the parse as reading it
+    # does, so the parse's budget refuses the same read, at the same line.
+    from mbparse.formats.dmd import schema
+    from mbparse.limits import SizeLimits, applied_limits
+    from mbparse.workspace import element_budget
+    text = "directives:\n- add_model_instance: {name: a}\n- add_model_instance: {name: b}\n"
+
+    def three_reads(forget: bool) -> tuple[list, schema.DmdSyntaxError]:
+        documents = []
+        with applied_limits(SizeLimits(max_yaml_values=10)), element_budget(), \
+                pytest.raises(schema.DmdSyntaxError) as info:
+            for _ in range(3):  # 7 values each; the parse reads at most 2 x 10
+                if forget:
+                    schema._DOCUMENTS.clear()
+                documents.append(schema.load_document(text))
+        return documents, info.value
+
+    read, refused = three_reads(forget=True)
+    kept, refused_kept = three_reads(forget=False)
+    assert len(read) == len(kept) == 2 and kept[0] is kept[1]  # (the second from the cache)
+    assert [(d.kind, d.fields, d.line) for d in kept[0].directives] == \
+        [(d.kind, d.fields, d.line) for d in read[0].directives]
+    assert (str(refused_kept), refused_kept.line, refused_kept.code) == \
+        (str(refused), refused.line, refused.code) and refused.code == "size-limit"
+
+
+def test_a_directives_file_changed_since_it_was_read_is_read_again(write):
+    from mbparse.loading import load
+    path = write("scene.dmd.yaml", "directives:\n- add_model_instance: {name: first}\n")
+    assert load(str(path)).plant.has_model_instance_named("first")
+    path.write_text("directives:\n- add_model_instance: {name: other}\n")  # (the same size)
+    plant = load(str(path)).plant
+    assert plant.has_model_instance_named("other") and not plant.has_model_instance_named("first")

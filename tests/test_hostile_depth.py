@@ -131,3 +131,67 @@ def test_the_depth_limit_is_exact_on_both_sides_of_libxml2s_own_limit(depth):
         assert root is not None and problem == ""
     else:
         assert root is None and f"more than {MAX_ELEMENT_DEPTH} deep" in problem and line == 1
+
+
+def _scanner_depth(text: str) -> int:
+    """The deepest nesting of collections YAML's scanner finds in ``text``."""
+    import yaml
+
+    from mbparse.formats.dmd import schema
+    depth = deepest = 0
+    for token in yaml.scan(text, Loader=yaml.SafeLoader):
+        if isinstance(token, schema._OPENS):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif isinstance(token, schema._CLOSES):
+            depth -= 1
+    return deepest
+
+
+def _random_yaml(rng, depth: int, indent: int) -> str:
+    """A value of block and flow collections (compact, indentless and
+    indented at odd columns), with quoted brackets and marks."""
+    r = rng.random()
+    if depth > 10 or r < 0.25:
+        return rng.choice(["a", "", "-1", "'x: [y'", '"q]}"', "~", "b c"])
+    if r < 0.45:
+        inner = ", ".join(_random_yaml(rng, 11, 0) if rng.random() < 0.5 else
+                          _random_yaml(rng, depth + 3, 0).strip() or "a"
+                          for _ in range(rng.randint(0, 3)))
+        return f"[{inner}]" if "\n" not in inner else "[a]"
+    pad = " " * indent
+    if r < 0.75:
+        items = [_random_yaml(rng, depth + 1, indent + 2) for _ in range(rng.randint(1, 3))]
+        return "\n" + "\n".join(pad + ("-" + it if it.startswith("\n") else f"- {it}")
+                                for it in items)
+    items = [_random_yaml(rng, depth + 1, indent + rng.choice([0, 1, 2, 5]))
+             for _ in range(rng.randint(1, 3))]
+    return "\n" + "\n".join(pad + (f"k{i}:" + it if it.startswith("\n") else f"k{i}: {it}")
+                            for i, it in enumerate(items))
+
+
+def test_the_nesting_bound_that_spares_a_directives_file_the_scan_is_never_below_the_scanners_depth():
+    # A text whose bound is within MAX_YAML_DEPTH is composed without the
+    # token scan that finds collections nested too deep: the bound must
+    # never be less than what that scan would find.
+    import random
+
+    import yaml
+
+    from mbparse.formats.dmd.schema import _nesting_bound
+    rng = random.Random(30)
+    checked = 0
+    for _ in range(1500):
+        text = "top:" + _random_yaml(rng, 0, 2)
+        try:
+            depth = _scanner_depth(text)
+        except yaml.YAMLError:
+            continue
+        assert _nesting_bound(text) >= depth, text
+        checked += 1
+    assert checked > 1000
+    for n in (99, 100, 101):  # compact and indentless nesting, flow brackets
+        for text in ("- " * n + "a", "k:\n" + "".join(" " * i + "- \n" for i in range(n)),
+                     "".join(" " * i + "? \n" for i in range(n)),  # complex keys
+                     "[" * n + "]" * n, "a: " + "{b: " * n + "c" + "}" * n):
+            assert _nesting_bound(text) >= _scanner_depth(text) > n - 2, text

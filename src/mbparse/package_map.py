@@ -352,6 +352,33 @@ class UriProblem(str):
         return str(self), self.code
 
 
+# The string work of resolving a URI (its parts, the normal paths it names)
+# is remembered: models name the same meshes and packages load after load,
+# and it was two thirds of a resolution (the file's existence is asked
+# every time). Pure functions of their strings, bounded.
+@functools.lru_cache(maxsize=1024)
+def _uri_parts(uri: str) -> tuple[str, str, str] | None:
+    """(scheme, package or host, rest) of a URI, or None for a path."""
+    m = _URI.match(uri)
+    return m.groups() if m else None  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=1024)
+def _in_package(package_path: str, rest: str) -> tuple[str, str]:
+    """(the package's folder, the path ``rest`` names in it), both normal."""
+    package_root = os.path.normpath(package_path)
+    return package_root, os.path.normpath(os.path.join(package_root, rest))
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative_path(uri: str, root_dir: str) -> str:
+    """The normal path a relative (or absolute) path ``uri`` names from ``root_dir``."""
+    return os.path.normpath(uri if os.path.isabs(uri) else os.path.join(root_dir, uri))
+
+
+_normal_path = functools.lru_cache(maxsize=256)(os.path.normpath)
+
+
 def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, UriProblem | None]:
     """Resolves ``uri`` as Drake does; returns (path, problem or None).
 
@@ -359,17 +386,16 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
     read); an empty root_dir means the text came from a string, where
     relative paths are invalid.
     """
-    m = _URI.match(uri)
+    m = _uri_parts(uri)
     if m:
-        scheme, package, rest = m.groups()
+        scheme, package, rest = m
         if scheme == "file":
-            result = os.path.normpath("/" + rest)
+            result = _normal_path("/" + rest)
         elif scheme in ("model", "package"):
             if not package_map.contains(package):
                 return "", UriProblem(f"URI '{uri}' names package '{package}', which the "
                                       "package map does not have", "package-unknown")
-            package_root = os.path.normpath(package_map.get_path(package))
-            result = os.path.normpath(os.path.join(package_root, rest))
+            package_root, result = _in_package(package_map.get_path(package), rest)
             # Inside the package: the root itself or below it (both normalized;
             # a prefix test, as os.path.commonpath decides it, at a fraction of its cost).
             if result != package_root and not result.startswith(
@@ -388,7 +414,7 @@ def resolve_uri(uri: str, package_map: PackageMap, root_dir: str) -> tuple[str, 
             return "", UriProblem(f"relative URI '{uri}' cannot be resolved in a model read from "
                                   "a string (there is no folder to resolve it against)",
                                   "uri-relative")
-        result = os.path.normpath(uri if os.path.isabs(uri) else os.path.join(root_dir, uri))
+        result = _relative_path(uri, root_dir)
     if not path_exists(result):
         return result, UriProblem(f"URI '{uri}' names '{result}', which does not exist",
                                   "file-missing")

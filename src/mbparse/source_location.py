@@ -8,9 +8,7 @@ check`` then point at the element without reading the files again.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from contextvars import ContextVar
-from collections.abc import Iterator
 
 Source = tuple[str | None, int | None]
 UNKNOWN: Source = (None, None)
@@ -25,11 +23,18 @@ def current_source() -> Source:
     return CURRENT_SOURCE.get()
 
 
-@contextmanager
-def declared_at(file: str | None, line: int | None) -> Iterator[None]:
-    """Model elements added inside the block were written at ``file:line``."""
-    token = CURRENT_SOURCE.set((file, line))
-    try:
-        yield
-    finally:
-        CURRENT_SOURCE.reset(token)
+class declared_at:
+    """``with declared_at(file, line):`` -- model elements added inside the
+    block were written at ``file:line``. (A class, not a generator: entered
+    once a directive, and contextlib stays unimported.)"""
+
+    __slots__ = ("_source", "_token")
+
+    def __init__(self, file: str | None, line: int | None) -> None:
+        self._source = (file, line)
+
+    def __enter__(self) -> None:
+        self._token = CURRENT_SOURCE.set(self._source)
+
+    def __exit__(self, *exc) -> None:
+        CURRENT_SOURCE.reset(self._token)

@@ -3,6 +3,7 @@ package map, the diagnostic policy, the plant and the collision-filter
 resolver. The workspace owns none of them."""
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -122,7 +123,9 @@ class DataSource(FrozenRecord):
         """Folder that relative URIs are resolved against ('' for strings)."""
         if self.filename is None:
             return self.base_dir or ""
-        return os.path.dirname(os.path.abspath(self.filename))
+        if os.path.isabs(self.filename):
+            return _folder_of(self.filename)
+        return os.path.dirname(os.path.abspath(self.filename))  # (the working folder's)
 
     def stem(self) -> str:
         if self.filename is None:
@@ -150,6 +153,14 @@ class DataSource(FrozenRecord):
                                                  f"model file; {raise_hint('max_file_bytes')}",
                                         self.name(), code="size-limit"))
         return data
+
+
+@functools.lru_cache(maxsize=256)
+def _folder_of(path: str) -> str:
+    """The normal folder of an absolute path (remembered: readers ask it
+    for every file they load, and loads repeat files; a pure function of
+    the text)."""
+    return os.path.dirname(os.path.abspath(path))
 
 
 class ParsingOptions(ValueRecord):

@@ -608,12 +608,12 @@ def _face_rows(faces: str, rows: int):
         counts[1:] -= ends[:-1] + 1
         flat = values[~zero]
     else:
-        counts = _tokens_per_row(faces, rows)
+        counts, starts = _tokens_per_row(faces, rows)
         flat = None
     if counts.min() < 3 or counts.max() > EAR_CLIPPING_MAX_CORNERS:
         return None
     if flat is None:
-        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()))
+        flat = _corner_indices(faces.replace("\n", " "), int(counts.sum()), starts)
     if flat is None or flat.min() < 1:
         return None
     flat -= 1
@@ -621,19 +621,22 @@ def _face_rows(faces: str, rows: int):
 
 
 def _tokens_per_row(text: str, rows: int):
-    """How many blank-separated tokens each line of ``text`` holds."""
+    """How many blank-separated tokens each line of ``text`` holds, and
+    the byte offset of each token (``text`` is ASCII)."""
     import numpy as np
     b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     solid = b > 32  # not a blank, a tab or a line break
     start = solid.copy()
     start[1:] &= ~solid[:-1]
-    row = np.searchsorted(np.flatnonzero(b == 10), np.flatnonzero(start))
-    return np.bincount(row, minlength=rows)[:rows]
+    starts = np.flatnonzero(start)
+    row = np.searchsorted(np.flatnonzero(b == 10), starts)
+    return np.bincount(row, minlength=rows)[:rows], starts
 
 
-def _corner_indices(corners: str, count: int):
+def _corner_indices(corners: str, count: int, starts=None):
     """The vertex index of each of ``count`` face corners (``i``, ``i/j``,
-    ``i//k``, ``i/j/k``), or None when they do not all read as integers."""
+    ``i//k``, ``i/j/k``), or None when they do not all read as integers.
+    ``starts``: the byte offset of each corner, when the caller has them."""
     import numpy as np
     slashes = corners.count("/")
     doubles = corners.count("//")
@@ -642,13 +645,14 @@ def _corner_indices(corners: str, count: int):
     # The totals fit one form only when no corner has more slashes than
     # the form (then each has exactly its form's): '1//2//3//4 5 6' has the
     # slashes and '//' of three 'i//k' corners, but its corners are 1, 5, 6.
+    # (The slashes of 'i//k' are turned to blanks one by one: a same-length
+    # replacement, a tenth of the cost of replacing '//'.)
     if slashes == 0:
         fields, text = 1, corners
-    elif slashes == count and doubles == 0 and _TWO_SLASHES.search(corners) is None:
-        fields, text = 2, corners.replace("/", " ")
-    elif slashes == 2 * count and doubles == count and _THREE_SLASHES.search(corners) is None:
-        fields, text = 2, corners.replace("//", " ")
-    elif slashes == 2 * count and doubles == 0 and _THREE_SLASHES.search(corners) is None:
+    elif (slashes == count and doubles == 0 and _slashes_each(corners, count, 1, starts)) or (
+            slashes == 2 * count and doubles == count and _slashes_each(corners, count, 2, starts)):
+        fields, text = 2, corners.replace("/", " ")  # (i/j or i//k)
+    elif slashes == 2 * count and doubles == 0 and _slashes_each(corners, count, 2, starts):
         fields, text = 3, corners.replace("/", " ")
     else:  # the corners mix their forms
         fields, text = 1, _AFTER_SLASH.sub("", corners)
@@ -656,6 +660,23 @@ def _corner_indices(corners: str, count: int):
     if values is None or len(values) != fields * count:
         return None
     return values[::fields].copy() if fields > 1 else values
+
+
+def _slashes_each(corners: str, count: int, per: int, starts=None) -> bool:
+    """Whether each of the ``count`` corners of ``corners`` (separated by
+    blanks and tabs; the text holds ``per * count`` slashes) holds exactly
+    ``per`` slashes. Over arrays when ``starts`` (each corner's offset)
+    is given and the text has no other control character: the k-th run of
+    ``per`` slashes must lie between corner k's start and corner k+1's
+    (a regular expression over the text took a fifth of a large file's
+    reading); else by searching for a corner of more."""
+    if starts is not None and len(starts) == count and corners.isascii():
+        import numpy as np
+        b = np.frombuffer(corners.encode("ascii"), dtype=np.uint8)
+        if not ((b < 32) & (b != 9)).any():
+            at = np.flatnonzero(b == 47)
+            return bool((at[::per] >= starts).all() and (at[per - 1::per][:-1] < starts[1:]).all())
+    return (_TWO_SLASHES if per == 1 else _THREE_SLASHES).search(corners) is None
 
 
 def _parse_obj_lines(text: str, allow_no_faces: bool, blocks: bool = False) -> ObjMesh:

@@ -141,10 +141,7 @@ class DirectivesRun:
     def validate(self, d: Directive) -> None:
         """The checks Drake makes on the whole file before running any of it."""
         f = d.fields
-        required = {"add_model": ("file", "name"), "add_model_instance": ("name",),
-                    "add_frame": ("name",), "add_weld": ("parent", "child"),
-                    "add_collision_filter_group": ("name",), "add_directives": ("file",)}
-        for key in required[d.kind]:
+        for key in _REQUIRED[d.kind]:
             if not f[key]:
                 self.error(f"'{key}' must be given and not empty", code="dmd-value-invalid")
         if d.kind == "add_frame" and (f["X_PF"] is None or not f["X_PF"].base_frame):
@@ -329,6 +326,12 @@ class DirectivesRun:
             self.error(f"the file cannot be read: {problem}", code="file-not-regular")
         self._count_file(f["file"])
         DirectivesRun(DataSource(filename=path), namespace, self.ws, self.added).run()
+
+
+# The fields each directive must give, not empty.
+_REQUIRED = {"add_model": ("file", "name"), "add_model_instance": ("name",),
+             "add_frame": ("name",), "add_weld": ("parent", "child"),
+             "add_collision_filter_group": ("name",), "add_directives": ("file",)}
 
 
 def _names_made_by(d: Directive) -> set[str]:

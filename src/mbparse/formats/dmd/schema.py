@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -331,6 +332,26 @@ _UNREAD = object()
 # collection): a text with no more of them than MAX_YAML_DEPTH cannot nest
 # deeper, and its scalars are counted on the nodes instead of on tokens.
 _NESTING_MARKS = "-:?[{"
+
+
+def _nesting_bound(text: str) -> int:
+    """A bound on how deep the scanner can find collections nested in
+    ``text``, tighter than its count of _NESTING_MARKS (which every key of a
+    long file adds to). The scanner's depth is its stack of block indents
+    plus its open flow collections. A block collection opens at the column
+    of a '-', a '?', a ':' or a simple key, which ends on its line before
+    its ':', and each indent on the stack is a column past the one below
+    it: so the block depth is at most one more than the last column, on
+    any line, of a '-', ':' or '?' (columns counted from the last line
+    feed: YAML's other line breaks only make them smaller). Each open flow
+    collection has its own '[' or '{'."""
+    block = 0
+    for line in text.split("\n"):
+        if len(line) > block:  # (a shorter line cannot raise it)
+            block = max(block, line.rfind("-") + 1, line.rfind(":") + 1, line.rfind("?") + 1)
+    return block + text.count("[") + text.count("{")
+
+
 _PLAIN = {ScalarNode: _STANDARD_TAG + "str", SequenceNode: _STANDARD_TAG + "seq",
           MappingNode: _STANDARD_TAG + "map"}
 
@@ -346,33 +367,49 @@ if _C_LOADER is not None:
             return _PLAIN[kind]
 
 
-def _scalars(root: Node) -> int:
+def _scalars(root: Node, aliased: bool = True) -> int:
     """The scalars written in the document under ``root``, as the scanner
     counts them: a node reached again through an alias counts once, and an
-    empty value (``key:``), which has no text, not at all."""
-    seen: set[int] = set()
-    stack = [root]
-    count = 0
+    empty value (``key:``), which has no text, not at all. Without
+    ``aliased`` (a text without '*' has no alias) no node is reached twice,
+    and the scalars of a mapping are counted where it is met."""
+    if aliased:
+        seen: set[int] = set()
+        stack = [root]
+        count = 0
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, ScalarNode):
+                count += node.start_mark.index != node.end_mark.index
+            elif isinstance(node, MappingNode):
+                for key, value in node.value:
+                    stack += (key, value)
+            else:
+                stack += node.value
+        return count
+    if isinstance(root, ScalarNode):
+        return root.start_mark.index != root.end_mark.index
+    stack, count = [root], 0
     while stack:
         node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            count += node.start_mark.index != node.end_mark.index
-        elif isinstance(node, MappingNode):
-            for key, value in node.value:
-                stack += (key, value)
-        else:
-            stack += node.value
+        for child in (chain.from_iterable(node.value) if isinstance(node, MappingNode)
+                      else node.value):
+            if isinstance(child, ScalarNode):
+                count += child.start_mark.index != child.end_mark.index
+            else:
+                stack.append(child)
     return count
 
 
 def _compose_quickly(text: str):
-    """The document's root node as the C loader composes it (None for an
-    empty document), a _PastLimit when its scanner finds collections nested
-    too deep or too many scalars, or _UNREAD when the pure-Python loader
-    must decide.
+    """(the document's root node as the C loader composes it (None for an
+    empty document), its scalars when they were counted on the nodes, None
+    when a scan counted them), a _PastLimit when its scanner finds
+    collections nested too deep or too many scalars, or _UNREAD when the
+    pure-Python loader must decide.
 
     The C scanner's verdict on the limits stands, even for text the C loader
     does not compose (a character the pure-Python reader refuses): the
@@ -380,49 +417,57 @@ def _compose_quickly(text: str):
     characters ahead of every opening bracket (each could start a key) at a
     cost that grows with the nesting, a quarter of a second for a line of
     1,500 brackets, and scans some fifty times slower. A text that cannot
-    nest too deep (see _NESTING_MARKS), the common directives file, is not
-    scanned: its scalars are counted on the composed nodes (the scan was
-    a third of reading it)."""
+    nest too deep (see _NESTING_MARKS and _nesting_bound), the common
+    directives file, is not scanned: its scalars are counted on the composed
+    nodes (the scan was a third of reading it)."""
     if _C_LOADER is None:
         return _UNREAD
     try:
-        if sum(map(text.count, _NESTING_MARKS)) > MAX_YAML_DEPTH:
+        if sum(map(text.count, _NESTING_MARKS)) > MAX_YAML_DEPTH \
+                and _nesting_bound(text) > MAX_YAML_DEPTH:
             past = _past_limit(text, _C_LOADER)
             if past is not None:
                 return past
             if _NON_PRINTABLE.search(text):
                 return _UNREAD
-            return yaml.compose(text, Loader=_QuickLoader)
+            return yaml.compose(text, Loader=_QuickLoader), None
         if _NON_PRINTABLE.search(text):
             return _UNREAD
         problem = charge_elements(0, yaml=True)  # (a parse past its budget reads no more)
         if problem is not None:
             return _PastLimit(None, "size-limit", problem)
         root = yaml.compose(text, Loader=_QuickLoader)
-        scalars = 0 if root is None else _scalars(root)
+        scalars = 0 if root is None else _scalars(root, "*" in text)
         most = current_limits().max_yaml_values
         if most and scalars > most:
             return _past_limit(text, _C_LOADER)  # (which finds the line of the first too many)
         problem = charge_elements(scalars, yaml=True)
-        if problem is not None:  # (at the stream's end, as the scan puts it)
-            token = None
-            for token in yaml.scan(text, Loader=_C_LOADER):
-                pass
-            return _PastLimit(token.start_mark.line + 1 if token is not None else None,
-                              "size-limit", problem)
-        return root
+        if problem is not None:
+            return _past_at_end(text, problem)
+        return root, scalars
     except Exception:  # noqa: BLE001 -- any refusal is re-read and reported below
         return _UNREAD
 
 
-def _compose(text: str) -> Node | None:
-    """The document's root node; raises DmdSyntaxError (with a line) for
-    YAML nested too deep, too large or malformed."""
-    root = _compose_quickly(text)
-    if isinstance(root, _PastLimit):
-        past: _PastLimit | None = root
-    elif root is not _UNREAD:
-        return root
+def _past_at_end(text: str, problem: str) -> _PastLimit:
+    """The parse's budget passed by a document's scalars: at the stream's
+    end, as the scan puts it."""
+    token = None
+    for token in yaml.scan(text, Loader=_C_LOADER):
+        pass
+    return _PastLimit(token.start_mark.line + 1 if token is not None else None,
+                      "size-limit", problem)
+
+
+def _compose(text: str) -> tuple[Node | None, int | None]:
+    """The document's root node, and its scalars when they were counted
+    without a scan (charged to the parse); raises DmdSyntaxError (with a
+    line) for YAML nested too deep, too large or malformed."""
+    quick = _compose_quickly(text)
+    if isinstance(quick, _PastLimit):
+        past: _PastLimit | None = quick
+    elif quick is not _UNREAD:
+        return quick
     else:
         try:
             past = _past_limit(text, yaml.SafeLoader)
@@ -431,7 +476,7 @@ def _compose(text: str) -> Node | None:
     if past is not None:
         raise past.as_exception()
     try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=yaml.SafeLoader), None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         problem = getattr(e, "problem", None) or str(e)
@@ -445,10 +490,52 @@ def _compose(text: str) -> Node | None:
                              code="dmd-syntax") from None
 
 
+# Documents read cleanly, by their text (the whole text is the key, so a
+# changed file is read again; no file is looked at): scenes add the same
+# directives files load after load, and reading one cost more than running
+# it. With each, its scalars, charged to every parse that reads it, as
+# reading it charges them. At most MAX_CACHED_DOCUMENTS texts of at most
+# _CACHED_TEXT_MOST characters (when full, all are forgotten). A document is
+# never changed once read (the directives runner only reads it).
+_DOCUMENTS: dict[str, tuple[Document, int]] = {}
+MAX_CACHED_DOCUMENTS = 64
+_CACHED_TEXT_MOST = 1 << 16
+
+
+def _cached_document(text: str) -> Document | None:
+    """The document of ``text`` read before, its scalars charged to this
+    parse as reading it charges them; None when it was not read cleanly
+    before, or when the limits in force refuse it (reading it again says
+    how)."""
+    entry = _DOCUMENTS.get(text)
+    if entry is None:
+        return None
+    document, scalars = entry
+    if charge_elements(0, yaml=True) is not None:  # (a parse past its budget)
+        return None
+    most = current_limits().max_yaml_values
+    if most and scalars > most:
+        return None
+    problem = charge_elements(scalars, yaml=True)
+    if problem is not None:
+        raise _past_at_end(text, problem).as_exception()
+    return document
+
+
+def _remember(text: str, document: Document, scalars: int) -> None:
+    if len(text) <= _CACHED_TEXT_MOST:
+        if len(_DOCUMENTS) >= MAX_CACHED_DOCUMENTS:
+            _DOCUMENTS.clear()  # (one call: threads may be reading documents too)
+        _DOCUMENTS[text] = document, scalars
+
+
 def load_document(text: str) -> Document:
     """Reads a model directives document; raises DmdSyntaxError (with a
     line) for YAML that is malformed or does not fit the schema."""
-    root = _compose(text)
+    document = _cached_document(text)
+    if document is not None:
+        return document
+    root, scalars = _compose(text)
     if root is None or (isinstance(root, ScalarNode) and not root.style
                         and root.value in _NULLS):
         # An empty file and one holding only '~' (null) are the same nothing.
@@ -473,4 +560,6 @@ def load_document(text: str) -> Document:
         keys, reader = KINDS[kind]
         fields = reader(_mapping(body, kind, keys))
         doc.directives.append(Directive(kind, fields, line_of(item)))
+    if scalars is not None:
+        _remember(text, doc, scalars)
     return doc
