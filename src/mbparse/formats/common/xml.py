@@ -668,8 +668,8 @@ class XmlDiagnostic:
             value = known.get(text)
             if value is not None and len(value) == 1:
                 values[i] = value[0]
-            else:
-                values[i] = self.scalar(el, names[i])
+            else:  # (the text found above: no second lookup)
+                values[i] = self.scalar(el, names[i], None, text)
         return values
 
     def vector(self, el, name: str, n: int, default=None, text: str | None | bool = False):

@@ -558,7 +558,9 @@ class UrdfReader:
         under a <transmission>), dry friction, the safety controller and the
         calibration, for the writers."""
         diag = self.diag
-        if "limit" in kids and kids["limit"].get("effort") is not None and math.isfinite(effort):
+        # (an effort attribute is read as a finite number or refused, and
+        # its absence leaves the limit infinite: no second lookup)
+        if math.isfinite(effort):
             describe(joint, "effort", [effort] * joint.nv)
         dyn = kids.get("dynamics")
         if dyn is not None:

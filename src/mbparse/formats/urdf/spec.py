@@ -117,11 +117,15 @@ def _unknown_child_names(el, kids: frozenset[str]):
     ``kids`` (prefixed and foreign ones are not checked)."""
     for child in el:
         name = child.tag
-        if name in kids:
-            continue
-        if name.__class__ is not str or name in FOREIGN or ":" in name or "{" in name:
+        if name in kids or name.__class__ is not str or not _checked_child_name(name):
             continue
         yield child, name
+
+
+def _checked_child_name(name: str) -> bool:
+    """Whether a child element called ``name`` (a plain tag, not among its
+    parent's children) is reported: not a foreign element, not prefixed."""
+    return name not in FOREIGN and ":" not in name and "{" not in name
 
 
 def _unknown_children(diag: XmlDiagnostic, el, tag: str, kids: frozenset[str]) -> None:
@@ -228,8 +232,7 @@ class SpecCheck:
                         self.subtree(g)
             elif not (first and tag == descend):
                 self.subtree(c)
-            if kids is not None and tag not in kids and tag not in FOREIGN and ":" not in tag \
-                    and "{" not in tag:
+            if kids is not None and tag not in kids and _checked_child_name(tag):
                 unknown = True
         if unknown:
             _unknown_children(self.diag, el, parent, kids)
