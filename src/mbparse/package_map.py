@@ -253,7 +253,10 @@ class PackageMap:
             try:
                 name, deprecated = _manifest(xml, st)
                 if name not in self._paths:
-                    self.add(name, os.path.dirname(os.path.abspath(xml)))
+                    # (not through add: the manifest was just read from this
+                    # folder, so it is one, and asking again is a stat whose
+                    # result object costs some 2% of a small URDF's load)
+                    self._paths[name] = os.path.dirname(xml)
                     if deprecated is not None:
                         self._deprecated[name] = deprecated
             except PackageMapError as e:
