@@ -68,8 +68,7 @@ class MultibodyPlant:
         self._adjacent_bodies_collision_filters = True
         self.add_model_instance("WorldModelInstance")
         self.add_model_instance("DefaultModelInstance")
-        world = RigidBody(0, "world", WORLD_MODEL_INSTANCE, SpatialInertia.zero())
-        self._add_body(world)
+        self._add_body("world", WORLD_MODEL_INSTANCE, SpatialInertia.zero(), CURRENT_SOURCE.get())
 
     # ------------------------------------------------------------ state
     def __repr__(self) -> str:
@@ -168,16 +167,17 @@ class MultibodyPlant:
             element.source = CURRENT_SOURCE.get()
         return element
 
-    def _add_body(self, body: RigidBody) -> RigidBody:
-        if body.source == UNKNOWN:
-            body.source = CURRENT_SOURCE.get()
-        self._bodies.append(body)
-        key = (body.model_instance, body.name)
-        self._body_names[key] = body
-        frame = Frame(len(self._frames), body.name, body.model_instance, body, IDENTITY, True,
-                      source=body.source)
+    def _add_body(self, name: str, model_instance: int, M: SpatialInertia,
+                  source) -> RigidBody:
+        """Adds a body and its body frame (both declared at ``source``)."""
+        bodies, frames = self._bodies, self._frames
+        body = RigidBody(len(bodies), name, model_instance, M, None, False, None, True, source)
+        frame = Frame(len(frames), name, model_instance, body, IDENTITY, True, False, source)
         body.body_frame = frame
-        self._frames.append(frame)
+        key = (model_instance, name)
+        bodies.append(body)
+        self._body_names[key] = body
+        frames.append(frame)
         self._frame_names[key] = frame
         return body
 
@@ -207,7 +207,7 @@ class MultibodyPlant:
         if problem is not None:
             raise ModelError(f"Body '{name}': spatial inertia is not physically valid: "
                              f"{problem[1]}", code=problem[0])
-        return self._add_body(RigidBody(len(self._bodies), name, model_instance, M))
+        return self._add_body(name, model_instance, M, CURRENT_SOURCE.get())
 
     def world_body(self) -> RigidBody:
         """The world body (index 0)."""
@@ -267,7 +267,8 @@ class MultibodyPlant:
                                  f"'{parent.body.name}', gives the position "
                                  f"{shown(X_BF.p)}; give smaller numbers",
                                  code="number-not-finite")
-        return self._register_frame(Frame(-1, name, mi, parent.body, X_BF))
+        return self._register_frame(Frame(-1, name, mi, parent.body, X_BF, False, False,
+                                          CURRENT_SOURCE.get()))
 
     def num_frames(self) -> int:
         """How many frames there are, body frames included."""
@@ -317,10 +318,11 @@ class MultibodyPlant:
                              code="joint-same-body")
         # Construct first (it validates its arguments) so that a rejected
         # joint leaves no frames behind.
+        source = CURRENT_SOURCE.get()
         frame_on_parent = parent.body_frame if X_PF is None else Frame(
-            -1, f"{name}_parent", instance, parent, X_PF)
+            -1, f"{name}_parent", instance, parent, X_PF, False, False, source)
         frame_on_child = child.body_frame if X_CM is None else Frame(
-            -1, f"{name}_child", instance, child, X_CM)
+            -1, f"{name}_child", instance, child, X_CM, False, False, source)
         joint = joint_type(name, frame_on_parent, frame_on_child, *args, **kwargs)
         # The joint accepted its frames: the new ones join the plant (as
         # add_frame would add them, fixed to the body frames).
@@ -329,19 +331,20 @@ class MultibodyPlant:
         if X_CM is not None:
             self._register_frame(frame_on_child)
         joint.model_instance = instance
-        return self._register_joint(joint)
+        return self._register_joint(joint, source)
 
     def _register_frame(self, frame: Frame) -> Frame:
-        """Gives a new frame its index and name in the plant (its name must
-        be free in its model instance)."""
+        """Gives a new frame (its ``source`` set) its index and name in the
+        plant (its name must be free in its model instance)."""
         key = (frame.model_instance, frame.name)
-        if key in self._frame_names:
+        names = self._frame_names
+        if key in names:
             raise ModelError(f"model instance '{self.get_model_instance_name(key[0])}' already "
                              f"has a frame named '{frame.name}'", code="name-duplicate")
-        frame.index = len(self._frames)
-        self._declared(frame)
-        self._frames.append(frame)
-        self._frame_names[key] = frame
+        frames = self._frames
+        frame.index = len(frames)
+        frames.append(frame)
+        names[key] = frame
         return frame
 
     def add_joint_between_frames(self, joint_type: type, name: str, frame_on_parent: Frame,
@@ -362,10 +365,15 @@ class MultibodyPlant:
         joint.model_instance = instance
         return self._register_joint(joint)
 
-    def _register_joint(self, joint: Joint) -> Joint:
-        self._declared(joint)
-        joint.index = len(self._joints)
-        self._joints.append(joint)
+    def _register_joint(self, joint: Joint, source=None) -> Joint:
+        """Gives a new joint its index and name in the plant, and its
+        ``source`` (``source``, or where the element being read was
+        written) unless it has one."""
+        if joint.source == UNKNOWN:
+            joint.source = source if source is not None else CURRENT_SOURCE.get()
+        joints = self._joints
+        joint.index = len(joints)
+        joints.append(joint)
         self._joint_names[(joint.model_instance, joint.name)] = joint
         return joint
 

@@ -126,7 +126,8 @@ def finalize(plant: "MultibodyPlant") -> None:
     welds: list[tuple[int, int]] = []
     joints = plant._joints
     for joint in joints:
-        p, c = joint.frame_on_parent.body.index, joint.frame_on_child.body.index
+        frame_p, frame_c = joint.frame_on_parent, joint.frame_on_child
+        p, c = frame_p.body.index, frame_c.body.index
         rp, rc = p, c
         while up[rp] != rp:
             up[rp] = rp = up[up[rp]]
@@ -138,11 +139,14 @@ def finalize(plant: "MultibodyPlant") -> None:
         up[rc] = rp
         as_child[c] += 1
         as_parent[p] += 1
-        a, b = joint.frame_on_parent.X_BF.p, joint.frame_on_child.X_BF.p
-        reach += max(abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]))
-        q = joint.default_positions
-        if q:
-            reach += max(map(abs, q))
+        if not frame_p.is_body_frame:  # (a body frame is at its body's origin)
+            x, y, z = frame_p.X_BF.p
+            reach += abs(x) + abs(y) + abs(z)
+        if not frame_c.is_body_frame:
+            x, y, z = frame_c.X_BF.p
+            reach += abs(x) + abs(y) + abs(z)
+        for value in joint.default_positions:
+            reach += abs(value)
         kind = joint.__class__
         if kind is RevoluteJoint or kind is PrismaticJoint:
             axis = joint.axis
@@ -150,10 +154,13 @@ def finalize(plant: "MultibodyPlant") -> None:
                 frames_always = True
             elif not (axis[0] == -1.0 or axis[1] == -1.0 or axis[2] == -1.0):
                 frames_if_reversed = True
-        elif kind is WeldJoint:
+            if p != 0:
+                adjacent.append((c, p))
+            continue
+        if kind is WeldJoint:
             X = joint.X_FM_fixed
-            d = X.p
-            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
+            x, y, z = X.p
+            reach += abs(x) + abs(y) + abs(z)
             if not frames_always and not X.is_exactly_identity():
                 frames_always = True
         elif kind.mobilizer_frames is not Joint.mobilizer_frames:
@@ -168,7 +175,37 @@ def finalize(plant: "MultibodyPlant") -> None:
     # no joint is modelled reversed (see _add_mobilizer_frames).
     all_forward = as_child[0] == 0 and max(as_child) <= 1
     declared = len(joints)
+    # Each joint joined two sets of bodies: n - 1 of them joined every body
+    # to the world, and no base joint is needed.
+    if declared != n - 1:
+        _add_base_joints(plant, up, as_child, as_parent)
+    # The base joints just added (welds or floating joints from the world to
+    # a body frame: no adjacent-body filter), as the pass above takes the
+    # others in.
+    for joint in joints[declared:]:
+        for value in joint.default_positions:
+            reach += abs(value)
+        if joint.__class__ is WeldJoint:
+            X = joint.X_FM_fixed
+            x, y, z = X.p
+            reach += abs(x) + abs(y) + abs(z)
+            if not X.is_exactly_identity():
+                frames_always = True
+            welds.append((0, joint.frame_on_child.body.index))
 
+    if frames_always or (frames_if_reversed and not all_forward):
+        _add_mobilizer_frames(plant)
+    if not reach < _REACH_LIMIT:
+        _check_default_poses_finite(plant)
+    _apply_default_collision_filters(plant, adjacent, welds)
+
+
+def _add_base_joints(plant: "MultibodyPlant", up: list[int], as_child: list[int],
+                     as_parent: list[int]) -> None:
+    """Joins to the world every set of bodies the joints (``up``: their
+    union-find; ``as_child``, ``as_parent``: how many joints each body is a
+    child, a parent of) leave apart from it."""
+    bodies = plant._bodies
     static = [m.static for m in plant._instances]
     if any(static):
         # Bodies of static model instances are welded to the world first.
@@ -187,8 +224,9 @@ def finalize(plant: "MultibodyPlant") -> None:
     chosen: dict[int, tuple] = {}  # set representative -> (key, body)
     lone = []
     for body in bodies[1:]:
-        b = body.index
-        r = _root(up, b)
+        b = r = body.index
+        while up[r] != r:
+            up[r] = r = up[up[r]]
         if r == world:
             continue
         if as_child[b] or as_parent[b]:
@@ -202,31 +240,12 @@ def finalize(plant: "MultibodyPlant") -> None:
         _add_base_joint(plant, body, static[body.model_instance])
     for body in lone:
         _add_base_joint(plant, body, static[body.model_instance])
-    # The base joints just added (welds or floating joints, from the world:
-    # no adjacent-body filter), as the pass above takes the others in.
-    for joint in joints[declared:]:
-        b = joint.frame_on_child.X_BF.p
-        reach += max(abs(b[0]), abs(b[1]), abs(b[2]))  # (the world's frame is at the origin)
-        q = joint.default_positions
-        if q:
-            reach += max(map(abs, q))
-        if joint.__class__ is WeldJoint:
-            X = joint.X_FM_fixed
-            d = X.p
-            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
-            if not X.is_exactly_identity():
-                frames_always = True
-            welds.append((0, joint.frame_on_child.body.index))
-
-    if frames_always or (frames_if_reversed and not all_forward):
-        _add_mobilizer_frames(plant)
-    if reach >= _REACH_LIMIT:
-        _check_default_poses_finite(plant)
-    _apply_default_collision_filters(plant, adjacent, welds)
 
 
 # Below this sum of the joints' offsets no body's default pose in the world
-# can overflow a double (each product with a rotation keeps a vector's size).
+# can overflow a double (each product with a rotation keeps a vector's size);
+# the sum is of the coordinates' sizes, a bound above the vectors' lengths
+# (and NaN, which no reader lets through, is checked too).
 _REACH_LIMIT = 1e300
 
 
