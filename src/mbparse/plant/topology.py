@@ -128,15 +128,18 @@ def finalize(plant: "MultibodyPlant") -> None:
     for joint in joints:
         frame_p, frame_c = joint.frame_on_parent, joint.frame_on_child
         p, c = frame_p.body.index, frame_c.body.index
-        rp, rc = p, c
-        while up[rp] != rp:
-            up[rp] = rp = up[up[rp]]
-        while up[rc] != rc:
-            up[rc] = rc = up[up[rc]]
-        if rp == rc:
-            raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
-                             element=joint, code="kinematic-loop")
-        up[rc] = rp
+        if as_child[c] or as_parent[c]:
+            rp, rc = p, c
+            while up[rp] != rp:
+                up[rp] = rp = up[up[rp]]
+            while up[rc] != rc:
+                up[rc] = rc = up[up[rc]]
+            if rp == rc:
+                raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
+                                 element=joint, code="kinematic-loop")
+            up[rc] = rp
+        else:  # (a child no joint has joined yet, a tree's usual case: a set of its own)
+            up[c] = p
         as_child[c] += 1
         as_parent[p] += 1
         if not frame_p.is_body_frame:  # (a body frame is at its body's origin)
