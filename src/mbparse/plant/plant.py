@@ -255,7 +255,9 @@ class MultibodyPlant:
     def find_body(self, name: str, model_instance: int) -> RigidBody | None:
         """The body named ``name`` in ``model_instance``, or None (one lookup,
         for readers that check names they were given)."""
-        self._check_instance(model_instance)
+        if model_instance.__class__ is not int or not (
+                0 <= model_instance < len(self._instances)):  # (the call only to refuse)
+            self._check_instance(model_instance)
         return self._body_names.get((model_instance, name))
 
     def get_body_by_name(self, name: str, model_instance: int | None = None) -> RigidBody:
@@ -415,7 +417,9 @@ class MultibodyPlant:
     def find_joint(self, name: str, model_instance: int) -> Joint | None:
         """The joint named ``name`` in ``model_instance``, or None (one
         lookup, for readers that check names they were given)."""
-        self._check_instance(model_instance)
+        if model_instance.__class__ is not int or not (
+                0 <= model_instance < len(self._instances)):  # (the call only to refuse)
+            self._check_instance(model_instance)
         return self._joint_names.get((model_instance, name))
 
     def get_joint_by_name(self, name: str, model_instance: int | None = None) -> Joint:
@@ -467,7 +471,9 @@ class MultibodyPlant:
     def find_joint_actuator(self, name: str, model_instance: int) -> JointActuator | None:
         """The actuator named ``name`` in ``model_instance``, or None (one
         lookup, for readers that check names they were given)."""
-        self._check_instance(model_instance)
+        if model_instance.__class__ is not int or not (
+                0 <= model_instance < len(self._instances)):  # (the call only to refuse)
+            self._check_instance(model_instance)
         return self._actuator_names.get((model_instance, name))
 
     def get_joint_actuator_by_name(self, name: str,
