@@ -26,28 +26,6 @@ LOOP_MESSAGE = ("the joints form a closed kinematic loop, which a tree of joints
                 "a ball or weld constraint)")
 
 
-class _UnionFind:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def union(self, a: int, b: int) -> bool:
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return False
-        self.parent[rb] = ra
-        return True
-
-    def grow(self, n: int) -> None:
-        """Makes room for elements up to index ``n - 1``, each its own set."""
-        self.parent.extend(range(len(self.parent), n))
-
-
 class JointConnectivity:
     """Which bodies the plant's joints join so far, kept up to date as joints
     are added: a reader asks whether a joint would close a kinematic loop
@@ -56,18 +34,24 @@ class JointConnectivity:
 
     def __init__(self, plant: "MultibodyPlant"):
         self._plant = plant
-        self._sets = _UnionFind(0)
+        self._up: list[int] = []  # union-find over body indices (see _root)
         self._joints_seen = 0
 
     def joined(self, body_a, body_b) -> bool:
         """Whether a path of the plant's joints joins ``body_a`` and ``body_b``."""
         plant = self._plant
-        self._sets.grow(plant.num_bodies())
+        up = self._up
+        if len(up) < len(plant._bodies):  # (bodies added since: each its own set)
+            up.extend(range(len(up), len(plant._bodies)))
         joints = plant._joints
-        for joint in joints[self._joints_seen:]:
-            self._sets.union(joint.parent_body.index, joint.child_body.index)
+        for i in range(self._joints_seen, len(joints)):
+            joint = joints[i]
+            a = _root(up, joint.frame_on_parent.body.index)
+            b = _root(up, joint.frame_on_child.body.index)
+            if a != b:
+                up[b] = a
         self._joints_seen = len(joints)
-        return self._sets.find(body_a.index) == self._sets.find(body_b.index)
+        return _root(up, body_a.index) == _root(up, body_b.index)
 
 
 def _ephemeral_joint_name(plant: "MultibodyPlant", body) -> str:
