@@ -745,7 +745,9 @@ class MultibodyPlant:
             raise ModelError(f"A {what} is looked up by its name (a str), not "
                              f"{type(name).__name__} {name!r}", code="model-unknown-name")
         if model_instance is not None:
-            self._check_instance(model_instance)
+            if model_instance.__class__ is not int or not (
+                    0 <= model_instance < len(self._instances)):  # (the call only to refuse)
+                self._check_instance(model_instance)
             found = table.get((model_instance, name))
             if found is None and not quiet:
                 raise ModelError(f"There is no {what} named '{name}' in model instance "

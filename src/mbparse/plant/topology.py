@@ -267,6 +267,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
     seen = [False] * n
     seen[0] = True
     level = [0]
+    frame_names = plant._frame_names
     while level:
         following = []
         for b in level:
@@ -279,7 +280,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                 following.append(other)
                 for frame, suffix, X in joint.mobilizer_frames(reversed_=(c == b)):
                     name = f"{joint.name}_{frame.name}_{suffix}"
-                    while plant.has_frame_named(name, joint.model_instance):
+                    while (joint.model_instance, name) in frame_names:  # (has_frame_named)
                         name = "_" + name
                     try:
                         added = plant.add_frame(name, frame, X, joint.model_instance)
