@@ -178,7 +178,8 @@ def make_from_one_unit_vector(u: Sequence[float], axis_index: int) -> Mat3:
 
 
 class RigidTransform:
-    """A pose: rotation ``R`` (3x3 tuple) and translation ``p``."""
+    """A pose: rotation ``R`` (3x3 tuple of floats) and translation ``p``
+    (a tuple of three floats: the constructor converts what it is given)."""
 
     __slots__ = ("R", "p")
 
@@ -192,18 +193,43 @@ class RigidTransform:
             return cls(IDENTITY3, xyz)
         return cls(rpy_to_matrix(rpy), xyz)
 
+    # Products and inverses are what a frame graph computes most (an
+    # SDFormat file's poses): written out, the very arithmetic of matmul,
+    # matvec, add and scale in the same order (the same bits), and made
+    # without __init__, whose float() the sums of floats need not.
     def __matmul__(self, other: "RigidTransform") -> "RigidTransform":
-        if self.R is IDENTITY3:
-            return RigidTransform(other.R, add(self.p, other.p))
-        return RigidTransform(matmul(self.R, other.R), add(matvec(self.R, other.p), self.p))
+        R = self.R
+        x, y, z = self.p
+        u, v, w = other.p
+        X = _new_transform(RigidTransform)
+        if R is IDENTITY3:
+            X.R = other.R
+            X.p = (x + u, y + v, z + w)
+            return X
+        (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = R
+        (b00, b01, b02), (b10, b11, b12), (b20, b21, b22) = other.R
+        X.R = ((a00 * b00 + a01 * b10 + a02 * b20, a00 * b01 + a01 * b11 + a02 * b21,
+                a00 * b02 + a01 * b12 + a02 * b22),
+               (a10 * b00 + a11 * b10 + a12 * b20, a10 * b01 + a11 * b11 + a12 * b21,
+                a10 * b02 + a11 * b12 + a12 * b22),
+               (a20 * b00 + a21 * b10 + a22 * b20, a20 * b01 + a21 * b11 + a22 * b21,
+                a20 * b02 + a21 * b12 + a22 * b22))
+        X.p = (a00 * u + a01 * v + a02 * w + x, a10 * u + a11 * v + a12 * w + y,
+               a20 * u + a21 * v + a22 * w + z)
+        return X
 
     def apply(self, v: Sequence[float]) -> Vec3:
         """Transforms the point v: R·v + p."""
         return add(matvec(self.R, v), self.p)
 
     def inverse(self) -> "RigidTransform":
-        Rt = transpose(self.R)
-        return RigidTransform(Rt, scale(-1.0, matvec(Rt, self.p)))
+        (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = self.R
+        x, y, z = self.p
+        X = _new_transform(RigidTransform)
+        X.R = ((a00, a10, a20), (a01, a11, a21), (a02, a12, a22))
+        X.p = (-1.0 * (a00 * x + a10 * y + a20 * z), -1.0 * (a01 * x + a11 * y + a21 * z),
+               -1.0 * (a02 * x + a12 * y + a22 * z))
+        return X
 
     def is_exactly_identity(self) -> bool:
         return self.p == ZERO3 and (self.R is IDENTITY3 or self.R == IDENTITY3)
@@ -235,6 +261,7 @@ class RigidTransform:
 
 
 IDENTITY = RigidTransform()
+_new_transform = object.__new__
 
 
 # ---------------------------------------------------------------- inertia
@@ -347,7 +374,7 @@ class SpatialInertia:
 
     @classmethod
     def zero(cls) -> "SpatialInertia":
-        return cls(0.0)
+        return cls.with_physical_inertia(0.0, ZERO3, (0.0,) * 6)
 
     @classmethod
     def solid_sphere_with_density(cls, density: float, radius: float,

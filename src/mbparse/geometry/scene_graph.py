@@ -8,6 +8,8 @@ from ..spatial import RigidTransform
 from .properties import GeometryProperties, PROXIMITY
 from .shapes import Shape
 
+_new = object.__new__
+
 
 class GeometryInstance(ValueRecord):
     """A shape at a pose in its body's frame, with a name and role properties
@@ -89,7 +91,13 @@ class SceneGraph:
     def register_geometry(self, body: int, instance: GeometryInstance,
                           deformable: bool = False) -> Geometry:
         """Adds a geometry on plant body ``body``; returns it with its new id."""
-        g = Geometry(len(self._geometries), body, instance, deformable)
+        # Made without __init__ (one per visual and collision): calling the
+        # class costs more than the four fields it sets (600 instructions).
+        g = _new(Geometry)
+        g.id = len(self._geometries)
+        g.body = body
+        g.instance = instance
+        g.deformable = deformable
         self._geometries.append(g)
         return g
 

@@ -29,6 +29,17 @@ class Joint:
                  pos_lower: Sequence[float] | None = None,
                  pos_upper: Sequence[float] | None = None,
                  damping: Sequence[float] | None = None):
+        nq, nv = self.nq, self.nv
+        self._init(name, frame_on_parent, frame_on_child,
+                   list(pos_lower) if pos_lower is not None else [-INF] * nq,
+                   list(pos_upper) if pos_upper is not None else [INF] * nq,
+                   list(damping) if damping is not None else [0.0] * nv)
+
+    def _init(self, name: str, frame_on_parent: Frame, frame_on_child: Frame,
+              lower: list[float], upper: list[float], damping: list[float]) -> None:
+        """What the constructor does, with position limits and damping given
+        as new lists (the joint keeps them): the subclasses that make them
+        call this, not the constructor, which copies what it is given."""
         self.index = -1
         self.name = name
         self.frame_on_parent = frame_on_parent
@@ -37,19 +48,19 @@ class Joint:
         self.is_ephemeral = False
         # What the file said that the joint does not hold (mbparse.description).
         self.description: dict | None = None
-        nq, nv = self.nq, self.nv
-        self.pos_lower = lower = list(pos_lower) if pos_lower is not None else [-INF] * nq
-        self.pos_upper = upper = list(pos_upper) if pos_upper is not None else [INF] * nq
+        nv = self.nv
+        self.pos_lower = lower
+        self.pos_upper = upper
         self.vel_lower = [-INF] * nv
         self.vel_upper = [INF] * nv
         self.acc_lower = [-INF] * nv
         self.acc_upper = [INF] * nv
-        self.damping = list(damping) if damping is not None else [0.0] * nv
+        self.damping = damping
         self.default_positions = self.zero_positions()
         for lo, up in zip(lower, upper):
             if lo > up:
                 self._check_limits("position", lower, upper)
-        for d in self.damping:
+        for d in damping:
             if not (d >= 0):
                 raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}",
                                  code="value-out-of-range")
@@ -132,7 +143,7 @@ class WeldJoint(Joint):
 
     def __init__(self, name, frame_on_parent, frame_on_child,
                  X_FM: RigidTransform = IDENTITY):
-        super().__init__(name, frame_on_parent, frame_on_child)
+        self._init(name, frame_on_parent, frame_on_child, [], [], [])
         self.X_FM_fixed = X_FM
 
     def X_FM(self, q):
@@ -151,13 +162,13 @@ class _AxisJoint(Joint):
 
     def __init__(self, name, frame_on_parent, frame_on_child, axis: Sequence[float],
                  pos_lower: float = -INF, pos_upper: float = INF, damping: float = 0.0):
-        n = norm(axis)
+        x, y, z = axis[0], axis[1], axis[2]
+        n = math.sqrt(x * x + y * y + z * z)  # (norm(), written out: one per joint)
         if not (0.0 < n < INF):
             raise ModelError(f"Joint '{name}': the axis must be a non-zero, finite vector; it "
                              f"is {list(axis)}", code="axis-zero")
-        self.axis = (axis[0] / n, axis[1] / n, axis[2] / n)  # (normalized(), its norm known)
-        super().__init__(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
-                         [damping])
+        self.axis = (x / n, y / n, z / n)  # (normalized(), its norm known)
+        self._init(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper], [damping])
 
     def extra_summary(self) -> dict:
         return {"axis": list(self.axis)}

@@ -26,28 +26,6 @@ LOOP_MESSAGE = ("the joints form a closed kinematic loop, which a tree of joints
                 "a ball or weld constraint)")
 
 
-class _UnionFind:
-    def __init__(self, n: int):
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def union(self, a: int, b: int) -> bool:
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return False
-        self.parent[rb] = ra
-        return True
-
-    def grow(self, n: int) -> None:
-        """Makes room for elements up to index ``n - 1``, each its own set."""
-        self.parent.extend(range(len(self.parent), n))
-
-
 class JointConnectivity:
     """Which bodies the plant's joints join so far, kept up to date as joints
     are added: a reader asks whether a joint would close a kinematic loop
@@ -56,18 +34,24 @@ class JointConnectivity:
 
     def __init__(self, plant: "MultibodyPlant"):
         self._plant = plant
-        self._sets = _UnionFind(0)
+        self._up: list[int] = []  # union-find over body indices (see _root)
         self._joints_seen = 0
 
     def joined(self, body_a, body_b) -> bool:
         """Whether a path of the plant's joints joins ``body_a`` and ``body_b``."""
         plant = self._plant
-        self._sets.grow(plant.num_bodies())
+        up = self._up
+        if len(up) < len(plant._bodies):  # (bodies added since: each its own set)
+            up.extend(range(len(up), len(plant._bodies)))
         joints = plant._joints
-        for joint in joints[self._joints_seen:]:
-            self._sets.union(joint.parent_body.index, joint.child_body.index)
+        for i in range(self._joints_seen, len(joints)):
+            joint = joints[i]
+            a = _root(up, joint.frame_on_parent.body.index)
+            b = _root(up, joint.frame_on_child.body.index)
+            if a != b:
+                up[b] = a
         self._joints_seen = len(joints)
-        return self._sets.find(body_a.index) == self._sets.find(body_b.index)
+        return _root(up, body_a.index) == _root(up, body_b.index)
 
 
 def _ephemeral_joint_name(plant: "MultibodyPlant", body) -> str:
@@ -126,23 +110,30 @@ def finalize(plant: "MultibodyPlant") -> None:
     welds: list[tuple[int, int]] = []
     joints = plant._joints
     for joint in joints:
-        p, c = joint.frame_on_parent.body.index, joint.frame_on_child.body.index
-        rp, rc = p, c
-        while up[rp] != rp:
-            up[rp] = rp = up[up[rp]]
-        while up[rc] != rc:
-            up[rc] = rc = up[up[rc]]
-        if rp == rc:
-            raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
-                             element=joint, code="kinematic-loop")
-        up[rc] = rp
+        frame_p, frame_c = joint.frame_on_parent, joint.frame_on_child
+        p, c = frame_p.body.index, frame_c.body.index
+        if as_child[c] or as_parent[c]:
+            rp, rc = p, c
+            while up[rp] != rp:
+                up[rp] = rp = up[up[rp]]
+            while up[rc] != rc:
+                up[rc] = rc = up[up[rc]]
+            if rp == rc:
+                raise ModelError(f"joint '{joint.name}' closes a loop: " + LOOP_MESSAGE,
+                                 element=joint, code="kinematic-loop")
+            up[rc] = rp
+        else:  # (a child no joint has joined yet, a tree's usual case: a set of its own)
+            up[c] = p
         as_child[c] += 1
         as_parent[p] += 1
-        a, b = joint.frame_on_parent.X_BF.p, joint.frame_on_child.X_BF.p
-        reach += max(abs(a[0]), abs(a[1]), abs(a[2]), abs(b[0]), abs(b[1]), abs(b[2]))
-        q = joint.default_positions
-        if q:
-            reach += max(map(abs, q))
+        if not frame_p.is_body_frame:  # (a body frame is at its body's origin)
+            x, y, z = frame_p.X_BF.p
+            reach += abs(x) + abs(y) + abs(z)
+        if not frame_c.is_body_frame:
+            x, y, z = frame_c.X_BF.p
+            reach += abs(x) + abs(y) + abs(z)
+        for value in joint.default_positions:
+            reach += abs(value)
         kind = joint.__class__
         if kind is RevoluteJoint or kind is PrismaticJoint:
             axis = joint.axis
@@ -150,10 +141,13 @@ def finalize(plant: "MultibodyPlant") -> None:
                 frames_always = True
             elif not (axis[0] == -1.0 or axis[1] == -1.0 or axis[2] == -1.0):
                 frames_if_reversed = True
-        elif kind is WeldJoint:
+            if p != 0:
+                adjacent.append((c, p))
+            continue
+        if kind is WeldJoint:
             X = joint.X_FM_fixed
-            d = X.p
-            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
+            x, y, z = X.p
+            reach += abs(x) + abs(y) + abs(z)
             if not frames_always and not X.is_exactly_identity():
                 frames_always = True
         elif kind.mobilizer_frames is not Joint.mobilizer_frames:
@@ -168,7 +162,37 @@ def finalize(plant: "MultibodyPlant") -> None:
     # no joint is modelled reversed (see _add_mobilizer_frames).
     all_forward = as_child[0] == 0 and max(as_child) <= 1
     declared = len(joints)
+    # Each joint joined two sets of bodies: n - 1 of them joined every body
+    # to the world, and no base joint is needed.
+    if declared != n - 1:
+        _add_base_joints(plant, up, as_child, as_parent)
+    # The base joints just added (welds or floating joints from the world to
+    # a body frame: no adjacent-body filter), as the pass above takes the
+    # others in.
+    for joint in joints[declared:]:
+        for value in joint.default_positions:
+            reach += abs(value)
+        if joint.__class__ is WeldJoint:
+            X = joint.X_FM_fixed
+            x, y, z = X.p
+            reach += abs(x) + abs(y) + abs(z)
+            if not X.is_exactly_identity():
+                frames_always = True
+            welds.append((0, joint.frame_on_child.body.index))
 
+    if frames_always or (frames_if_reversed and not all_forward):
+        _add_mobilizer_frames(plant)
+    if not reach < _REACH_LIMIT:
+        _check_default_poses_finite(plant)
+    _apply_default_collision_filters(plant, adjacent, welds)
+
+
+def _add_base_joints(plant: "MultibodyPlant", up: list[int], as_child: list[int],
+                     as_parent: list[int]) -> None:
+    """Joins to the world every set of bodies the joints (``up``: their
+    union-find; ``as_child``, ``as_parent``: how many joints each body is a
+    child, a parent of) leave apart from it."""
+    bodies = plant._bodies
     static = [m.static for m in plant._instances]
     if any(static):
         # Bodies of static model instances are welded to the world first.
@@ -187,8 +211,9 @@ def finalize(plant: "MultibodyPlant") -> None:
     chosen: dict[int, tuple] = {}  # set representative -> (key, body)
     lone = []
     for body in bodies[1:]:
-        b = body.index
-        r = _root(up, b)
+        b = r = body.index
+        while up[r] != r:
+            up[r] = r = up[up[r]]
         if r == world:
             continue
         if as_child[b] or as_parent[b]:
@@ -202,31 +227,12 @@ def finalize(plant: "MultibodyPlant") -> None:
         _add_base_joint(plant, body, static[body.model_instance])
     for body in lone:
         _add_base_joint(plant, body, static[body.model_instance])
-    # The base joints just added (welds or floating joints, from the world:
-    # no adjacent-body filter), as the pass above takes the others in.
-    for joint in joints[declared:]:
-        b = joint.frame_on_child.X_BF.p
-        reach += max(abs(b[0]), abs(b[1]), abs(b[2]))  # (the world's frame is at the origin)
-        q = joint.default_positions
-        if q:
-            reach += max(map(abs, q))
-        if joint.__class__ is WeldJoint:
-            X = joint.X_FM_fixed
-            d = X.p
-            reach += max(abs(d[0]), abs(d[1]), abs(d[2]))
-            if not X.is_exactly_identity():
-                frames_always = True
-            welds.append((0, joint.frame_on_child.body.index))
-
-    if frames_always or (frames_if_reversed and not all_forward):
-        _add_mobilizer_frames(plant)
-    if reach >= _REACH_LIMIT:
-        _check_default_poses_finite(plant)
-    _apply_default_collision_filters(plant, adjacent, welds)
 
 
 # Below this sum of the joints' offsets no body's default pose in the world
-# can overflow a double (each product with a rotation keeps a vector's size).
+# can overflow a double (each product with a rotation keeps a vector's size);
+# the sum is of the coordinates' sizes, a bound above the vectors' lengths
+# (and NaN, which no reader lets through, is checked too).
 _REACH_LIMIT = 1e300
 
 
@@ -261,6 +267,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
     seen = [False] * n
     seen[0] = True
     level = [0]
+    frame_names = plant._frame_names
     while level:
         following = []
         for b in level:
@@ -273,7 +280,7 @@ def _add_mobilizer_frames(plant: "MultibodyPlant") -> None:
                 following.append(other)
                 for frame, suffix, X in joint.mobilizer_frames(reversed_=(c == b)):
                     name = f"{joint.name}_{frame.name}_{suffix}"
-                    while plant.has_frame_named(name, joint.model_instance):
+                    while (joint.model_instance, name) in frame_names:  # (has_frame_named)
                         name = "_" + name
                     try:
                         added = plant.add_frame(name, frame, X, joint.model_instance)
