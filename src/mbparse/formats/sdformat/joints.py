@@ -14,7 +14,7 @@ from ...spatial import RigidTransform, cross, dot, fast_number, matvec, norm
 from . import loops, values
 from ..common.xml import first_child
 from .lookup import child_index
-from .diagnostic import SdfDiagnostic, check_supported, local_name
+from .diagnostic import SdfDiagnostic, add_at, check_supported, local_name
 
 INF = math.inf
 JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:gear_ratio",
@@ -162,71 +162,83 @@ class JointReader:
             loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis, xyz)
             self.kept_as_constraints.add(el)
             return jtype
-        joint = None
-        with diag.located(el):
-            if jtype == "fixed":
-                plant.add_joint(WeldJoint, name, parent_body, X_PF, child_body, X_CJ)
-            elif jtype in ("revolute", "continuous", "prismatic"):
-                axis = self.require_axis(el, axes[0])
-                damping = self.damping(el, axes)
-                accel = self.acceleration(el, axis)
-                xyz = self.axis_in_joint(vertex, axis)
-                if jtype == "prismatic":
-                    joint = plant.add_joint(PrismaticJoint, name, parent_body, X_PF,
-                                            child_body, X_CJ, xyz, axis.lower, axis.upper,
-                                            damping)
-                elif jtype == "revolute":
-                    self.check_limits(el, axis)
-                    joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
-                                            child_body, X_CJ, xyz, axis.lower, axis.upper,
-                                            damping)
-                else:
-                    joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
-                                            child_body, X_CJ, xyz, -INF, INF, damping)
-                joint.set_velocity_limits([-axis.velocity], [axis.velocity])
-                joint.set_acceleration_limits([-accel], [accel])
-                self.actuator(el, joint, axes, kids)
-                self.spring(el, jtype, joint, axis)
-            elif jtype == "universal":
-                damping = self.damping(el, axes)
-                if axes[0] is None or axes[1] is None:
-                    diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'",
-                               code="sdf-value-invalid")
-                ix = _unit(self.axis_in_joint(vertex, axes[0]))
-                iy = _unit(self.axis_in_joint(vertex, axes[1]))
-                iz = cross(ix, iy)
-                if abs(dot(ix, iy)) > 1e-12 or abs(norm(iz) - 1) > 1e-12:
-                    diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'",
-                               code="sdf-value-invalid")
-                R_JI = ((ix[0], iy[0], iz[0]), (ix[1], iy[1], iz[1]), (ix[2], iy[2], iz[2]))
-                X_JI = RigidTransform(R_JI)
-                X_PI = (X_PF @ X_JI) if X_PF is not None else X_JI
-                joint = plant.add_joint(UniversalJoint, name, parent_body, X_PI, child_body,
-                                        X_CJ @ X_JI, damping)
-                self.actuator(el, joint, axes)
-            elif jtype == "ball":
-                damping = self.damping(el, axes)
-                joint = plant.add_joint(BallRpyJoint, name, parent_body, X_PF, child_body,
-                                        X_CJ, damping)
-                self.actuator(el, joint, axes)
-            elif jtype == "screw":
-                damping = self.damping(el, axes)
-                axis = self.require_axis(el, axes[0])
-                pitch = self.screw_pitch(el)
-                joint = plant.add_joint(ScrewJoint, name, parent_body, X_PF, child_body, X_CJ,
-                                        self.axis_in_joint(vertex, axis), pitch, damping)
-                self.actuator(el, joint, axes)
-            elif jtype == "gearbox":
-                loops.refuse_or_defer_gearbox(self, vertex, instance)
-            elif jtype == "revolute2":
-                diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.",
-                           code="sdf-not-supported")
-            else:
-                diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.",
-                           code="sdf-value-invalid")
+        joint = add_at(diag, el, self.add_of_type, vertex, instance, jtype, parent_body, X_PF,
+                       child_body, X_CJ, axes, kids)
         if joint is not None:
             self.describe_joint(joint, jtype, axes)
         return jtype
+
+    def add_of_type(self, vertex, instance: int, jtype: str, parent_body, X_PF, child_body,
+                    X_CJ, axes: list, kids: dict):
+        """The plant joint of ``vertex`` by its SDFormat type (None for a
+        gearbox, which is coupled later); its axes read, its actuator and
+        spring added."""
+        diag = self.diag
+        el = vertex.el
+        name = el.get("name")
+        plant = self.plant
+        joint = None
+        if jtype == "fixed":
+            plant.add_joint(WeldJoint, name, parent_body, X_PF, child_body, X_CJ)
+        elif jtype in ("revolute", "continuous", "prismatic"):
+            axis = self.require_axis(el, axes[0])
+            damping = self.damping(el, axes)
+            accel = self.acceleration(el, axis)
+            xyz = self.axis_in_joint(vertex, axis)
+            if jtype == "prismatic":
+                joint = plant.add_joint(PrismaticJoint, name, parent_body, X_PF,
+                                        child_body, X_CJ, xyz, axis.lower, axis.upper,
+                                        damping)
+            elif jtype == "revolute":
+                self.check_limits(el, axis)
+                joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
+                                        child_body, X_CJ, xyz, axis.lower, axis.upper,
+                                        damping)
+            else:
+                joint = plant.add_joint(RevoluteJoint, name, parent_body, X_PF,
+                                        child_body, X_CJ, xyz, -INF, INF, damping)
+            joint.set_velocity_limits([-axis.velocity], [axis.velocity])
+            joint.set_acceleration_limits([-accel], [accel])
+            self.actuator(el, joint, axes, kids)
+            self.spring(el, jtype, joint, axis)
+        elif jtype == "universal":
+            damping = self.damping(el, axes)
+            if axes[0] is None or axes[1] is None:
+                diag.error(el, f"Both axis and axis2 must be specified for joint '{name}'",
+                           code="sdf-value-invalid")
+            ix = _unit(self.axis_in_joint(vertex, axes[0]))
+            iy = _unit(self.axis_in_joint(vertex, axes[1]))
+            iz = cross(ix, iy)
+            if abs(dot(ix, iy)) > 1e-12 or abs(norm(iz) - 1) > 1e-12:
+                diag.error(el, f"axis and axis2 must be orthogonal for joint '{name}'",
+                           code="sdf-value-invalid")
+            R_JI = ((ix[0], iy[0], iz[0]), (ix[1], iy[1], iz[1]), (ix[2], iy[2], iz[2]))
+            X_JI = RigidTransform(R_JI)
+            X_PI = (X_PF @ X_JI) if X_PF is not None else X_JI
+            joint = plant.add_joint(UniversalJoint, name, parent_body, X_PI, child_body,
+                                    X_CJ @ X_JI, damping)
+            self.actuator(el, joint, axes)
+        elif jtype == "ball":
+            damping = self.damping(el, axes)
+            joint = plant.add_joint(BallRpyJoint, name, parent_body, X_PF, child_body,
+                                    X_CJ, damping)
+            self.actuator(el, joint, axes)
+        elif jtype == "screw":
+            damping = self.damping(el, axes)
+            axis = self.require_axis(el, axes[0])
+            pitch = self.screw_pitch(el)
+            joint = plant.add_joint(ScrewJoint, name, parent_body, X_PF, child_body, X_CJ,
+                                    self.axis_in_joint(vertex, axis), pitch, damping)
+            self.actuator(el, joint, axes)
+        elif jtype == "gearbox":
+            loops.refuse_or_defer_gearbox(self, vertex, instance)
+        elif jtype == "revolute2":
+            diag.error(el, f"Joint type ({jtype}) not supported for joint '{name}'.",
+                       code="sdf-not-supported")
+        else:
+            diag.error(el, f"Joint '{name}' has an unknown type '{jtype}'.",
+                       code="sdf-value-invalid")
+        return joint
 
     def describe_joint(self, joint, jtype: str, axes) -> None:
         """Records what the axes say that Drake's plant does not keep
@@ -334,8 +346,7 @@ class JointReader:
             return
         effort = axes[0].effort if axes[0] is not None else 0.0
         if effort != 0:
-            with diag.located(el):
-                actuator = self.plant.add_joint_actuator(name, joint, effort)
+            actuator = add_at(diag, el, self.plant.add_joint_actuator, name, joint, effort)
             for tag, attr in (("drake:rotor_inertia", "rotor_inertia"),
                               ("drake:gear_ratio", "gear_ratio")):
                 node = kids.get(tag)

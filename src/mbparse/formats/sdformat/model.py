@@ -12,7 +12,7 @@ from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
 from ..common.xml import children, first_child
 from .lookup import all_named, child_index, prefixed_children
-from .diagnostic import SdfDiagnostic, check_supported, check_value
+from .diagnostic import SdfDiagnostic, add_at, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader, read_number
@@ -118,10 +118,14 @@ class ModelBuilder:
         if world.el is not None and world.kind == "world" and world.el.tag == "world":
             check_supported(self.diag, world.el, WORLD_TAGS)
         instances: list[int] = []
+        recovered = self.diag.policy.recovered
         for scope in world.models:
-            with self.diag.policy.recovering():
+            try:
                 name = self.ws.make_model_name(scope.name, parent_model_name)
                 instances += self.add_model(scope, name)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
         if world.el is not None and world.el.tag == "world":
             self.world_elements(world)
         return instances
@@ -132,8 +136,7 @@ class ModelBuilder:
             index = plant.get_model_instance_by_name(name)
             if index >= self.first_reusable_instance:
                 return index
-        with self.diag.located(scope.el):
-            return plant.add_model_instance(name)
+        return add_at(self.diag, scope.el, plant.add_model_instance, name)
 
     def add_model(self, scope: Scope, name: str) -> list[int]:
         if scope.kind == "custom":
@@ -150,37 +153,34 @@ class ModelBuilder:
         # it would find nothing to say)
         prefixed = prefixed_children(el, scope.kids if first is not None else None)
         added = [instance]
+        # (try/except ParseError around each element rather than
+        # ``with recovering()``: no context object per link, joint, frame)
+        recovered = diag.policy.recovered
         for nested in scope.models:
-            with self.diag.policy.recovering():
+            try:
                 added += self.add_model(nested, f"{name}::{nested.name}")
+            except ParseError as e:
+                if not recovered(e):
+                    raise
         X_WM = self.X_W(scope.path)
         for link in scope.links:
-            with self.diag.policy.recovering():
+            try:
                 kids = link.kids if link.kids is not None else child_index(link.el)
                 if kids.get("drake:deformable_properties") is not None:
                     deformable.add_deformable_link(self, link, instance)
                 else:
                     self.link(link, instance, kids)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
         # The model frame, fixed to the canonical link (unless deformable).
         if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
             X_LM = self.relative(scope.parent, scope.path, scope.canonical)
-            with diag.located(el):
-                plant.add_frame(MODEL_FRAME, body.body_frame, X_LM, instance)
+            add_at(diag, el, plant.add_frame, MODEL_FRAME, body.body_frame, X_LM, instance)
         else:
-            with diag.located(el):
-                plant.add_frame(MODEL_FRAME, plant.world_frame(), X_WM, instance)
-        joint_types = set()
-        for joint in scope.joints:
-            with self.diag.policy.recovering():
-                joint_types.add(self.joints.add(joint, instance, True))
-        for joint in scope.joints:
-            with self.diag.policy.recovering():
-                self.joints.mimic(joint.el, instance, joint.kids)
-        self.joints.couple_gearboxes()
-        for frame in scope.frames:
-            with self.diag.policy.recovering():
-                self.frame(frame, scope, instance)
+            add_at(diag, el, plant.add_frame, MODEL_FRAME, plant.world_frame(), X_WM, instance)
+        joint_types = self.joints_and_frames(scope, instance)
         drake_elements.add_all(self, scope, instance, prefixed)
         if scope.static:
             if any(t != "fixed" for t in joint_types):
@@ -201,18 +201,54 @@ class ModelBuilder:
             drake_elements.collision_filter_groups(self, scope, instance, prefixed)
         return added
 
+    def joints_and_frames(self, scope: Scope, instance: int) -> set[str]:
+        """Adds the joints of a model, their mimics and then its explicit
+        frames; returns the joint types."""
+        recovered = self.diag.policy.recovered
+        joint_types = set()
+        for joint in scope.joints:
+            try:
+                joint_types.add(self.joints.add(joint, instance, True))
+            except ParseError as e:
+                if not recovered(e):
+                    raise
+        self.mimics(scope, instance)
+        for frame in scope.frames:
+            try:
+                self.frame(frame, scope, instance)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
+        return joint_types
+
+    def mimics(self, scope: Scope, instance: int) -> None:
+        """The ``<drake:mimic>`` of the joints of ``scope`` (once every joint
+        exists), then its gearboxes."""
+        recovered = self.diag.policy.recovered
+        for joint in scope.joints:
+            try:
+                self.joints.mimic(joint.el, instance, joint.kids)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
+        self.joints.couple_gearboxes()
+
     def world_elements(self, world: Scope) -> None:
+        recovered = self.diag.policy.recovered
         for frame in world.frames:
-            with self.diag.policy.recovering():
+            try:
                 self.frame(frame, world, 0)
+            except ParseError as e:
+                if not recovered(e):
+                    raise
         types = set()
         for joint in world.joints:
-            with self.diag.policy.recovering():
+            try:
                 types.add(self.joints.add(joint, 0, False))
-        for joint in world.joints:
-            with self.diag.policy.recovering():
-                self.joints.mimic(joint.el, 0, joint.kids)
-        self.joints.couple_gearboxes()
+            except ParseError as e:
+                if not recovered(e):
+                    raise
+        self.mimics(world, 0)
         if any(t != "fixed" for t in types):
             self.diag.error(world.el, "Only fixed joints are permitted in world joints.",
                             code="sdf-structure")
@@ -228,8 +264,7 @@ class ModelBuilder:
         check_value(diag, el, "kinematic", "false", kids)
         check_value(diag, el, "gravity", "true", kids)
         M = self.inertia(el, kids.get("inertial"))
-        with diag.located(el):
-            body = plant.add_rigid_body(el.get("name"), instance, M)
+        body = add_at(diag, el, plant.add_rigid_body, el.get("name"), instance, M)
         self.bodies[vertex.id] = body
         X_WL = self.X_W(vertex.id)
         plant.set_default_free_body_pose(body, X_WL)
@@ -258,8 +293,7 @@ class ModelBuilder:
                 X_LG = self.X_element(visual, el, visual_kids.get("pose"))
                 instance = self.geometry.visual(visual, X_LG, visual_kids)
                 if instance is not None:
-                    with diag.located(visual):
-                        plant.register_visual_geometry(body, instance)
+                    add_at(diag, visual, plant.register_visual_geometry, body, instance)
             except ParseError as e:
                 if not recovered(e):
                     raise
@@ -269,8 +303,7 @@ class ModelBuilder:
                 X_LG = self.X_element(collision, el, collision_kids.get("pose"))
                 instance = self.geometry.collision(collision, X_LG, collision_kids)
                 if instance is not None:
-                    with diag.located(collision):
-                        plant.register_collision_geometry(body, instance)
+                    add_at(diag, collision, plant.register_collision_geometry, body, instance)
             except ParseError as e:
                 if not recovered(e):
                     raise
@@ -358,9 +391,8 @@ class ModelBuilder:
             base = graph.resolve(scope, attached, el, "attached_to")
             parent = self.plant_frame_for(scope, instance, attached, base)
         X_PF = self.relative(scope, vertex.id, base)
-        with diag.located(el):
-            # As in Drake, the frame joins the model instance of its parent frame.
-            plant.add_frame(el.get("name"), parent, X_PF, None)
+        # As in Drake, the frame joins the model instance of its parent frame.
+        add_at(diag, el, plant.add_frame, el.get("name"), parent, X_PF, None)
 
     def plant_frame_for(self, scope: Scope, instance: int, name: str, vid: str):
         """Drake's choice of the plant frame a scoped name refers to."""
