@@ -15,7 +15,7 @@ from ..common import drake
 from . import values
 from ..common.xml import children, first_child
 from .lookup import child_index, first_on_path
-from .diagnostic import SdfDiagnostic, check_supported, local_name
+from .diagnostic import SdfDiagnostic, add_at, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
@@ -70,42 +70,54 @@ class SdfGeometryReader:
         """The shape, or None for an empty or unsupported geometry (``kids``:
         the child index of ``geometry_el``, when the caller has it)."""
         diag = self.diag
-        check_supported(diag, geometry_el, GEOMETRY_TAGS, kids)
-        el = None
-        for c in geometry_el[:]:
-            if c.tag.__class__ is str and local_name(c) in GEOMETRY_TAGS:
-                el = c
-                break
+        kids = check_supported(diag, geometry_el, GEOMETRY_TAGS, kids)
+        el = tag = None
+        if len(geometry_el) == len(kids):
+            # (every child an element of a name of its own, indexed in
+            # document order: no walk over lxml's children)
+            for name, c in kids.items():
+                if name in GEOMETRY_TAGS:
+                    el, tag = c, name
+                    break
+        else:
+            for c in geometry_el[:]:
+                if c.tag.__class__ is str and local_name(c) in GEOMETRY_TAGS:
+                    el, tag = c, local_name(c)
+                    break
         if el is None:
             return None
-        tag = local_name(el)
-        with diag.located(el):
-            if tag == "box":
-                return Box(*_child_vector(diag, el, "size", (1.0, 1.0, 1.0), child_index(el)))
-            if tag == "sphere":
-                return Sphere(_child_float(diag, el, "radius", 1.0, child_index(el)))
-            if tag == "cylinder":
-                kids = child_index(el)
-                return Cylinder(_child_float(diag, el, "radius", 1.0, kids),
-                                _child_float(diag, el, "length", 1.0, kids))
-            if tag == "capsule":
-                kids = child_index(el)
-                return Capsule(_child_float(diag, el, "radius", 0.5, kids),
-                               _child_float(diag, el, "length", 1.0, kids))
-            if tag == "ellipsoid":
-                return Ellipsoid(*_child_vector(diag, el, "radii", (1.0, 1.0, 1.0),
-                                                child_index(el)))
-            if tag == "plane":
-                return HalfSpace()
-            if tag == "drake:capsule":
-                check_supported(diag, el, {"radius", "length"})
-                return Capsule(_child_float(diag, el, "radius"), _child_float(diag, el, "length"))
-            if tag == "drake:ellipsoid":
-                check_supported(diag, el, {"a", "b", "c"})
-                return Ellipsoid(_child_float(diag, el, "a"), _child_float(diag, el, "b"),
-                                 _child_float(diag, el, "c"))
-            if tag == "mesh":
-                return self.mesh(el, for_collision)
+        return add_at(diag, el, self.shape_of, el, tag, for_collision)
+
+    def shape_of(self, el, tag: str, for_collision: bool):
+        """The shape of element ``el`` of shape tag ``tag`` (None for an
+        empty, heightmap or polyline)."""
+        diag = self.diag
+        if tag == "box":
+            return Box(*_child_vector(diag, el, "size", (1.0, 1.0, 1.0), child_index(el)))
+        if tag == "sphere":
+            return Sphere(_child_float(diag, el, "radius", 1.0, child_index(el)))
+        if tag == "cylinder":
+            kids = child_index(el)
+            return Cylinder(_child_float(diag, el, "radius", 1.0, kids),
+                            _child_float(diag, el, "length", 1.0, kids))
+        if tag == "capsule":
+            kids = child_index(el)
+            return Capsule(_child_float(diag, el, "radius", 0.5, kids),
+                           _child_float(diag, el, "length", 1.0, kids))
+        if tag == "ellipsoid":
+            return Ellipsoid(*_child_vector(diag, el, "radii", (1.0, 1.0, 1.0),
+                                            child_index(el)))
+        if tag == "plane":
+            return HalfSpace()
+        if tag == "drake:capsule":
+            check_supported(diag, el, {"radius", "length"})
+            return Capsule(_child_float(diag, el, "radius"), _child_float(diag, el, "length"))
+        if tag == "drake:ellipsoid":
+            check_supported(diag, el, {"a", "b", "c"})
+            return Ellipsoid(_child_float(diag, el, "a"), _child_float(diag, el, "b"),
+                             _child_float(diag, el, "c"))
+        if tag == "mesh":
+            return self.mesh(el, for_collision)
         return None  # empty, heightmap, polyline
 
     def mesh(self, el, for_collision: bool):

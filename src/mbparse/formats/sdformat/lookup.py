@@ -51,6 +51,18 @@ def all_named(el, tag: str) -> list:
     return [c for c in el[:] if c.tag == tag]
 
 
+def all_named_in(el, tag: str, index: dict) -> list:
+    """:func:`all_named` for an element whose :func:`child_index` is
+    ``index``: when there are as many children as index entries, every child
+    is an element of a name of its own, so the one indexed under ``tag`` is
+    all there is (no walk over lxml's children, which makes an object per
+    child: a link's visuals and collisions are looked up twice each)."""
+    if len(el) == len(index):
+        child = index.get(tag)
+        return [] if child is None else [child]
+    return all_named(el, tag)
+
+
 def first_on_path(el, *tags: str):
     """The first element down the path of plain names ``tags``, as
     ``el.find("a/b/c")`` finds it (depth first, in document order)."""

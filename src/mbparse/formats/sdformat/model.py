@@ -11,7 +11,7 @@ from . import deformable, drake_elements, values
 from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
 from ..common.xml import children, first_child
-from .lookup import all_named, child_index, prefixed_children
+from .lookup import all_named_in, child_index, prefixed_children
 from .diagnostic import SdfDiagnostic, add_at, check_supported, check_value
 from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
@@ -281,7 +281,7 @@ class ModelBuilder:
         diag = self.diag
         plant = self.plant
         recovered = diag.policy.recovered
-        visuals = all_named(el, "visual") if "visual" in kids else []
+        visuals = all_named_in(el, "visual", kids) if "visual" in kids else []
         if "drake:visual" in kids:
             for dv in children(el, "drake:visual"):
                 visuals.append(drake_elements.drake_visual_to_visual(diag, dv))
@@ -297,7 +297,7 @@ class ModelBuilder:
             except ParseError as e:
                 if not recovered(e):
                     raise
-        for collision in (all_named(el, "collision") if "collision" in kids else ()):
+        for collision in (all_named_in(el, "collision", kids) if "collision" in kids else ()):
             try:
                 collision_kids = child_index(collision)
                 X_LG = self.X_element(collision, el, collision_kids.get("pose"))

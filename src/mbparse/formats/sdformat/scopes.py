@@ -289,9 +289,12 @@ class ScopeBuilder:
         if is_reserved(name):
             self.diag.error(el, f"The link name '{name}' is reserved.", code="sdf-name-reserved")
         kids = child_index(el)
-        for tag in ("visual", "collision"):
-            if tag in kids:  # (with none there is nothing to compare)
-                self.unique_geometry_names(el, name, tag)
+        # (with as many children as names, or with none of a tag, each
+        # visual or collision is alone: there is nothing to compare)
+        if len(el) != len(kids):
+            for tag in ("visual", "collision"):
+                if tag in kids:
+                    self.unique_geometry_names(el, name, tag)
         X, relative_to, pose_el = read_pose(self.diag, el, kids)
         v = Vertex(scope.vertex_id(name), "link", scope, el, relative_to=relative_to, X=X,
                    pose_el=pose_el, kids=kids)
