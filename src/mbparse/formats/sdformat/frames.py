@@ -315,7 +315,10 @@ class FrameGraph:
             if target == vid:
                 self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
                                 code="sdf-frame-cycle")
-            X = self.gz_pose_in(scope, target) @ v.gz_pose()
+            # (posed in its scope's own frame, the usual case: the identity,
+            # without gz_pose_in's key and lookup)
+            X = (IDENTITY if target == (scope.path or WORLD)
+                 else self.gz_pose_in(scope, target)) @ v.gz_pose()
             if v.kind in ("model", "custom") and v.placement is not None:
                 inner = v.inner_scope
                 placement = self.resolve(inner, v.placement, v.el, "placement_frame")

@@ -343,8 +343,10 @@ class ModelBuilder:
         moments = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
         X = RigidTransform()
         if inertial is not None:
-            auto = inertial.get("auto", "false")
-            if diag.checked(inertial, "bool", lambda: values.parse_bool(auto), False):
+            auto = inertial.get("auto")
+            # (no attribute, the default: nothing to read)
+            if auto is not None and diag.checked(inertial, "bool",
+                                                 lambda: values.parse_bool(auto), False):
                 X, mass, moments = auto_inertial(
                     diag, el, inertial, lambda c: self.X_element(c, el),
                     self.resolve_uri_for)

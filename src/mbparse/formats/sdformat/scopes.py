@@ -8,6 +8,7 @@ from typing import Callable
 
 from lxml import etree
 
+from ...diagnostics import ParseError
 from ..common.xml import first_child
 from .lookup import all_named, child_index
 from .diagnostic import SdfDiagnostic
@@ -97,14 +98,16 @@ class ScopeBuilder:
         Nested models are read by :meth:`model` itself, not here: models
         nest hundreds deep, and a helper between two levels would double the
         depth of the call stack."""
-        recovering = self.diag.policy.recovering
+        # (try/except ParseError rather than ``with recovering()``: no
+        # context object per child)
+        recovered = self.diag.policy.recovered
         left_out = self.left_out
         if kids is None:
             kids = _tagged(el)
         for tags in passes:
             for tag, child in kids:
                 if tag in tags and child not in left_out:
-                    with recovering():
+                    try:
                         if tag == "include":
                             self.custom(child, scope)
                         elif tag == "link":
@@ -113,6 +116,9 @@ class ScopeBuilder:
                             self.joint(child, scope)
                         else:
                             self.frame(child, scope)
+                    except ParseError as e:
+                        if not recovered(e):
+                            raise
 
     def rename_world_models(self, el, scope: Scope) -> None:
         """Two ``<model>``s of one name in a world (pybullet's kuka_iiwa
