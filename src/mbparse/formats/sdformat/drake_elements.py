@@ -96,6 +96,8 @@ def add_all(builder, scope, instance: int, found: dict | None = None) -> None:
     :func:`.lookup.prefixed_children`, when the caller has them)."""
     if found is None:
         found = prefixed_children(scope.el)
+    if not found:
+        return  # (most models: no drake: element, no parts reader to make)
     for node in found.get("drake:joint", ()):
         drake_joint(builder, node, instance)
     parts = SdfDrakeParts(builder, instance)
