@@ -26,8 +26,11 @@ from .gzpose import GzPose
 WORLD = "world"
 MODEL_FRAME = "__model__"
 # The identity, shared (poses are never changed once made): a scope's own
-# frame in itself, and the root of every composition.
-IDENTITY = GzPose(RigidTransform())
+# frame in itself, and the root of every composition; ORIGIN, its transform,
+# is the pose of every element without a <pose> (most links: one object
+# rather than one made per element).
+ORIGIN = RigidTransform()
+IDENTITY = GzPose(ORIGIN)
 
 
 class Vertex(Record):
@@ -52,7 +55,7 @@ class Vertex(Record):
         self.el = el
         self.attached_to = attached_to  # a name in ``scope`` (None: the default)
         self.relative_to = relative_to  # a name in ``scope`` (None: the default)
-        self.X = RigidTransform() if X is None else X
+        self.X = ORIGIN if X is None else X
         self.pose_el = pose_el
         self.inner_scope = inner_scope  # for model vertices: the model itself
         self.placement = placement  # for model vertices: the placement frame
@@ -430,7 +433,7 @@ def read_pose(diag: SdfDiagnostic, el, kids: dict | None = None
     ``kids``: the child index of ``el``, when the caller has it."""
     pose = first_child(el, "pose") if kids is None else kids.get("pose")
     if pose is None:
-        return RigidTransform(), None, None
+        return ORIGIN, None, None
     try:
         X = diag.pose(pose)
     except ValueError:

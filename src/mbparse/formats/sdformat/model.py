@@ -13,7 +13,7 @@ from ...diagnostics import ParseError
 from ..common.xml import children, first_child
 from .lookup import all_named_in, child_index, prefixed_children
 from .diagnostic import SdfDiagnostic, add_at, check_supported, check_value
-from .frames import MODEL_FRAME, WORLD, FrameGraph, Scope
+from .frames import MODEL_FRAME, ORIGIN, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader, read_number
 
@@ -315,8 +315,8 @@ class ModelBuilder:
         if pose is MISSING:
             pose = first_child(el, "pose")
         if pose is None:
-            return RigidTransform()
-        X = self.diag.checked(pose, "pose", lambda: self.diag.pose(pose), RigidTransform())
+            return ORIGIN
+        X = self.diag.checked(pose, "pose", lambda: self.diag.pose(pose), ORIGIN)
         relative_to = pose.get("relative_to")
         if not relative_to:
             return X
@@ -341,7 +341,7 @@ class ModelBuilder:
         diag = self.diag
         mass = 1.0
         moments = [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
-        X = RigidTransform()
+        X = ORIGIN
         if inertial is not None:
             auto = inertial.get("auto")
             # (no attribute, the default: nothing to read)
