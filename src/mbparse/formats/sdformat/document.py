@@ -48,6 +48,15 @@ def parse_version(text: str) -> tuple[int, int]:
     return int(major), int(minor or 0)
 
 
+def may_hold_delimiter(data: bytes) -> bool:
+    """Whether a name in the document of ``data`` may hold the scope
+    delimiter '::'. Bytes with no '::', no '&' (which may stand for a ':')
+    and no NUL (UTF-16 and UTF-32 texts have them; EBCDIC is refused) hold
+    no ':' but single ones, so no name of their tree holds '::', nor one an
+    <include> of theirs gives."""
+    return b"::" in data or b"&" in data or b"\x00" in data
+
+
 class Loader:
     """Loads one top-level document and everything it includes."""
 
@@ -76,23 +85,21 @@ class Loader:
         self._read_texts: dict[str, set[str]] = {}
         self._read_attributes: dict[str, set[str]] = {}
         self._read_poses: set[tuple] = set()
-        # Whether a file read so far may hold the scope delimiter: bytes
-        # with no '::', no '&' (which may stand for a ':') and no NUL (UTF-16
-        # and UTF-32 texts have them; EBCDIC is refused) hold no ':' but
-        # single ones, so no name of that tree (nor one an <include> gives,
-        # or the unflattening makes) holds '::', and the walk over its named
+        # Whether a file read so far may hold the scope delimiter (see
+        # may_hold_delimiter): when none does, the walk over the named
         # elements that looks for one (some 2% of a small file's load) is
         # not made.
         self.names_may_hold_delimiter = False
 
     # ------------------------------------------------------------ files
     def parse_xml(self, source: DataSource):
+        """The root of ``source``'s XML, and whether its names may hold the
+        scope delimiter (:func:`may_hold_delimiter`)."""
         name = source.name()
         notes: list = []
         data = source.read_bytes()
-        if not self.names_may_hold_delimiter:
-            self.names_may_hold_delimiter = (b"::" in data or b"&" in data
-                                              or b"\x00" in data)
+        delimited = may_hold_delimiter(data)
+        self.names_may_hold_delimiter = self.names_may_hold_delimiter or delimited
         root, problem, line = parse_xml_bytes(data, notes)
         if root is None:
             self.diag.policy.error(f"Error parsing XML in '{name}': {problem}", name, line,
@@ -102,11 +109,11 @@ class Loader:
         elements = list(root.iter())
         if len(elements) <= KEEP_ELEMENTS:
             self.elements.append(elements)
-        return root
+        return root, delimited
 
     def load(self, source: DataSource):
         """The validated ``<sdf>`` element of ``source``."""
-        root = self.parse_xml(source)
+        root, delimited = self.parse_xml(source)
         name = source.name()
         if root.tag != "sdf":
             self.diag.error(root, f"Unable to read '{name}': its root element is not <sdf>.",
@@ -121,7 +128,7 @@ class Loader:
         root.set(VERSION_ATTR, version)
         number = parse_version(version)
         upgrade(root, number)
-        if number < (1, 8):
+        if number < (1, 8) and delimited:  # (it only moves elements named with '::')
             unflatten_document(self.diag, root)
         key = os.path.abspath(source.filename) if source.filename else None
         if key is not None:
