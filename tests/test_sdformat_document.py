@@ -250,6 +250,32 @@ def test_sdf_scope_delimiter_in_names_is_an_error_from_1_8():
         parse_sdf(sdf('<model name="m"><link name="a::b"/></model>', version="1.8"))
 
 
+def test_sdf_scope_delimiter_written_as_character_references_is_an_error():
+    # (the loader skips the look for '::' in a text holding neither '::' nor '&')
+    with pytest.raises(ParseError, match="::"):
+        parse_sdf(sdf('<model name="m"><link name="a&#58;&#x3a;b"/></model>', version="1.8"))
+
+
+def test_sdf_scope_delimiter_in_a_utf16_file_is_an_error(tmp_path):
+    # (in UTF-16 the bytes hold no b'::')
+    path = tmp_path / "m.sdf"
+    path.write_bytes(sdf('<model name="m"><link name="a::b"/></model>', version="1.8")
+                     .replace('version="1.0"', 'version="1.0" encoding="UTF-16"')
+                     .encode("utf-16"))
+    with pytest.raises(ParseError, match="scope delimiter"):
+        parse_file(path)
+
+
+def test_sdf_scope_delimiter_in_an_included_file_is_an_error(tmp_path):
+    # (the including file holds no '::': the included one's text is what tells)
+    (tmp_path / "inner.sdf").write_text(sdf('<model name="i"><link name="a::b"/></model>'))
+    top = tmp_path / "top.sdf"
+    top.write_text(sdf('<model name="m"><link name="L"/>'
+                       f'<include><uri>{tmp_path / "inner.sdf"}</uri></include></model>'))
+    with pytest.raises(ParseError, match="scope delimiter"):
+        parse_file(top)
+
+
 def test_sdf_model_without_link_is_an_error():
     with pytest.raises(ParseError, match="at least one link"):
         parse_sdf(sdf('<model name="m"><frame name="F"/></model>'))

@@ -260,6 +260,15 @@ def test_sdf_flattened_names_from_1_8_on_are_errors():
     assert f":{line_of(text, 'N::__model__')}:" in str(e.value)
 
 
+def test_sdf_flattened_names_written_as_character_references_are_unflattened():
+    # (the loader unflattens only a text holding '::', '&' or a NUL byte)
+    parsed = parse_sdf(sdf('<world name="w"><model name="P"><link name="N&#58;:A"/>'
+                           '</model></world>', "1.7"))
+    plant, instances = parsed.plant, parsed.instances
+    assert [plant.get_model_instance_name(i) for i in instances] == ["P", "P::N"]
+    assert plant.has_body_named("A", plant.get_model_instance_by_name("P::N"))
+
+
 def test_sdf_top_level_flattened_model_is_not_unflattened():
     # libsdformat unflattens only the models of a world.
     parsed = parse_sdf(sdf('<model name="P"><link name="N::A"/></model>', "1.7"))
