@@ -193,6 +193,16 @@ class RigidTransform:
             return cls(IDENTITY3, xyz)
         return cls(rpy_to_matrix(rpy), xyz)
 
+    @staticmethod
+    def of_floats(rpy: Vec3, xyz: Vec3) -> "RigidTransform":
+        """:meth:`from_rpy_xyz` for tuples of three floats (a pose read
+        from text): the same pose, made without ``__init__``'s float()."""
+        X = _new_transform(RigidTransform)
+        r, p, y = rpy
+        X.R = IDENTITY3 if r == 0.0 and p == 0.0 and y == 0.0 else rpy_to_matrix(rpy)
+        X.p = xyz
+        return X
+
     # Products and inverses are what a frame graph computes most (an
     # SDFormat file's poses): written out, the very arithmetic of matmul,
     # matvec, add and scale in the same order (the same bits), and made

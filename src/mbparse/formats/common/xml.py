@@ -740,21 +740,47 @@ class XmlDiagnostic:
         ``others(el)`` is called when it has other attributes too."""
         if el is None:
             return IDENTITY
-        xyz, rpy = el.get("xyz"), el.get("rpy")
-        # (a count of the attributes costs half a list of their names)
-        if others is not None and len(el.attrib) != (xyz is not None) + (rpy is not None):
-            others(el)
-        key = (xyz, rpy)
-        pose = self._poses.get(key)
+        # The memo's key is the element's (name, text) pairs as written: one
+        # call to lxml (two get()s and a count of the attributes cost more).
+        items = tuple(el.items())
+        pose = self._poses.get(items)
         if pose is None:
-            xyz = self.vector(el, "xyz", 3, ZERO3, xyz)
-            rpy = self.vector(el, "rpy", 3, ZERO3, rpy)
-            pose = RigidTransform.from_rpy_xyz(rpy, xyz)
-            numbers = self._numbers
-            if (len(self._poses) < MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)
-                    and (key[1] is None or len(numbers.get(key[1], ())) == 3)):
-                self._poses[key] = pose  # (only texts read without a word: a warning is per element)
+            pose = self._read_origin(el, items, others)
         return pose
+
+    def _read_origin(self, el, items: tuple, others) -> RigidTransform:
+        """:meth:`origin` for attributes ``items`` not met before in this
+        file (or met with a word to say); a pose read from plain numbers,
+        of an element with no other attributes, is remembered."""
+        xyz = rpy = None
+        for name, text in items:
+            if name == "xyz":
+                xyz = text
+            elif name == "rpy":
+                rpy = text
+        plain = len(items) == (xyz is not None) + (rpy is not None)
+        if others is not None and not plain:
+            others(el)
+        p = ZERO3 if xyz is None else self._plain_vector3(xyz)
+        angles = ZERO3 if rpy is None else self._plain_vector3(rpy)
+        if p is None or angles is None:  # (the careful reading, with its words)
+            p = self.vector(el, "xyz", 3, ZERO3, xyz)
+            return RigidTransform.from_rpy_xyz(self.vector(el, "rpy", 3, ZERO3, rpy), p)
+        pose = RigidTransform.of_floats(angles, p)
+        if plain and len(self._poses) < MEMO_LIMIT:
+            self._poses[items] = pose
+        return pose
+
+    def _plain_vector3(self, text: str) -> tuple[float, ...] | None:
+        """``text`` as three plain finite numbers (remembered), or None
+        (then :meth:`vector` reads it and says what is wrong)."""
+        known = self._numbers.get(text)
+        if known is not None and len(known) == 3:
+            return known
+        values = fast_numbers(text, 3)
+        if values is not None and len(self._numbers) < MEMO_LIMIT:
+            self._numbers[text] = values
+        return values
 
 
 def _line(el) -> int | None:
