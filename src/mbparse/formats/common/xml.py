@@ -289,6 +289,14 @@ def _blank(data: bytes, start: int, end: int) -> bytes:
 def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
     """The text with its leading XML declarations blanked out, as tinyxml2
     reads them: after any whitespace, as many as there are, contents unread."""
+    if data.startswith(b"<") and not data.startswith(b"<?"):
+        return data  # no declaration (none can start later than the first '<')
+    if data.startswith(b"<?xml "):  # the common prolog, known without a regex
+        end = data.find(b"?>", 5, 200) + 2
+        if data[:end] in _PLAIN_PROLOGS:
+            after = data[end:end + 64].lstrip()
+            if after and not after.startswith(b"<?xml"):  # (no second declaration)
+                return data
     start = 3 if data.startswith(_BOM) else 0
     pos, count = start, 0
     while True:
@@ -322,6 +330,16 @@ def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
 _PLAIN_DECLARATION = re.compile(
     rb"""<\?xml\s+version\s*=\s*(["'])1\.0\1(?:\s+encoding\s*=\s*(["'])(?i:utf-8)\2)?"""
     rb"""(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$""")
+
+# The declarations most files start with, each one lxml reads as tinyxml2
+# does (kept only if :data:`_PLAIN_DECLARATION` says so).
+_PLAIN_PROLOGS = frozenset(
+    d for d in (b'<?xml version="1.0"?>', b'<?xml version="1.0" ?>',
+                b'<?xml version="1.0" encoding="utf-8"?>', b'<?xml version="1.0" encoding="UTF-8"?>',
+                b'<?xml version="1.0" encoding="utf-8" ?>', b'<?xml version="1.0" encoding="UTF-8" ?>',
+                b"<?xml version='1.0'?>", b"<?xml version='1.0' encoding='utf-8'?>",
+                b"<?xml version='1.0' encoding='UTF-8'?>")
+    if _PLAIN_DECLARATION.match(d) is not None)
 
 
 def _offset(data: bytes, position) -> int | None:
