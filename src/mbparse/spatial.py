@@ -185,7 +185,8 @@ class RigidTransform:
 
     def __init__(self, R: Mat3 = IDENTITY3, p: Sequence[float] = ZERO3):
         self.R = R
-        self.p = (float(p[0]), float(p[1]), float(p[2]))
+        # (the default, which SDFormat's reader makes thousands of: no float())
+        self.p = p if p is ZERO3 else (float(p[0]), float(p[1]), float(p[2]))
 
     @classmethod
     def from_rpy_xyz(cls, rpy: Sequence[float], xyz: Sequence[float]) -> "RigidTransform":
