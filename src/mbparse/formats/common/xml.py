@@ -335,9 +335,12 @@ _PLAIN_DECLARATION = re.compile(
 # does (kept only if :data:`_PLAIN_DECLARATION` says so).
 _PLAIN_PROLOGS = frozenset(
     d for d in (b'<?xml version="1.0"?>', b'<?xml version="1.0" ?>',
-                b'<?xml version="1.0" encoding="utf-8"?>', b'<?xml version="1.0" encoding="UTF-8"?>',
-                b'<?xml version="1.0" encoding="utf-8" ?>', b'<?xml version="1.0" encoding="UTF-8" ?>',
-                b"<?xml version='1.0'?>", b"<?xml version='1.0' encoding='utf-8'?>",
+                b'<?xml version="1.0" encoding="utf-8"?>',
+                b'<?xml version="1.0" encoding="UTF-8"?>',
+                b'<?xml version="1.0" encoding="utf-8" ?>',
+                b'<?xml version="1.0" encoding="UTF-8" ?>',
+                b"<?xml version='1.0'?>", b"<?xml version='1.0' ?>",
+                b"<?xml version='1.0' encoding='utf-8'?>",
                 b"<?xml version='1.0' encoding='UTF-8'?>")
     if _PLAIN_DECLARATION.match(d) is not None)
 
