@@ -185,13 +185,24 @@ class RigidTransform:
 
     def __init__(self, R: Mat3 = IDENTITY3, p: Sequence[float] = ZERO3):
         self.R = R
-        self.p = (float(p[0]), float(p[1]), float(p[2]))
+        # (the default, which SDFormat's reader makes thousands of: no float())
+        self.p = p if p is ZERO3 else (float(p[0]), float(p[1]), float(p[2]))
 
     @classmethod
     def from_rpy_xyz(cls, rpy: Sequence[float], xyz: Sequence[float]) -> "RigidTransform":
         if rpy[0] == 0.0 and rpy[1] == 0.0 and rpy[2] == 0.0:
             return cls(IDENTITY3, xyz)
         return cls(rpy_to_matrix(rpy), xyz)
+
+    @staticmethod
+    def of_floats(rpy: Vec3, xyz: Vec3) -> "RigidTransform":
+        """:meth:`from_rpy_xyz` for tuples of three floats (a pose read
+        from text): the same pose, made without ``__init__``'s float()."""
+        X = _new_transform(RigidTransform)
+        r, p, y = rpy
+        X.R = IDENTITY3 if r == 0.0 and p == 0.0 and y == 0.0 else rpy_to_matrix(rpy)
+        X.p = xyz
+        return X
 
     # Products and inverses are what a frame graph computes most (an
     # SDFormat file's poses): written out, the very arithmetic of matmul,

@@ -289,6 +289,14 @@ def _blank(data: bytes, start: int, end: int) -> bytes:
 def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
     """The text with its leading XML declarations blanked out, as tinyxml2
     reads them: after any whitespace, as many as there are, contents unread."""
+    if data.startswith(b"<") and not data.startswith(b"<?"):
+        return data  # no declaration (none can start later than the first '<')
+    if data.startswith(b"<?xml "):  # the common prolog, known without a regex
+        end = data.find(b"?>", 5, 200) + 2
+        if data[:end] in _PLAIN_PROLOGS:
+            after = data[end:end + 64].lstrip()
+            if after and not after.startswith(b"<?xml"):  # (no second declaration)
+                return data
     start = 3 if data.startswith(_BOM) else 0
     pos, count = start, 0
     while True:
@@ -322,6 +330,19 @@ def _tinyxml_prolog(data: bytes, notes: list[Note]) -> bytes:
 _PLAIN_DECLARATION = re.compile(
     rb"""<\?xml\s+version\s*=\s*(["'])1\.0\1(?:\s+encoding\s*=\s*(["'])(?i:utf-8)\2)?"""
     rb"""(?:\s+standalone\s*=\s*(["'])(?:yes|no)\3)?\s*\?>$""")
+
+# The declarations most files start with, each one lxml reads as tinyxml2
+# does (kept only if :data:`_PLAIN_DECLARATION` says so).
+_PLAIN_PROLOGS = frozenset(
+    d for d in (b'<?xml version="1.0"?>', b'<?xml version="1.0" ?>',
+                b'<?xml version="1.0" encoding="utf-8"?>',
+                b'<?xml version="1.0" encoding="UTF-8"?>',
+                b'<?xml version="1.0" encoding="utf-8" ?>',
+                b'<?xml version="1.0" encoding="UTF-8" ?>',
+                b"<?xml version='1.0'?>", b"<?xml version='1.0' ?>",
+                b"<?xml version='1.0' encoding='utf-8'?>",
+                b"<?xml version='1.0' encoding='UTF-8'?>")
+    if _PLAIN_DECLARATION.match(d) is not None)
 
 
 def _offset(data: bytes, position) -> int | None:
@@ -740,21 +761,47 @@ class XmlDiagnostic:
         ``others(el)`` is called when it has other attributes too."""
         if el is None:
             return IDENTITY
-        xyz, rpy = el.get("xyz"), el.get("rpy")
-        # (a count of the attributes costs half a list of their names)
-        if others is not None and len(el.attrib) != (xyz is not None) + (rpy is not None):
-            others(el)
-        key = (xyz, rpy)
-        pose = self._poses.get(key)
+        # The memo's key is the element's (name, text) pairs as written: one
+        # call to lxml (two get()s and a count of the attributes cost more).
+        items = tuple(el.items())
+        pose = self._poses.get(items)
         if pose is None:
-            xyz = self.vector(el, "xyz", 3, ZERO3, xyz)
-            rpy = self.vector(el, "rpy", 3, ZERO3, rpy)
-            pose = RigidTransform.from_rpy_xyz(rpy, xyz)
-            numbers = self._numbers
-            if (len(self._poses) < MEMO_LIMIT and (key[0] is None or len(numbers.get(key[0], ())) == 3)
-                    and (key[1] is None or len(numbers.get(key[1], ())) == 3)):
-                self._poses[key] = pose  # (only texts read without a word: a warning is per element)
+            pose = self._read_origin(el, items, others)
         return pose
+
+    def _read_origin(self, el, items: tuple, others) -> RigidTransform:
+        """:meth:`origin` for attributes ``items`` not met before in this
+        file (or met with a word to say); a pose read from plain numbers,
+        of an element with no other attributes, is remembered."""
+        xyz = rpy = None
+        for name, text in items:
+            if name == "xyz":
+                xyz = text
+            elif name == "rpy":
+                rpy = text
+        plain = len(items) == (xyz is not None) + (rpy is not None)
+        if others is not None and not plain:
+            others(el)
+        p = ZERO3 if xyz is None else self._plain_vector3(xyz)
+        angles = ZERO3 if rpy is None else self._plain_vector3(rpy)
+        if p is None or angles is None:  # (the careful reading, with its words)
+            p = self.vector(el, "xyz", 3, ZERO3, xyz)
+            return RigidTransform.from_rpy_xyz(self.vector(el, "rpy", 3, ZERO3, rpy), p)
+        pose = RigidTransform.of_floats(angles, p)
+        if plain and len(self._poses) < MEMO_LIMIT:
+            self._poses[items] = pose
+        return pose
+
+    def _plain_vector3(self, text: str) -> tuple[float, ...] | None:
+        """``text`` as three plain finite numbers (remembered), or None
+        (then :meth:`vector` reads it and says what is wrong)."""
+        known = self._numbers.get(text)
+        if known is not None and len(known) == 3:
+            return known
+        values = fast_numbers(text, 3)
+        if values is not None and len(self._numbers) < MEMO_LIMIT:
+            self._numbers[text] = values
+        return values
 
 
 def _line(el) -> int | None:
