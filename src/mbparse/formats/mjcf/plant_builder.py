@@ -12,9 +12,8 @@ from ...geometry.properties import (DEFAULT_FRICTION, ILLUSTRATION, PERCEPTION, 
 from ...plant import (BallRpyJoint, PrismaticJoint, RevoluteJoint, RevoluteSpring, WeldJoint)
 from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_matrix, matvec,
                         norm, scale)
-from ...source_location import CURRENT_SOURCE
 from ..common.suggest import did_you_mean, too_many
-from ..common.xml import MEMO_LIMIT, REFUSALS
+from ..common.xml import MEMO_LIMIT
 from .bodies import Body, Placed
 from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
@@ -108,16 +107,7 @@ class PlantBuilder:
     def add_body(self, body: Body) -> None:
         doc = self.doc
         el = body.el
-        diag = doc.diag(el)
-        # (as diag.located(el), without a context object per body)
-        token = CURRENT_SOURCE.set(diag.where(el))
-        try:
-            body.plant_body = self.plant.add_rigid_body(body.name, self.instance,
-                                                        self._spatial_inertia(body))
-        except REFUSALS as e:
-            diag.refused(el, e)
-        finally:
-            CURRENT_SOURCE.reset(token)
+        body.plant_body = doc.diag(el).add_at(el, self._add_rigid_body, body)
         if body.geoms:
             try:
                 self._geometry(body)
@@ -135,6 +125,9 @@ class PlantBuilder:
                 self.add_body(child)
             except ParseError as e:
                 doc.recover(e)
+
+    def _add_rigid_body(self, body: Body):
+        return self.plant.add_rigid_body(body.name, self.instance, self._spatial_inertia(body))
 
     def _spatial_inertia(self, body: Body) -> SpatialInertia:
         """The body's spatial inertia. Bodies whose mass, center of mass and
@@ -350,34 +343,8 @@ class PlantBuilder:
                         "this: damping must be non-negative; mbparse gives the joint damping 0 "
                         "and keeps the value for conversions]", code="joint-damping-negative")
         X_PJ = self._composed(X_P, X_CJ)
-        diag = doc.diag(j.el)
-        # (as diag.located(j.el), without a context object per joint)
-        token = CURRENT_SOURCE.set(diag.where(j.el))
-        try:
-            if kind == "hinge":
-                joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
-                                             axis, -math.inf, math.inf, damping)
-                if limits is not None:
-                    joint.set_position_limits([limits[0]], [limits[1]])
-                if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
-                    joint.set_default_positions([ref])
-            elif kind == "slide":
-                joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
-                                             axis, -math.inf, math.inf, damping)
-                if limits is not None:
-                    joint.set_position_limits([limits[0]], [limits[1]])
-                joint.set_default_positions([ref])
-            else:
-                joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
-                                             damping)
-                if limits is not None:
-                    doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
-                                                  "joint is not supported and is ignored",
-                                code="mjcf-unsupported")
-        except REFUSALS as e:
-            diag.refused(j.el, e)
-        finally:
-            CURRENT_SOURCE.reset(token)
+        joint = doc.diag(j.el).add_at(j.el, self._add_typed_joint, kind, name, parent, X_PJ,
+                                      child, X_CM, X_CJ, axis, damping, limits, ref, a)
         if negative_damping is not None:
             describe(joint, "damping", [negative_damping])
         if not _SPRING.isdisjoint(values):
@@ -389,6 +356,34 @@ class PlantBuilder:
             if armature:
                 self.armature[joint.index] = armature
                 self.armature_el[joint.index] = a.where("armature")
+
+    def _add_typed_joint(self, kind: str, name: str, parent, X_PJ: RigidTransform, child,
+                         X_CM: RigidTransform, X_CJ: RigidTransform, axis, damping,
+                         limits, ref: float, a):
+        """The plant's joint for a hinge, slide or ball, with its limits and
+        default position (called through ``add_at``: the plant's refusals
+        become errors at the joint)."""
+        if kind == "hinge":
+            joint = self.plant.add_joint(RevoluteJoint, name, parent, X_PJ, child, X_CM,
+                                         axis, -math.inf, math.inf, damping)
+            if limits is not None:
+                joint.set_position_limits([limits[0]], [limits[1]])
+            if ref != 0.0 or math.copysign(1.0, ref) < 0:  # else it stays at [0.0]
+                joint.set_default_positions([ref])
+        elif kind == "slide":
+            joint = self.plant.add_joint(PrismaticJoint, name, parent, X_PJ, child, X_CM,
+                                         axis, -math.inf, math.inf, damping)
+            if limits is not None:
+                joint.set_position_limits([limits[0]], [limits[1]])
+            joint.set_default_positions([ref])
+        else:
+            joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
+                                         damping)
+            if limits is not None:
+                self.doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
+                                                   "joint is not supported and is ignored",
+                                 code="mjcf-unsupported")
+        return joint
 
     def _composed(self, X_P: RigidTransform, X_CJ: RigidTransform) -> RigidTransform:
         """``X_P @ X_CJ``, made once for each pair of the very same

@@ -6,8 +6,7 @@ from typing import Callable, NoReturn, TypeVar
 
 from ...numbers import unreadable_code
 from ...spatial import RigidTransform
-from ...source_location import CURRENT_SOURCE
-from ..common.xml import MEMO_LIMIT, REFUSALS, XmlDiagnostic, qname as local_name
+from ..common.xml import MEMO_LIMIT, XmlDiagnostic, qname as local_name
 from . import values
 
 
@@ -64,23 +63,6 @@ class SdfDiagnostic(XmlDiagnostic):
             return self.default_file, None
         base = el.base if hasattr(el, "base") else None
         return (base or self.default_file), getattr(el, "sourceline", None)
-
-
-def add_at(diag: SdfDiagnostic, el, add: Callable[..., T], *args) -> T:
-    """``add(*args)`` (a plant or scene-graph call) as ``with diag.located(el)``
-    makes it, without the context object: the builders add a body, frame,
-    joint or geometry per element (this, with try/except ParseError in place
-    of ``recovering()`` around each element, took 1.4% off the instructions
-    of the benchmark's sdf set)."""
-    line = getattr(el, "sourceline", None) if el is not None else None
-    locate = diag.policy.locate
-    token = CURRENT_SOURCE.set((diag.file, line) if locate is None else locate(diag.file, line))
-    try:
-        return add(*args)
-    except REFUSALS as e:
-        diag.refused(el, e)
-    finally:
-        CURRENT_SOURCE.reset(token)
 
 
 def check_supported(diag: SdfDiagnostic, el, supported: set[str] | frozenset[str],

@@ -15,7 +15,7 @@ from ..common import drake
 from . import values
 from ..common.xml import children, first_child
 from .lookup import child_index, first_on_path
-from .diagnostic import SdfDiagnostic, add_at, check_supported, local_name
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 GEOMETRY_TAGS = frozenset({"box", "capsule", "cylinder", "drake:capsule", "drake:ellipsoid",
                            "ellipsoid", "empty", "heightmap", "mesh", "plane", "polyline",
@@ -86,7 +86,7 @@ class SdfGeometryReader:
                     break
         if el is None:
             return None
-        return add_at(diag, el, self.shape_of, el, tag, for_collision)
+        return diag.add_at(el, self.shape_of, el, tag, for_collision)
 
     def shape_of(self, el, tag: str, for_collision: bool):
         """The shape of element ``el`` of shape tag ``tag`` (None for an

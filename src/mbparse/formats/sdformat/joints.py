@@ -14,7 +14,7 @@ from ...spatial import RigidTransform, cross, dot, fast_number, matvec, norm
 from . import loops, values
 from ..common.xml import first_child
 from .lookup import child_index
-from .diagnostic import SdfDiagnostic, add_at, check_supported, local_name
+from .diagnostic import SdfDiagnostic, check_supported, local_name
 
 INF = math.inf
 JOINT_TAGS = frozenset({"axis", "axis2", "child", "drake:rotor_inertia", "drake:gear_ratio",
@@ -162,7 +162,7 @@ class JointReader:
             loops.close_loop(self, el, jtype, parent_body, X_PJ, child_body, X_CJ, axis, xyz)
             self.kept_as_constraints.add(el)
             return jtype
-        joint = add_at(diag, el, self.add_of_type, vertex, instance, jtype, parent_body, X_PF,
+        joint = diag.add_at(el, self.add_of_type, vertex, instance, jtype, parent_body, X_PF,
                        child_body, X_CJ, axes, kids)
         if joint is not None:
             self.describe_joint(joint, jtype, axes)
@@ -346,7 +346,7 @@ class JointReader:
             return
         effort = axes[0].effort if axes[0] is not None else 0.0
         if effort != 0:
-            actuator = add_at(diag, el, self.plant.add_joint_actuator, name, joint, effort)
+            actuator = diag.add_at(el, self.plant.add_joint_actuator, name, joint, effort)
             for tag, attr in (("drake:rotor_inertia", "rotor_inertia"),
                               ("drake:gear_ratio", "gear_ratio")):
                 node = kids.get(tag)

@@ -12,7 +12,7 @@ from .auto_inertia import auto_inertial
 from ...diagnostics import ParseError
 from ..common.xml import children, first_child
 from .lookup import all_named_in, child_index, prefixed_children
-from .diagnostic import SdfDiagnostic, add_at, check_supported, check_value
+from .diagnostic import SdfDiagnostic, check_supported, check_value
 from .frames import MODEL_FRAME, ORIGIN, WORLD, FrameGraph, Scope
 from .geometry import SdfGeometryReader
 from .joints import JointReader, read_number
@@ -136,7 +136,7 @@ class ModelBuilder:
             index = plant.get_model_instance_by_name(name)
             if index >= self.first_reusable_instance:
                 return index
-        return add_at(self.diag, scope.el, plant.add_model_instance, name)
+        return self.diag.add_at(scope.el, plant.add_model_instance, name)
 
     def add_model(self, scope: Scope, name: str) -> list[int]:
         if scope.kind == "custom":
@@ -177,9 +177,9 @@ class ModelBuilder:
         if scope.canonical is not None and scope.canonical in self.bodies:
             body = self.bodies[scope.canonical]
             X_LM = self.relative(scope.parent, scope.path, scope.canonical)
-            add_at(diag, el, plant.add_frame, MODEL_FRAME, body.body_frame, X_LM, instance)
+            diag.add_at(el, plant.add_frame, MODEL_FRAME, body.body_frame, X_LM, instance)
         else:
-            add_at(diag, el, plant.add_frame, MODEL_FRAME, plant.world_frame(), X_WM, instance)
+            diag.add_at(el, plant.add_frame, MODEL_FRAME, plant.world_frame(), X_WM, instance)
         joint_types = self.joints_and_frames(scope, instance)
         drake_elements.add_all(self, scope, instance, prefixed)
         if scope.static:
@@ -264,7 +264,7 @@ class ModelBuilder:
         check_value(diag, el, "kinematic", "false", kids)
         check_value(diag, el, "gravity", "true", kids)
         M = self.inertia(el, kids.get("inertial"))
-        body = add_at(diag, el, plant.add_rigid_body, el.get("name"), instance, M)
+        body = diag.add_at(el, plant.add_rigid_body, el.get("name"), instance, M)
         self.bodies[vertex.id] = body
         X_WL = self.X_W(vertex.id)
         plant.set_default_free_body_pose(body, X_WL)
@@ -293,7 +293,7 @@ class ModelBuilder:
                 X_LG = self.X_element(visual, el, visual_kids.get("pose"))
                 instance = self.geometry.visual(visual, X_LG, visual_kids)
                 if instance is not None:
-                    add_at(diag, visual, plant.register_visual_geometry, body, instance)
+                    diag.add_at(visual, plant.register_visual_geometry, body, instance)
             except ParseError as e:
                 if not recovered(e):
                     raise
@@ -303,7 +303,7 @@ class ModelBuilder:
                 X_LG = self.X_element(collision, el, collision_kids.get("pose"))
                 instance = self.geometry.collision(collision, X_LG, collision_kids)
                 if instance is not None:
-                    add_at(diag, collision, plant.register_collision_geometry, body, instance)
+                    diag.add_at(collision, plant.register_collision_geometry, body, instance)
             except ParseError as e:
                 if not recovered(e):
                     raise
@@ -394,7 +394,7 @@ class ModelBuilder:
             parent = self.plant_frame_for(scope, instance, attached, base)
         X_PF = self.relative(scope, vertex.id, base)
         # As in Drake, the frame joins the model instance of its parent frame.
-        add_at(diag, el, plant.add_frame, el.get("name"), parent, X_PF, None)
+        diag.add_at(el, plant.add_frame, el.get("name"), parent, X_PF, None)
 
     def plant_frame_for(self, scope: Scope, instance: int, name: str, vid: str):
         """Drake's choice of the plant frame a scoped name refers to."""
