@@ -211,9 +211,8 @@ def _add_base_joints(plant: "MultibodyPlant", up: list[int], as_child: list[int]
     chosen: dict[int, tuple] = {}  # set representative -> (key, body)
     lone = []
     for body in bodies[1:]:
-        b = r = body.index
-        while up[r] != r:
-            up[r] = r = up[up[r]]
+        b = body.index
+        r = _root(up, b)
         if r == world:
             continue
         if as_child[b] or as_parent[b]:
