@@ -6,6 +6,7 @@ Every mesh is one MuJoCo compiles."""
 from __future__ import annotations
 
 import json
+import os
 import struct
 from pathlib import Path
 
@@ -167,3 +168,40 @@ def test_a_collada_geometry_whose_material_is_missing_is_still_read_and_converte
     result = convert_file(str(model), "mjcf", str(tmp_path / "model.xml"))
     assert [x.action for x in result.report.losses] == ["approximated"]
     assert 'file="meshes_meshes/broken.obj"' in result.text
+
+
+def test_a_file_made_at_the_obj_name_while_converting_is_not_written_over(tmp_path, monkeypatch):
+    # Two conversions at once (convert -j, Dask) put their meshes in one
+    # folder: a file another one made at the name after this one looked is
+    # left alone (the name is claimed in one step), and this mesh gets the
+    # next name.
+    model = model_with_mesh(tmp_path, "box.glb", box())
+    folder = tmp_path / "meshes_meshes"
+    folder.mkdir()
+    (folder / "box.obj").write_text("# another conversion's mesh\n")
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists",
+                        lambda p: False if str(p).endswith("box.obj") else real_exists(p))
+    text = convert_file(str(model), "mjcf", str(tmp_path / "model.xml")).text
+    monkeypatch.undo()
+    assert 'file="meshes_meshes/box_1.obj"' in text
+    assert (folder / "box.obj").read_text() == "# another conversion's mesh\n"
+    assert read_mesh(str(folder / "box_1.obj")).faces.tolist() == box().faces.tolist()
+    assert sorted(p.name for p in folder.iterdir()) == ["box.obj", "box_1.obj"]
+
+
+def test_a_copied_mesh_never_takes_a_name_made_while_converting(tmp_path, monkeypatch):
+    # The same for --copy-meshes: a file made at the copy's name after this
+    # conversion looked is not written over.
+    model = model_with_mesh(tmp_path, "box.stl", box())
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    (copies / "box.stl").write_text("solid someone_else\nendsolid\n")
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists",
+                        lambda p: False if str(p).endswith("box.stl") else real_exists(p))
+    convert_file(str(model), "mjcf", str(tmp_path / "out.xml"),
+                 ConvertFileOptions(copy_meshes=str(copies)))
+    monkeypatch.undo()
+    assert (copies / "box.stl").read_text() == "solid someone_else\nendsolid\n"
+    assert (copies / "box_1.stl").read_bytes() == (tmp_path / "box.stl").read_bytes()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ...package_map import PackageMap
@@ -85,14 +87,15 @@ class MeshPlacer:
             folder = self.generated_folder()
             os.makedirs(folder, exist_ok=True)
             comment = "mbparse: " + " ".join(comment.splitlines())
-            target = os.path.join(folder, stem + ".obj")
-            n = 1
             taken = set(self.copied.values())
-            while target in taken or (os.path.exists(target)
-                                      and _first_line(target) != "# " + comment):
-                target = os.path.join(folder, f"{stem}_{n}.obj")
-                n += 1
-            write_obj(target, vertices, faces, comment)
+            for target in _names(folder, stem, ".obj"):
+                if target in taken:
+                    continue
+                claimed = _claim(target)
+                if claimed or _first_line(target) == "# " + comment:
+                    with _given_back_on_failure(target, claimed):
+                        _write_whole(target, obj_text(vertices, faces, comment))
+                    break
             self.copied[key] = target
         rel = os.path.relpath(self.copied[key], os.path.abspath(self.out_dir))
         return rel.replace(os.sep, "/")
@@ -103,17 +106,19 @@ class MeshPlacer:
         folder = os.path.abspath(self.copy_to)
         os.makedirs(folder, exist_ok=True)
         stem, ext = os.path.splitext(os.path.basename(path))
-        target = os.path.join(folder, stem + ext)
-        n = 1
         taken = set(self.copied.values())
-        while target in taken or (os.path.exists(target) and not _same_file(target, path)):
-            target = os.path.join(folder, f"{stem}_{n}{ext}")
-            n += 1
-        if not os.path.exists(target):
-            shutil.copyfile(path, target)
-            # A mesh's material file (OBJ) and textures travel with it when they stand beside it.
-            if ext.lower() == ".obj":
-                _copy_obj_materials(path, folder)
+        for target in _names(folder, stem, ext):
+            if target in taken:
+                continue
+            if _same_file(target, path):
+                break  # (the copy folder holds the mesh itself)
+            if _claim(target):
+                with _given_back_on_failure(target, True):
+                    shutil.copyfile(path, target)
+                # A mesh's material file (OBJ) and textures travel with it when they stand beside it.
+                if ext.lower() == ".obj":
+                    _copy_obj_materials(path, folder)
+                break
         self.copied[path] = target
         return target
 
@@ -156,6 +161,55 @@ def unit_sphere_triangles():
         mesh = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
         _UNIT_SPHERE.append((mesh.vertices.tolist(), mesh.faces.tolist()))
     return _UNIT_SPHERE[0]
+
+
+def _names(folder: str, stem: str, ext: str):
+    """``stem + ext`` in ``folder``, then ``stem_1 + ext``, ``stem_2``..."""
+    yield os.path.join(folder, stem + ext)
+    n = 1
+    while True:
+        yield os.path.join(folder, f"{stem}_{n}{ext}")
+        n += 1
+
+
+def _claim(path: str) -> bool:
+    """Whether ``path`` was free and is now this conversion's (made empty,
+    in one step that fails if the file exists): two conversions running at
+    once (``convert -j``, Dask) never both take one name and write over each
+    other's mesh."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        return True
+    except FileExistsError:
+        return False
+
+
+@contextmanager
+def _given_back_on_failure(path: str, claimed: bool):
+    """A name this conversion claimed is removed again when writing it fails,
+    so that no empty file is left to take the name from the next one."""
+    try:
+        yield
+    except BaseException:
+        if claimed and os.path.exists(path):
+            os.remove(path)
+        raise
+
+
+def _write_whole(path: str, text: str) -> None:
+    """``text`` into ``path``, written beside it and moved into place in one
+    step, so that a reader (or a conversion running at once) sees the old
+    file or the new one, never part of it."""
+    folder, name = os.path.split(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
 
 
 def _first_line(path: str) -> str:
