@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ...files import path_exists
 from ...package_map import resolve_uri
 from ...spatial import RigidTransform
 from ..common.uris import FileResolver
@@ -91,11 +92,13 @@ class SdfReader:
         the package map (and relative paths from the current folder)."""
         _, sep, rest = uri.partition("://")
         filename = rest if sep else uri
-        for candidate in ([os.path.join(os.getcwd(), filename), filename]
-                          + [os.path.join(folder, filename)
-                             for folder in os.environ.get("SDF_PATH", "").split(":") if folder]):
-            if filename and os.path.exists(candidate):
-                return candidate, None
+        if filename:  # (each candidate asked by access(2): files.path_exists)
+            for candidate in ([os.path.join(os.getcwd(), filename), filename]
+                              + [os.path.join(folder, filename)
+                                 for folder in os.environ.get("SDF_PATH", "").split(":")
+                                 if folder]):
+                if path_exists(candidate):
+                    return candidate, None
         path, problem = resolve_uri(uri, self.ws.package_map, ".")
         return (None, problem) if problem else (path, None)
 

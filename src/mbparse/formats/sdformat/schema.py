@@ -41,11 +41,29 @@ class ElementSpec:
     # own check (not an <include> or <joint>): such an element with no
     # attribute, no child and a text already found readable needs no visit.
     plain_leaf: bool = False
+    # For the check's walk over an element's children: each child name's
+    # description and what its walk does with such a child (CHILD_VISIT,
+    # CHILD_LEAF, CHILD_DEPRECATED, or the value type a plain leaf's text
+    # is checked as), from ``children``.
+    child_kinds: dict[str, tuple["ElementSpec", str]] = field(default_factory=dict)
+    # An element with children of its own whose visit checks nothing but its
+    # attributes and children (no required attribute, no value, not an
+    # <include> or <joint>, not copy_data): one with no attribute whose
+    # children all pass is found fine without a visit (Loader._fine).
+    plain_parent: bool = False
 
     def __repr__(self) -> str:
         return f"ElementSpec(<{self.name}>, {len(self.attributes)} attributes, " \
                f"{len(self.children)} children)"
 
+
+# What the check's walk does with a child (ElementSpec.child_kinds): visit
+# it; nothing more when it has no attribute and no child (a plain leaf whose
+# text is a string); warn that it is deprecated, then visit it. (A plain leaf
+# with a checked value type has that type as its kind.)
+CHILD_VISIT = "visit"
+CHILD_LEAF = "leaf"
+CHILD_DEPRECATED = "deprecated"
 
 # Value types whose text may fail to read (strings always read).
 CHECKED_TYPES = frozenset({"double", "float", "int", "unsigned int", "unsigned long", "uint64_t",
@@ -72,4 +90,18 @@ def root() -> ElementSpec:
         spec.checked_type = spec.type if spec.type in CHECKED_TYPES else ""
         spec.plain_leaf = (not spec.children and not spec.required_attributes
                            and spec.name not in ("include", "joint"))
+    for spec in specs:
+        spec.plain_parent = (bool(spec.children) and not spec.required_attributes
+                             and not spec.checked_type and not spec.copy_data
+                             and spec.name not in ("include", "joint"))
+        spec.child_kinds = {k: (child, _child_kind(child, multiplicity))
+                            for k, (child, multiplicity) in spec.children.items()}
     return specs[data["root"]]
+
+
+def _child_kind(spec: ElementSpec, multiplicity: str) -> str:
+    if multiplicity == "deprecated":
+        return CHILD_DEPRECATED
+    if not spec.plain_leaf:
+        return CHILD_VISIT
+    return spec.checked_type or CHILD_LEAF
