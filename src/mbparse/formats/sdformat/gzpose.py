@@ -42,7 +42,12 @@ class GzPose:
         self._inverse: GzPose | None = None
 
     def __matmul__(self, other: "GzPose") -> "GzPose":
-        return GzPose(self.X @ other.X, self.s * other.s)
+        # (made without __init__: a frame graph composes some thirteen a file)
+        P = _new_pose(GzPose)
+        P.X = self.X @ other.X
+        P.s = self.s * other.s
+        P._inverse = None
+        return P
 
     def inverse(self) -> "GzPose":
         inverse = self._inverse
@@ -65,3 +70,6 @@ class GzPose:
 
     def __repr__(self) -> str:
         return f"GzPose({self.X!r}, s={self.s})"
+
+
+_new_pose = object.__new__
