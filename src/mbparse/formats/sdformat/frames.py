@@ -21,16 +21,10 @@ from ..common.suggest import did_you_mean, too_many
 from ..common.xml import first_child
 from . import values
 from .diagnostic import SdfDiagnostic
-from .gzpose import GzPose
+from .gzpose import IDENTITY, IDENTITY_RELATIVE, ORIGIN, GzPose
 
 WORLD = "world"
 MODEL_FRAME = "__model__"
-# The identity, shared (poses are never changed once made): a scope's own
-# frame in itself, and the root of every composition; ORIGIN, its transform,
-# is the pose of every element without a <pose> (most links: one object
-# rather than one made per element).
-ORIGIN = RigidTransform()
-IDENTITY = GzPose(ORIGIN)
 _new_pose = object.__new__
 
 
@@ -71,6 +65,8 @@ class Vertex(Record):
 
     def gz_pose(self) -> GzPose:
         """The raw pose with the squared norm of its written quaternion."""
+        if self.pose_el is None and self.X is ORIGIN:
+            return IDENTITY  # (no <pose>: the same values, shared)
         return GzPose(self.X, pose_quaternion_norm2(self.pose_el))
 
 
@@ -273,11 +269,15 @@ class FrameGraph:
         if vid == (scope.path or WORLD):
             self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
                             code="sdf-frame-cycle")
-        X = _new_pose(GzPose)
-        X.X = ORIGIN @ v.X
-        X.s = pose_quaternion_norm2(v.pose_el)  # (IDENTITY.s, 1.0, times it: itself)
-        X._inverse = None
-        self._require_finite(X, v, scope)
+        pose_el = v.pose_el
+        if pose_el is None and v.X is ORIGIN:
+            X = IDENTITY  # (IDENTITY @ IDENTITY: itself, bit for bit)
+        else:
+            X = _new_pose(GzPose)
+            X.X = ORIGIN @ v.X
+            X.s = pose_quaternion_norm2(pose_el)  # (IDENTITY.s, 1.0, times it: itself)
+            X._inverse = None
+            self._require_finite(X, v, scope)
         self._scope_pose[vid] = X
         return X
 
@@ -443,8 +443,13 @@ class FrameGraph:
         key = (scope, vid, base)
         X = self._relative.get(key)
         if X is None:
-            X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
-            self._require_finite(X, self.vertices[vid], None, base)
+            X_SB = self.gz_pose_in(scope, base)
+            X_SV = self.gz_pose_in(scope, vid)
+            if X_SB is IDENTITY and X_SV is IDENTITY:
+                X = IDENTITY_RELATIVE  # (the same product, made once)
+            else:
+                X = X_SB.inverse() @ X_SV
+                self._require_finite(X, self.vertices[vid], None, base)
             self._relative[key] = X
         return X
 
