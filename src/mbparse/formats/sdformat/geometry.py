@@ -9,11 +9,12 @@ from typing import Callable
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                          GeometryInstance, GeometryProperties, HalfSpace, Rgba, Sphere)
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                   default_proximity_properties)
 from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
-from ..common.xml import children, first_child
+from ..common.xml import REFUSALS, children, first_child
 from .lookup import child_index, first_on_path
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -86,7 +87,12 @@ class SdfGeometryReader:
                     break
         if el is None:
             return None
-        return diag.add_at(el, self.shape_of, el, tag, for_collision)
+        # (a shape is no plant element, so nothing needs it declared at el:
+        # only the model's refusal of it becomes an error there)
+        try:
+            return self.shape_of(el, tag, for_collision)
+        except REFUSALS as e:
+            diag.refused(el, e)
 
     def shape_of(self, el, tag: str, for_collision: bool):
         """The shape of element ``el`` of shape tag ``tag`` (None for an
@@ -267,34 +273,39 @@ class SdfGeometryReader:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
                                 f"{(retro.text or '').strip()}", code="sdf-unsupported")
         drake_el = kids.get("drake:proximity_properties")
-        props = GeometryProperties()
-        if drake_el is not None:
-            check_supported(diag, drake_el, PROXIMITY_TAGS)
+        if drake_el is None:
+            friction = self.ode_friction(el, kids)
+            if friction is DEFAULT_FRICTION:  # (most: shared until changed)
+                return default_proximity_properties()
+            props = GeometryProperties()
+            props.add_property("material", "coulomb_friction", friction)
+            return props
+        check_supported(diag, drake_el, PROXIMITY_TAGS)
 
-            def read_double(tag: str):
-                node = first_child(drake_el, tag)
-                if node is None:
-                    return None
-                try:
-                    return values.parse_double(node.text or "")
-                except ValueError:
-                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.",
-                               code="sdf-value-invalid")
+        def read_double(tag: str):
+            node = first_child(drake_el, tag)
+            if node is None:
+                return None
+            try:
+                return values.parse_double(node.text or "")
+            except ValueError:
+                diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.",
+                           code="sdf-value-invalid")
 
-            rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
-            compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
-            if first_child(drake_el, "drake:soft_hydroelastic") is not None:
-                diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
-                               "no longer supported; use <drake:compliant_hydroelastic>.",
-                           code="sdf-conflict")
-            if rigid and compliant:
-                diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
-                               "<drake:compliant_hydroelastic>; only one can be given.",
-                           code="sdf-structure")
-            props = drake.proximity_properties(
-                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m,
-                                                                      code="proximity-ignored"),
-                lambda m: diag.error(drake_el, m, code="proximity-invalid"))
+        rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
+        compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
+        if first_child(drake_el, "drake:soft_hydroelastic") is not None:
+            diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
+                           "no longer supported; use <drake:compliant_hydroelastic>.",
+                       code="sdf-conflict")
+        if rigid and compliant:
+            diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
+                           "<drake:compliant_hydroelastic>; only one can be given.",
+                       code="sdf-structure")
+        props = drake.proximity_properties(
+            read_double, rigid, compliant, lambda m: diag.warning(drake_el, m,
+                                                                  code="proximity-ignored"),
+            lambda m: diag.error(drake_el, m, code="proximity-invalid"))
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self.ode_friction(el, kids))
         else:
