@@ -387,7 +387,10 @@ class FrameGraph:
                 X = self.pose_in_scope(vid)
         else:
             # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
-            X = self._nested_pose(scope, owner) @ self.pose_in_scope(vid)
+            X_SN = self._nested.get((id(scope), owner.path))  # (known: no call)
+            if X_SN is None:
+                X_SN = self._nested_pose(scope, owner)
+            X = X_SN @ self.pose_in_scope(vid)
         self._pose_in[key] = X
         return X
 
@@ -425,14 +428,15 @@ class FrameGraph:
         """X_BV resolved as libsdformat resolves it in ``scope`` (whose frame
         is the root of the composition) when both vertices belong to it (or
         to models nested in it); otherwise composed from ``root``."""
-        X = self._relative.get((scope, vid, base))  # (asked again: no call)
+        key = (scope, vid, base)
+        X = self._relative.get(key)  # (asked again: no call)
         if X is not None:
             return X.X
         vertices = self.vertices
         # (most vertices are the scope's own: contains() is then true)
         if ((vertices[vid].scope is scope or self.contains(scope, vid))
                 and (vertices[base].scope is scope or self.contains(scope, base))):
-            return self.gz_relative(scope, vid, base).X
+            return self._relative_pose(key, scope, vid, base).X
         return self.pose_in(root, base).inverse() @ self.pose_in(root, vid)
 
     def gz_relative(self, scope: Scope, vid: str, base: str) -> GzPose:
@@ -441,15 +445,26 @@ class FrameGraph:
         inverse of the one composed with the other."""
         key = (scope, vid, base)
         X = self._relative.get(key)
-        if X is None:
+        return X if X is not None else self._relative_pose(key, scope, vid, base)
+
+    def _relative_pose(self, key: tuple, scope: Scope, vid: str, base: str) -> GzPose:
+        """:meth:`gz_relative` not asked before (``key``: its key)."""
+        # The scope's own vertices (most) are posed in it by pose_in_scope's
+        # answer, which gz_pose_in would look up after its own: found first.
+        vertices = self.vertices
+        known = self._scope_pose
+        X_SB = known.get(base) if vertices[base].scope is scope else None
+        if X_SB is None:
             X_SB = self.gz_pose_in(scope, base)
+        X_SV = known.get(vid) if vertices[vid].scope is scope else None
+        if X_SV is None:
             X_SV = self.gz_pose_in(scope, vid)
-            if X_SB is IDENTITY and X_SV is IDENTITY:
-                X = IDENTITY_RELATIVE  # (the same product, made once)
-            else:
-                X = X_SB.inverse() @ X_SV
-                self._require_finite(X, self.vertices[vid], None, base)
-            self._relative[key] = X
+        if X_SB is IDENTITY and X_SV is IDENTITY:
+            X = IDENTITY_RELATIVE  # (the same product, made once)
+        else:
+            X = X_SB.inverse() @ X_SV
+            self._require_finite(X, vertices[vid], None, base)
+        self._relative[key] = X
         return X
 
     def _require_finite(self, X: GzPose, v: Vertex, scope: Scope | None,
