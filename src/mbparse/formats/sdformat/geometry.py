@@ -14,7 +14,7 @@ from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
 from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
-from ..common.xml import REFUSALS, children, first_child
+from ..common.xml import MEMO_LIMIT, REFUSALS, children, first_child
 from .lookup import child_index, first_on_path
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -65,6 +65,7 @@ class SdfGeometryReader:
     def __init__(self, diag: SdfDiagnostic, resolve: Resolve):
         self.diag = diag
         self.resolve = resolve
+        self._colors: dict[str, Rgba] = {}  # (see color)
 
     # ------------------------------------------------------------ shapes
     def shape(self, geometry_el, for_collision: bool, kids: dict | None = None):
@@ -185,18 +186,8 @@ class SdfGeometryReader:
         diag = self.diag
         if kids is None:
             kids = child_index(el)
-        enabled = {}
-        for role, tag in ((PERCEPTION, "drake:perception_properties"),
-                          (ILLUSTRATION, "drake:illustration_properties")):
-            node = kids.get(tag)
-            enabled[role] = True
-            if node is not None and node.get("enabled") is not None:
-                try:
-                    enabled[role] = values.parse_bool(node.get("enabled"))
-                except ValueError:
-                    diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
-                                     "wrong value type; it should be a boolean value.",
-                               code="sdf-value-invalid")
+        enabled = {PERCEPTION: self.role_enabled(kids, "drake:perception_properties"),
+                   ILLUSTRATION: self.role_enabled(kids, "drake:illustration_properties")}
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
             if el.get("mbparse-drake-visual") is None:
                 diag.warning(el, f"The <visual name=\"{el.get('name')}\"> tag had all visual "
@@ -216,11 +207,7 @@ class SdfGeometryReader:
             for key in ("diffuse", "ambient", "specular", "emissive"):
                 node = material_kids.get(key)
                 if node is not None:
-                    text = node.text or ""
-                    rgba = (self.diag.checked(node, "color", lambda: values.parse_color(text),
-                                              (0.0, 0.0, 0.0, 1.0))
-                            if text.strip() else (0.0, 0.0, 0.0, 1.0))
-                    props.add_property("phong", key, Rgba(*rgba))
+                    props.add_property("phong", key, self.color(node))
         roles = {}
         if enabled[ILLUSTRATION]:
             roles[ILLUSTRATION] = props
@@ -242,6 +229,39 @@ class SdfGeometryReader:
             diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
                              "disabled perception role.", code="sdf-unsupported")
         return roles
+
+    def role_enabled(self, kids: dict, tag: str) -> bool:
+        """Whether the role of ``<drake:perception_properties>`` or
+        ``<drake:illustration_properties>`` (``tag``) is on: its 'enabled'
+        attribute (on when absent, as the element is); ``kids``: the
+        visual's child index."""
+        node = kids.get(tag)
+        if node is None:
+            return True
+        text = node.get("enabled")
+        if text is None:
+            return True
+        try:
+            return values.parse_bool(text)
+        except ValueError:
+            self.diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
+                                  "wrong value type; it should be a boolean value.",
+                            code="sdf-value-invalid")
+
+    def color(self, node) -> Rgba:
+        """The colour of a material's ``<diffuse>`` (...) ``node``; kept by
+        its text for the file (a model repeats a few colours; the document
+        check has reported a text that does not read, which reads as black
+        in check's mode)."""
+        text = node.text or ""
+        rgba = self._colors.get(text)
+        if rgba is None:
+            rgba = Rgba(*(self.diag.checked(node, "color", lambda: values.parse_color(text),
+                                            (0.0, 0.0, 0.0, 1.0))
+                          if text.strip() else (0.0, 0.0, 0.0, 1.0)))
+            if len(self._colors) < MEMO_LIMIT:
+                self._colors[text] = rgba
+        return rgba
 
     # ------------------------------------------------------------ collision
     def collision(self, el, X_LG: RigidTransform, kids: dict | None = None
