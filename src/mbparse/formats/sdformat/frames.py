@@ -10,6 +10,7 @@ Vertex ids are absolute scoped names inside the document: ``M``,
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import NoReturn
 
@@ -474,11 +475,8 @@ class FrameGraph:
         the result is infinite or NaN, which libsdformat and Drake keep
         silently; here it is a located error."""
         p = X.X.p
-        x, y, z = p
-        s = X.s
-        # (x - x is 0.0 for a finite x, NaN for an infinite or NaN one: the
-        # test without a call per number, poses are checked by the thousand)
-        if x - x == 0.0 and y - y == 0.0 and z - z == 0.0 and s - s == 0.0:
+        isfinite = math.isfinite  # (all_finite, inline: poses are checked by the thousand)
+        if isfinite(p[0]) and isfinite(p[1]) and isfinite(p[2]) and isfinite(X.s):
             return X
         # (the message is made only here: poses are checked by the thousand)
         where = f"in {scope.describe()}" if scope is not None else f"relative to '{base}'"
