@@ -21,16 +21,11 @@ from ..common.suggest import did_you_mean, too_many
 from ..common.xml import first_child
 from . import values
 from .diagnostic import SdfDiagnostic
-from .gzpose import GzPose
+from .gzpose import IDENTITY, IDENTITY_RELATIVE, ORIGIN, GzPose
 
 WORLD = "world"
 MODEL_FRAME = "__model__"
-# The identity, shared (poses are never changed once made): a scope's own
-# frame in itself, and the root of every composition; ORIGIN, its transform,
-# is the pose of every element without a <pose> (most links: one object
-# rather than one made per element).
-ORIGIN = RigidTransform()
-IDENTITY = GzPose(ORIGIN)
+_new_pose = object.__new__
 
 
 class Vertex(Record):
@@ -70,6 +65,8 @@ class Vertex(Record):
 
     def gz_pose(self) -> GzPose:
         """The raw pose with the squared norm of its written quaternion."""
+        if self.pose_el is None and self.X is ORIGIN:
+            return IDENTITY  # (no <pose>: the same values, shared)
         return GzPose(self.X, pose_quaternion_norm2(self.pose_el))
 
 
@@ -239,13 +236,50 @@ class FrameGraph:
         if cached is not None:
             return cached
         v = self.vertices[vid]
-        if v.kind == "world":
+        kind = v.kind
+        if kind == "world":
             return IDENTITY
-        if not self._visiting and (v.relative_to or v.placement is not None
-                                   or v.kind == "joint" or (v.kind == "frame" and v.attached_to)):
-            # (otherwise it is posed in its scope's own frame: made of nothing)
+        if not (v.relative_to or v.placement is not None or kind == "joint"
+                or (kind == "frame" and v.attached_to)):
+            return self._pose_in_own_frame(vid, v)
+        if self._visiting:
+            return self._pose_in_scope(vid, v)
+        target = self.relative_target(v)  # (what _poses_it_needs_first asks first)
+        if not self._posed_on_known(v, target):
             self._poses_it_needs_first(vid)
-        return self._pose_in_scope(vid, v)
+        return self._pose_in_scope(vid, v, target)
+
+    def _posed_on_known(self, v: Vertex, target: str) -> bool:
+        """Whether ``v``, posed relative to vertex ``target``, needs no pose
+        but one already known (or its scope's own frame): most joints, on
+        their child link, and frames, on the link they are attached to;
+        :meth:`_poses_it_needs_first` would then find nothing to compute."""
+        if v.placement is not None:
+            return False
+        scope = v.scope
+        return target == (scope.path or WORLD) or (
+            target in self._scope_pose and self.vertices[target].scope is scope)
+
+    def _pose_in_own_frame(self, vid: str, v: Vertex) -> GzPose:
+        """:meth:`_pose_in_scope` of a vertex posed in its scope's own frame
+        (most links and models): made of no other pose, so with no reference
+        to resolve and no cycle to watch for; the identity composed with its
+        raw pose, ``IDENTITY @ v.gz_pose()``, written out."""
+        scope = v.scope
+        if vid == (scope.path or WORLD):
+            self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
+                            code="sdf-frame-cycle")
+        pose_el = v.pose_el
+        if pose_el is None and v.X is ORIGIN:
+            X = IDENTITY  # (IDENTITY @ IDENTITY: itself, bit for bit)
+        else:
+            X = _new_pose(GzPose)
+            X.X = ORIGIN @ v.X
+            X.s = pose_quaternion_norm2(pose_el)  # (IDENTITY.s, 1.0, times it: itself)
+            X._inverse = None
+            self._require_finite(X, v, scope)
+        self._scope_pose[vid] = X
+        return X
 
     def _poses_it_needs_first(self, vid: str) -> None:
         """Computes, deepest first and without nested calls, the poses that
@@ -305,7 +339,8 @@ class FrameGraph:
             owner = owner.parent
         return [*reversed(chain), vid]
 
-    def _pose_in_scope(self, vid: str, v: Vertex) -> GzPose:
+    def _pose_in_scope(self, vid: str, v: Vertex, target: str | None = None) -> GzPose:
+        """(``target``: :meth:`relative_target` of ``v``, when the caller has it.)"""
         cached = self._scope_pose.get(vid)
         if cached is not None:
             return cached
@@ -314,7 +349,8 @@ class FrameGraph:
         self._visiting.add(vid)
         try:
             scope = v.scope
-            target = self.relative_target(v)
+            if target is None:
+                target = self.relative_target(v)
             if target == vid:
                 self.diag.error(v.el, f"'{vid}' is posed relative to itself.",
                                 code="sdf-frame-cycle")
@@ -334,7 +370,8 @@ class FrameGraph:
 
     def pose_in(self, scope: Scope, vid: str) -> RigidTransform:
         """X_SV for a vertex in ``scope`` or in a model nested inside it."""
-        return self.gz_pose_in(scope, vid).X
+        X = self._pose_in.get((scope, vid))  # (asked again: no call)
+        return (X if X is not None else self.gz_pose_in(scope, vid)).X
 
     def gz_pose_in(self, scope: Scope, vid: str) -> GzPose:
         """X_SV (see :meth:`pose_in`) with its quaternion norm."""
@@ -346,10 +383,15 @@ class FrameGraph:
             return IDENTITY
         owner = self.vertices[vid].scope
         if owner is scope:
-            X = self.pose_in_scope(vid)
+            X = self._scope_pose.get(vid)
+            if X is None:
+                X = self.pose_in_scope(vid)
         else:
             # v lies in a nested model N of scope: X_SV = X_SN · X_NV.
-            X = self._nested_pose(scope, owner) @ self.pose_in_scope(vid)
+            X_SN = self._nested.get((id(scope), owner.path))  # (known: no call)
+            if X_SN is None:
+                X_SN = self._nested_pose(scope, owner)
+            X = X_SN @ self.pose_in_scope(vid)
         self._pose_in[key] = X
         return X
 
@@ -383,16 +425,47 @@ class FrameGraph:
             owner = owner.parent
         return owner is scope
 
+    def relative_in(self, scope: Scope, vid: str, base: str, root: Scope) -> RigidTransform:
+        """X_BV resolved as libsdformat resolves it in ``scope`` (whose frame
+        is the root of the composition) when both vertices belong to it (or
+        to models nested in it); otherwise composed from ``root``."""
+        key = (scope, vid, base)
+        X = self._relative.get(key)  # (asked again: no call)
+        if X is not None:
+            return X.X
+        vertices = self.vertices
+        # (most vertices are the scope's own: contains() is then true)
+        if ((vertices[vid].scope is scope or self.contains(scope, vid))
+                and (vertices[base].scope is scope or self.contains(scope, base))):
+            return self._relative_pose(key, scope, vid, base).X
+        return self.pose_in(root, base).inverse() @ self.pose_in(root, vid)
+
     def gz_relative(self, scope: Scope, vid: str, base: str) -> GzPose:
         """X_BV for two vertices of ``scope`` (or nested in it), as
         libsdformat resolves a pose: both from the scope's frame, then the
         inverse of the one composed with the other."""
         key = (scope, vid, base)
         X = self._relative.get(key)
-        if X is None:
-            X = self.gz_pose_in(scope, base).inverse() @ self.gz_pose_in(scope, vid)
-            self._require_finite(X, self.vertices[vid], None, base)
-            self._relative[key] = X
+        return X if X is not None else self._relative_pose(key, scope, vid, base)
+
+    def _relative_pose(self, key: tuple, scope: Scope, vid: str, base: str) -> GzPose:
+        """:meth:`gz_relative` not asked before (``key``: its key)."""
+        # The scope's own vertices (most) are posed in it by pose_in_scope's
+        # answer, which gz_pose_in would look up after its own: found first.
+        vertices = self.vertices
+        known = self._scope_pose
+        X_SB = known.get(base) if vertices[base].scope is scope else None
+        if X_SB is None:
+            X_SB = self.gz_pose_in(scope, base)
+        X_SV = known.get(vid) if vertices[vid].scope is scope else None
+        if X_SV is None:
+            X_SV = self.gz_pose_in(scope, vid)
+        if X_SB is IDENTITY and X_SV is IDENTITY:
+            X = IDENTITY_RELATIVE  # (the same product, made once)
+        else:
+            X = X_SB.inverse() @ X_SV
+            self._require_finite(X, vertices[vid], None, base)
+        self._relative[key] = X
         return X
 
     def _require_finite(self, X: GzPose, v: Vertex, scope: Scope | None,
@@ -411,10 +484,6 @@ class FrameGraph:
                         f"The pose of '{v.id}' {where} is not finite {shown(p)}: the poses it "
                         "is composed of add up past what a double holds; give smaller "
                         "numbers.", code="number-not-finite")
-
-    def pose_relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
-        """X_BV for two vertices of ``scope`` (or nested in it)."""
-        return self.gz_relative(scope, vid, base).X
 
 
 def pose_quaternion_norm2(pose_el) -> float:

@@ -9,11 +9,12 @@ from typing import Callable
 
 from ...geometry import (Box, Capsule, CoulombFriction, Cylinder, DEFAULT_FRICTION, Ellipsoid,
                          GeometryInstance, GeometryProperties, HalfSpace, Rgba, Sphere)
-from ...geometry.properties import ILLUSTRATION, PERCEPTION, PROXIMITY
+from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
+                                   default_proximity_properties)
 from ...spatial import RigidTransform, cross, normalized
 from ..common import drake
 from . import values
-from ..common.xml import children, first_child
+from ..common.xml import MEMO_LIMIT, REFUSALS, children, first_child
 from .lookup import child_index, first_on_path
 from .diagnostic import SdfDiagnostic, check_supported, local_name
 
@@ -64,6 +65,7 @@ class SdfGeometryReader:
     def __init__(self, diag: SdfDiagnostic, resolve: Resolve):
         self.diag = diag
         self.resolve = resolve
+        self._colors: dict[str, Rgba] = {}  # (see color)
 
     # ------------------------------------------------------------ shapes
     def shape(self, geometry_el, for_collision: bool, kids: dict | None = None):
@@ -86,7 +88,12 @@ class SdfGeometryReader:
                     break
         if el is None:
             return None
-        return diag.add_at(el, self.shape_of, el, tag, for_collision)
+        # (a shape is no plant element, so nothing needs it declared at el:
+        # only the model's refusal of it becomes an error there)
+        try:
+            return self.shape_of(el, tag, for_collision)
+        except REFUSALS as e:
+            diag.refused(el, e)
 
     def shape_of(self, el, tag: str, for_collision: bool):
         """The shape of element ``el`` of shape tag ``tag`` (None for an
@@ -179,18 +186,8 @@ class SdfGeometryReader:
         diag = self.diag
         if kids is None:
             kids = child_index(el)
-        enabled = {}
-        for role, tag in ((PERCEPTION, "drake:perception_properties"),
-                          (ILLUSTRATION, "drake:illustration_properties")):
-            node = kids.get(tag)
-            enabled[role] = True
-            if node is not None and node.get("enabled") is not None:
-                try:
-                    enabled[role] = values.parse_bool(node.get("enabled"))
-                except ValueError:
-                    diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
-                                     "wrong value type; it should be a boolean value.",
-                               code="sdf-value-invalid")
+        enabled = {PERCEPTION: self.role_enabled(kids, "drake:perception_properties"),
+                   ILLUSTRATION: self.role_enabled(kids, "drake:illustration_properties")}
         if not enabled[ILLUSTRATION] and not enabled[PERCEPTION]:
             if el.get("mbparse-drake-visual") is None:
                 diag.warning(el, f"The <visual name=\"{el.get('name')}\"> tag had all visual "
@@ -210,11 +207,7 @@ class SdfGeometryReader:
             for key in ("diffuse", "ambient", "specular", "emissive"):
                 node = material_kids.get(key)
                 if node is not None:
-                    text = node.text or ""
-                    rgba = (self.diag.checked(node, "color", lambda: values.parse_color(text),
-                                              (0.0, 0.0, 0.0, 1.0))
-                            if text.strip() else (0.0, 0.0, 0.0, 1.0))
-                    props.add_property("phong", key, Rgba(*rgba))
+                    props.add_property("phong", key, self.color(node))
         roles = {}
         if enabled[ILLUSTRATION]:
             roles[ILLUSTRATION] = props
@@ -236,6 +229,39 @@ class SdfGeometryReader:
             diag.warning(el, "<drake:accepting_renderer> specified for a <visual> with a "
                              "disabled perception role.", code="sdf-unsupported")
         return roles
+
+    def role_enabled(self, kids: dict, tag: str) -> bool:
+        """Whether the role of ``<drake:perception_properties>`` or
+        ``<drake:illustration_properties>`` (``tag``) is on: its 'enabled'
+        attribute (on when absent, as the element is); ``kids``: the
+        visual's child index."""
+        node = kids.get(tag)
+        if node is None:
+            return True
+        text = node.get("enabled")
+        if text is None:
+            return True
+        try:
+            return values.parse_bool(text)
+        except ValueError:
+            self.diag.error(node, f"The `{tag}` element has an 'enabled' attribute with the "
+                                  "wrong value type; it should be a boolean value.",
+                            code="sdf-value-invalid")
+
+    def color(self, node) -> Rgba:
+        """The colour of a material's ``<diffuse>`` (...) ``node``; kept by
+        its text for the file (a model repeats a few colours; the document
+        check has reported a text that does not read, which reads as black
+        in check's mode)."""
+        text = node.text or ""
+        rgba = self._colors.get(text)
+        if rgba is None:
+            rgba = Rgba(*(self.diag.checked(node, "color", lambda: values.parse_color(text),
+                                            (0.0, 0.0, 0.0, 1.0))
+                          if text.strip() else (0.0, 0.0, 0.0, 1.0)))
+            if len(self._colors) < MEMO_LIMIT:
+                self._colors[text] = rgba
+        return rgba
 
     # ------------------------------------------------------------ collision
     def collision(self, el, X_LG: RigidTransform, kids: dict | None = None
@@ -267,34 +293,39 @@ class SdfGeometryReader:
             diag.warning(retro, f"Unsupported value for SDFormat element laser_retro: "
                                 f"{(retro.text or '').strip()}", code="sdf-unsupported")
         drake_el = kids.get("drake:proximity_properties")
-        props = GeometryProperties()
-        if drake_el is not None:
-            check_supported(diag, drake_el, PROXIMITY_TAGS)
+        if drake_el is None:
+            friction = self.ode_friction(el, kids)
+            if friction is DEFAULT_FRICTION:  # (most: shared until changed)
+                return default_proximity_properties()
+            props = GeometryProperties()
+            props.add_property("material", "coulomb_friction", friction)
+            return props
+        check_supported(diag, drake_el, PROXIMITY_TAGS)
 
-            def read_double(tag: str):
-                node = first_child(drake_el, tag)
-                if node is None:
-                    return None
-                try:
-                    return values.parse_double(node.text or "")
-                except ValueError:
-                    diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.",
-                               code="sdf-value-invalid")
+        def read_double(tag: str):
+            node = first_child(drake_el, tag)
+            if node is None:
+                return None
+            try:
+                return values.parse_double(node.text or "")
+            except ValueError:
+                diag.error(node, f"Cannot read <{tag}> as a number: '{node.text}'.",
+                           code="sdf-value-invalid")
 
-            rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
-            compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
-            if first_child(drake_el, "drake:soft_hydroelastic") is not None:
-                diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
-                               "no longer supported; use <drake:compliant_hydroelastic>.",
-                           code="sdf-conflict")
-            if rigid and compliant:
-                diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
-                               "<drake:compliant_hydroelastic>; only one can be given.",
-                           code="sdf-structure")
-            props = drake.proximity_properties(
-                read_double, rigid, compliant, lambda m: diag.warning(drake_el, m,
-                                                                      code="proximity-ignored"),
-                lambda m: diag.error(drake_el, m, code="proximity-invalid"))
+        rigid = first_child(drake_el, "drake:rigid_hydroelastic") is not None
+        compliant = first_child(drake_el, "drake:compliant_hydroelastic") is not None
+        if first_child(drake_el, "drake:soft_hydroelastic") is not None:
+            diag.error(el, "A <collision> geometry uses <drake:soft_hydroelastic>, which is "
+                           "no longer supported; use <drake:compliant_hydroelastic>.",
+                       code="sdf-conflict")
+        if rigid and compliant:
+            diag.error(el, "A <collision> geometry has both <drake:rigid_hydroelastic> and "
+                           "<drake:compliant_hydroelastic>; only one can be given.",
+                       code="sdf-structure")
+        props = drake.proximity_properties(
+            read_double, rigid, compliant, lambda m: diag.warning(drake_el, m,
+                                                                  code="proximity-ignored"),
+            lambda m: diag.error(drake_el, m, code="proximity-invalid"))
         if not props.has_property("material", "coulomb_friction"):
             props.add_property("material", "coulomb_friction", self.ode_friction(el, kids))
         else:

@@ -42,7 +42,16 @@ class GzPose:
         self._inverse: GzPose | None = None
 
     def __matmul__(self, other: "GzPose") -> "GzPose":
-        return GzPose(self.X @ other.X, self.s * other.s)
+        if self is IDENTITY and other is IDENTITY:
+            # (the identity rotation kept, 0.0 + 0.0 for each coordinate:
+            # itself, bit for bit; most links and models have no <pose>)
+            return IDENTITY
+        # (made without __init__: a frame graph composes some thirteen a file)
+        P = _new_pose(GzPose)
+        P.X = self.X @ other.X
+        P.s = self.s * other.s
+        P._inverse = None
+        return P
 
     def inverse(self) -> "GzPose":
         inverse = self._inverse
@@ -65,3 +74,15 @@ class GzPose:
 
     def __repr__(self) -> str:
         return f"GzPose({self.X!r}, s={self.s})"
+
+
+_new_pose = object.__new__
+# The identity, shared (poses are never changed once made): the pose of
+# every element without a <pose> (ORIGIN, its transform), a scope's own
+# frame in itself, and the root of every composition.
+ORIGIN = RigidTransform()
+IDENTITY = GzPose(ORIGIN)
+# The identity relative to itself, IDENTITY.inverse() @ IDENTITY: its
+# rotation is the product's (the identity's values, not the IDENTITY3
+# object), its translation -0.0 + 0.0 each; made once, shared as IDENTITY is.
+IDENTITY_RELATIVE = IDENTITY.inverse() @ IDENTITY

@@ -60,10 +60,7 @@ class ModelBuilder:
     def relative(self, scope: Scope, vid: str, base: str) -> RigidTransform:
         """X_BV resolved as libsdformat resolves it in ``scope`` (whose frame
         is the root of the composition); the world is the root otherwise."""
-        graph = self.graph
-        if graph.contains(scope, vid) and graph.contains(scope, base):
-            return graph.pose_relative(scope, vid, base)
-        return self.X_W(base).inverse() @ self.X_W(vid)
+        return self.graph.relative_in(scope, vid, base, self.root)
 
     def body_of_vertex(self, vid: str, el=None):
         """The body of the link ``vid`` (or the world); ``el``, the element

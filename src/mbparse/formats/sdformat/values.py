@@ -78,12 +78,22 @@ def parse_numbers(text: str, n: int) -> tuple[float, ...]:
     return values
 
 
+# A colour's 3 or 4 numbers rounded to 32-bit floats at once (as_float32
+# for each, in one pack and one unpack: colours are read twice per visual).
+_FLOAT32S = {3: struct.Struct("3f"), 4: struct.Struct("4f")}
+
+
 def parse_color(text: str) -> tuple[float, float, float, float]:
     tokens = text.split()
-    if len(tokens) not in (3, 4):
+    n = len(tokens)
+    if n not in (3, 4):
         raise ValueError_(f"a colour needs 3 or 4 numbers, got '{text}'")
-    values = [as_float32(_float(t)) for t in tokens]
-    if len(values) == 3:
+    numbers = fast_numbers(text, n)  # (the common case, read at once)
+    if numbers is None:
+        numbers = [_float(t) for t in tokens]
+    float32s = _FLOAT32S[n]
+    values = list(float32s.unpack(float32s.pack(*numbers)))
+    if n == 3:
         values.append(1.0)
     if any(not (0.0 <= v <= 1.0) for v in values):
         raise ValueError_(f"colour components must lie in [0, 1], got '{text}'")
