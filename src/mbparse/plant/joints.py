@@ -262,7 +262,9 @@ class QuaternionFloatingJoint(Joint):
     nq, nv = 7, 6
 
     def __init__(self, name, frame_on_parent, frame_on_child, damping: float = 0.0):
-        super().__init__(name, frame_on_parent, frame_on_child, None, None, [damping] * 6)
+        # (the lists the base constructor would copy, made once: one of
+        # these joins each free body to the world at finalize)
+        self._init(name, frame_on_parent, frame_on_child, [-INF] * 7, [INF] * 7, [damping] * 6)
 
     def zero_positions(self):
         return [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
