@@ -228,6 +228,8 @@ class Parser:
         workspace = self.make_workspace()
         try:
             instances = formats.reader(fmt).add_all_models(source, self._prefix, workspace)
+            if workspace.collision_resolver.collected_nothing():
+                return instances  # (no groups to resolve, none to keep)
 
             def resolve_error(message: str) -> None:
                 self._policy.error(message, source.name(), code="collision-filter-group")
