@@ -149,7 +149,8 @@ class Parser:
         if not isinstance(file_name, (str, bytes, os.PathLike)):
             raise TypeError(f"add_models takes a file path (str or os.PathLike), not "
                             f"{type(file_name).__name__}")
-        file_name = os.fsdecode(file_name)  # (a bytes path too)
+        if file_name.__class__ is not str:
+            file_name = os.fsdecode(file_name)  # (a bytes path too)
         fmt = formats.format_of(file_name)
         if fmt is None:
             self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
