@@ -134,8 +134,7 @@ def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
     ``stat`` that fails costs an exception (a third of a small file's
     discovery)."""
     found = []
-    for xml in (_manifest_paths_of(path) if os.path.isabs(path)
-                else _manifest_paths_up(os.path.dirname(os.path.abspath(path)))):
+    for xml in _manifest_paths_up(os.path.dirname(os.path.abspath(path))):
         try:
             there = os.access(xml, os.F_OK, follow_symlinks=False)  # (as os.path.lexists)
         except (OSError, ValueError):  # (no path)
@@ -146,14 +145,6 @@ def _ancestor_manifests(path: str) -> list[tuple[str, os.stat_result | None]]:
 
 
 _POSIX = os.sep == "/" and os.altsep is None
-
-
-@functools.lru_cache(maxsize=256)
-def _manifest_paths_of(path: str) -> tuple[str, ...]:
-    """:func:`_manifest_paths_up` of the folder of ``path``, an absolute
-    path (a pure function of its text, as loads repeat files: abspath and
-    dirname cost a small file's discovery a fifth)."""
-    return _manifest_paths_up(os.path.dirname(os.path.abspath(path)))
 
 
 @functools.lru_cache(maxsize=256)
