@@ -118,6 +118,11 @@ class CollisionFilterGroupResolver:
         self._pairs.append((self._qualify(group_a, model_instance),
                             self._qualify(group_b, model_instance), error))
 
+    def collected_nothing(self) -> bool:
+        """Whether no group or pair was added in this parse (most files):
+        then :meth:`resolve` would apply nothing and return no groups."""
+        return not (self._groups or self._insertions or self._pairs)
+
     def resolve(self, error: Callable[[str], None]) -> CollisionFilterGroups:
         """Applies member groups and exclusion pairs; returns what was seen."""
         for name in sorted(self._insertions):

@@ -149,7 +149,8 @@ class Parser:
         if not isinstance(file_name, (str, bytes, os.PathLike)):
             raise TypeError(f"add_models takes a file path (str or os.PathLike), not "
                             f"{type(file_name).__name__}")
-        file_name = os.fsdecode(file_name)  # (a bytes path too)
+        if file_name.__class__ is not str:
+            file_name = os.fsdecode(file_name)  # (a bytes path too)
         fmt = formats.format_of(file_name)
         if fmt is None:
             self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
@@ -228,6 +229,8 @@ class Parser:
         workspace = self.make_workspace()
         try:
             instances = formats.reader(fmt).add_all_models(source, self._prefix, workspace)
+            if workspace.collision_resolver.collected_nothing():
+                return instances  # (no groups to resolve, none to keep)
 
             def resolve_error(message: str) -> None:
                 self._policy.error(message, source.name(), code="collision-filter-group")

@@ -119,6 +119,8 @@ def quaternion_to_matrix(q: Sequence[float]) -> Mat3:
 
 def matrix_to_quaternion(R: Mat3) -> tuple[float, float, float, float]:
     """The quaternion (w, x, y, z), w ≥ 0, of a rotation matrix."""
+    if R is IDENTITY3:  # (what the arithmetic below gives it; most poses turn nothing)
+        return (1.0, 0.0, 0.0, 0.0)
     tr = R[0][0] + R[1][1] + R[2][2]
     if tr > 0:
         s = math.sqrt(tr + 1.0) * 2

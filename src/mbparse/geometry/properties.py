@@ -130,14 +130,23 @@ _DEFAULT_PROXIMITY_VALUES: Any = MappingProxyType(
     {("material", "coulomb_friction"): DEFAULT_FRICTION})
 
 
+# (The two below make their set as GeometryProperties.sharing does, without
+# calling it: a visual takes two of them, a collision often one, and the
+# call was a tenth of registering a geometry.)
 def no_properties() -> GeometryProperties:
     """An empty property set (a visual's role with nothing set)."""
-    return GeometryProperties.sharing(_NO_VALUES)
+    props = _new(GeometryProperties)
+    props._values = _NO_VALUES
+    props._shared = True
+    return props
 
 
 def default_proximity_properties() -> GeometryProperties:
     """Proximity properties with only the default Coulomb friction (1, 1)."""
-    return GeometryProperties.sharing(_DEFAULT_PROXIMITY_VALUES)
+    props = _new(GeometryProperties)
+    props._values = _DEFAULT_PROXIMITY_VALUES
+    props._shared = True
+    return props
 
 
 def summarize_property_value(value: Any) -> Any:

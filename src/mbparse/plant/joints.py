@@ -14,6 +14,7 @@ from ..spatial import (IDENTITY, IDENTITY3, RigidTransform, axis_angle_to_matrix
 from .elements import Frame, ModelError
 
 INF = math.inf
+NEG_INF = -math.inf
 
 
 class Joint:
@@ -31,7 +32,7 @@ class Joint:
                  damping: Sequence[float] | None = None):
         nq, nv = self.nq, self.nv
         self._init(name, frame_on_parent, frame_on_child,
-                   list(pos_lower) if pos_lower is not None else [-INF] * nq,
+                   list(pos_lower) if pos_lower is not None else [NEG_INF] * nq,
                    list(pos_upper) if pos_upper is not None else [INF] * nq,
                    list(damping) if damping is not None else [0.0] * nv)
 
@@ -40,6 +41,20 @@ class Joint:
         """What the constructor does, with position limits and damping given
         as new lists (the joint keeps them): the subclasses that make them
         call this, not the constructor, which copies what it is given."""
+        self._set_fields(name, frame_on_parent, frame_on_child, lower, upper, damping)
+        for lo, up in zip(lower, upper):
+            if lo > up:
+                self._check_limits("position", lower, upper)
+        for d in damping:
+            if not (d >= 0):
+                self._refuse_damping(d)
+
+    def _set_fields(self, name: str, frame_on_parent: Frame, frame_on_child: Frame,
+                    lower: list[float], upper: list[float], damping: list[float]) -> None:
+        """:meth:`_init` without its checks of the limits and damping, for
+        the subclasses that check them as the numbers they were given (a
+        joint of one degree of freedom: two comparisons, where the loops
+        over one-element lists cost a third of making the joint)."""
         self.index = -1
         self.name = name
         self.frame_on_parent = frame_on_parent
@@ -51,19 +66,16 @@ class Joint:
         nv = self.nv
         self.pos_lower = lower
         self.pos_upper = upper
-        self.vel_lower = [-INF] * nv
+        self.vel_lower = [NEG_INF] * nv
         self.vel_upper = [INF] * nv
-        self.acc_lower = [-INF] * nv
+        self.acc_lower = [NEG_INF] * nv
         self.acc_upper = [INF] * nv
         self.damping = damping
         self.default_positions = self.zero_positions()
-        for lo, up in zip(lower, upper):
-            if lo > up:
-                self._check_limits("position", lower, upper)
-        for d in damping:
-            if not (d >= 0):
-                raise ModelError(f"Joint '{name}': damping must be non-negative; given {d}",
-                                 code="value-out-of-range")
+
+    def _refuse_damping(self, d: float) -> None:
+        raise ModelError(f"Joint '{self.name}': damping must be non-negative; given {d}",
+                         code="value-out-of-range")
 
     # -- structure
     @property
@@ -143,7 +155,7 @@ class WeldJoint(Joint):
 
     def __init__(self, name, frame_on_parent, frame_on_child,
                  X_FM: RigidTransform = IDENTITY):
-        self._init(name, frame_on_parent, frame_on_child, [], [], [])
+        self._set_fields(name, frame_on_parent, frame_on_child, [], [], [])  # (nothing to check)
         self.X_FM_fixed = X_FM
 
     def X_FM(self, q):
@@ -168,7 +180,12 @@ class _AxisJoint(Joint):
             raise ModelError(f"Joint '{name}': the axis must be a non-zero, finite vector; it "
                              f"is {list(axis)}", code="axis-zero")
         self.axis = (x / n, y / n, z / n)  # (normalized(), its norm known)
-        self._init(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper], [damping])
+        self._set_fields(name, frame_on_parent, frame_on_child, [pos_lower], [pos_upper],
+                         [damping])
+        if pos_lower > pos_upper:  # (_init's checks, of the one limit and damping)
+            self._check_limits("position", self.pos_lower, self.pos_upper)
+        if not (damping >= 0):
+            self._refuse_damping(damping)
 
     def extra_summary(self) -> dict:
         return {"axis": list(self.axis)}
@@ -262,7 +279,9 @@ class QuaternionFloatingJoint(Joint):
     nq, nv = 7, 6
 
     def __init__(self, name, frame_on_parent, frame_on_child, damping: float = 0.0):
-        super().__init__(name, frame_on_parent, frame_on_child, None, None, [damping] * 6)
+        # (the lists the base constructor would copy, made once: one of
+        # these joins each free body to the world at finalize)
+        self._init(name, frame_on_parent, frame_on_child, [NEG_INF] * 7, [INF] * 7, [damping] * 6)
 
     def zero_positions(self):
         return [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]

@@ -111,7 +111,8 @@ class MultibodyPlant:
     # ------------------------------------------------------------ model instances
     def add_model_instance(self, name: str) -> int:
         """Adds a model instance named ``name``; returns its index."""
-        self._throw_if_finalized()
+        if self._finalized:  # (the call only to refuse)
+            self._throw_if_finalized()
         if name in self._instance_by_name:
             raise ModelError(f"a model instance named '{name}' already exists; model instance "
                              "names must be unique (auto-renaming or a name prefix avoids this)",
@@ -276,7 +277,8 @@ class MultibodyPlant:
     def add_frame(self, name: str, parent: Frame, X_PF: RigidTransform = IDENTITY,
                   model_instance: int | None = None) -> Frame:
         """Adds a frame fixed to ``parent`` at pose ``X_PF``."""
-        self._throw_if_finalized()
+        if self._finalized:  # (the call only to refuse)
+            self._throw_if_finalized()
         mi = parent.model_instance if model_instance is None else model_instance
         if parent.is_body_frame:
             X_BF = X_PF
@@ -374,7 +376,8 @@ class MultibodyPlant:
         (Drake's ``AddJoint`` with frames, as ``WeldFrames`` uses); the
         joint belongs to the child frame's model instance. Further arguments
         go to the joint's constructor."""
-        self._throw_if_finalized()
+        if self._finalized:  # (the call only to refuse)
+            self._throw_if_finalized()
         instance = frame_on_child.model_instance
         if (instance, name) in self._joint_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(instance)}' "
@@ -438,7 +441,8 @@ class MultibodyPlant:
     def add_joint_actuator(self, name: str, joint: Joint,
                            effort_limit: float = math.inf) -> JointActuator:
         """Adds an actuator on ``joint`` with a positive effort limit; returns it."""
-        self._throw_if_finalized()
+        if self._finalized:  # (the call only to refuse)
+            self._throw_if_finalized()
         if (joint.model_instance, name) in self._actuator_names:
             raise ModelError(f"model instance '{self.get_model_instance_name(joint.model_instance)}"
                              f"' already has an actuator named '{name}'", code="name-duplicate")

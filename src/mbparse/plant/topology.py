@@ -66,7 +66,7 @@ def _add_base_joint(plant: "MultibodyPlant", body, static: bool) -> None:
     """Joins ``body`` to the world: welded (a body of a static model
     instance) or by a floating joint."""
     name = _ephemeral_joint_name(plant, body)
-    world = plant.world_body().body_frame
+    world = plant._bodies[0].body_frame
     if static:
         joint = WeldJoint(name, world, body.body_frame,
                           body.default_free_body_pose or RigidTransform())
@@ -193,15 +193,11 @@ def _add_base_joints(plant: "MultibodyPlant", up: list[int], as_child: list[int]
     union-find; ``as_child``, ``as_parent``: how many joints each body is a
     child, a parent of) leave apart from it."""
     bodies = plant._bodies
-    static = [m.static for m in plant._instances]
-    if any(static):
-        # Bodies of static model instances are welded to the world first.
-        for body in bodies[1:]:
-            b = body.index
-            if static[body.model_instance] and not (as_child[b] or as_parent[b]) \
-                    and _root(up, b) != _root(up, 0):
-                _add_base_joint(plant, body, True)
-                up[_root(up, b)] = _root(up, 0)
+    instances = plant._instances
+    for instance in instances:
+        if instance.static:
+            _weld_static_bodies(plant, up, as_child, as_parent)
+            break
 
     # Each set of bodies not joined to the world gets one base joint: a set
     # of two or more on its body that is a child of fewest joints, then a
@@ -222,10 +218,28 @@ def _add_base_joints(plant: "MultibodyPlant", up: list[int], as_child: list[int]
                 chosen[r] = (key, body)
         else:
             lone.append(body)
-    for _, body in sorted(chosen.values(), key=lambda kb: kb[0]):
-        _add_base_joint(plant, body, static[body.model_instance])
+    for _, body in (sorted(chosen.values(), key=_first) if len(chosen) > 1
+                    else chosen.values()):
+        _add_base_joint(plant, body, instances[body.model_instance].static)
     for body in lone:
-        _add_base_joint(plant, body, static[body.model_instance])
+        _add_base_joint(plant, body, instances[body.model_instance].static)
+
+
+def _first(pair: tuple):
+    return pair[0]
+
+
+def _weld_static_bodies(plant: "MultibodyPlant", up: list[int], as_child: list[int],
+                        as_parent: list[int]) -> None:
+    """Welds to the world each body of a static model instance that no
+    joint joins (the first step of :func:`_add_base_joints`)."""
+    instances = plant._instances
+    for body in plant._bodies[1:]:
+        b = body.index
+        if instances[body.model_instance].static and not (as_child[b] or as_parent[b]) \
+                and _root(up, b) != _root(up, 0):
+            _add_base_joint(plant, body, True)
+            up[_root(up, b)] = _root(up, 0)
 
 
 # Below this sum of the joints' offsets no body's default pose in the world
@@ -293,13 +307,14 @@ def _apply_default_collision_filters(plant: "MultibodyPlant", adjacent: list[tup
                                      welds: list[tuple[int, int]]) -> None:
     """Filters the body pairs ``adjacent`` (when the plant filters adjacent
     bodies) and within each set of bodies ``welds`` (body pairs) join."""
-    sg = plant.scene_graph
+    sg = plant._scene_graph
     if sg is None:
         return
-    if plant._adjacent_bodies_collision_filters:
+    if plant._adjacent_bodies_collision_filters and adjacent:
         sg.exclude_pairs(adjacent)
-    for group in _welded_groups(welds):
-        sg.exclude_within(group)
+    if welds:
+        for group in _welded_groups(welds):
+            sg.exclude_within(group)
 
 
 def _welded_groups(welds: list[tuple[int, int]]) -> list[set[int]]:
