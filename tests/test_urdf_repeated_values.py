@@ -42,3 +42,25 @@ def test_repeated_pose_texts_give_equal_poses_per_joint():
     plant = parse_urdf(text).plant
     frames = [j.frame_on_parent.X_BF for j in plant.joints()]
     assert all(f.p == (0.0, 0.0, 1.0) and f.R == frames[0].R for f in frames)
+
+
+def test_repeated_shape_sizes_share_one_shape_and_keep_every_warning():
+    # A shape is an immutable value: a file's repeated plain sizes make it once.
+    # A size that is said something about is read again, and said again.
+    def link(i: int, shape: str) -> str:
+        return (f'<link name="s{i}"><collision><geometry>{shape}</geometry></collision>\n'
+                "</link>\n")
+    text = robot(link(0, '<box size="1 2 3"/>') + link(1, '<box size="1 2 3"/>')
+                 + link(2, '<cylinder radius="1" length="2"/>')
+                 + link(3, '<cylinder length="2" radius="1"/>')
+                 + link(4, '<sphere radius="1,5"/>') + link(5, '<sphere radius="1,5"/>'))
+    parsed = parse_urdf(text)
+    shapes = [g.shape for g in parsed.geometries()]
+    assert len(shapes) == 6
+    assert shapes[0] is shapes[1] and shapes[2] is shapes[3]
+    assert shapes[0].size() == (1.0, 2.0, 3.0) and shapes[2].length == 2.0
+    assert shapes[4] == shapes[5] and shapes[4].radius == 1.0
+    lines = [d.line for d in parsed.parser.diagnostic_policy().warnings_seen
+             if "write a plain number" in d.message]
+    first = line_of(text, 'radius="1,5"')
+    assert lines == [first, first + 2]

@@ -708,6 +708,13 @@ class XmlDiagnostic:
                 values[i] = self.scalar(el, names[i], None, text)
         return values
 
+    def read_plainly(self, text: str, n: int) -> bool:
+        """Whether ``text`` was read in this file as ``n`` plain finite
+        numbers (:meth:`scalar`, :meth:`vector`): reading it again as such
+        says nothing."""
+        known = self._numbers.get(text)
+        return known is not None and len(known) == n
+
     def vector(self, el, name: str, n: int, default=None, text: str | None | bool = False):
         """An attribute of ``n`` numbers (a tuple); absent gives ``default``.
         ``text``: the attribute's text (None: absent) when the caller has it."""

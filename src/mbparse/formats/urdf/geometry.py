@@ -11,8 +11,8 @@ from ...geometry.properties import (ILLUSTRATION, PERCEPTION, PROXIMITY,
 from ..common.uris import FileResolver
 from ...spatial import IDENTITY
 from ..common import drake
-from ..common.xml import (NO_CHILDREN, REFUSALS, XmlDiagnostic, child_map, children,
-                          first_child, qname)
+from ..common.xml import (MEMO_LIMIT, NO_CHILDREN, REFUSALS, XmlDiagnostic, child_map,
+                          children, first_child, qname)
 from .spec import ATTRIBUTES
 
 NAME_SUFFIX_LIMIT = 10000
@@ -79,6 +79,12 @@ class GeometryReader:
         self.files = FileResolver(diag, package_map, root_dir)
         self.materials: dict[str, UrdfMaterial] = {}
         self.spec = None  # (the reader's SpecCheck, set per parse)
+        # The box, sphere, cylinder and capsule shapes made so far in this
+        # file, by element name and size texts: a model repeats a few sizes
+        # (70% of the benchmark's primitive shapes repeat one of their file),
+        # and a shape is an immutable value. Only a shape read from plain
+        # numbers, with nothing said, is kept (see _kept_shape).
+        self._shapes: dict[tuple, object] = {}
 
     def resolve(self, el, uri: str, instead: str, missing: str = "file-missing") -> str | None:
         """The file a mesh or texture URI names. When it cannot be found: an
@@ -218,6 +224,10 @@ class GeometryReader:
             text = get("size")
             if check:
                 self.spec.counted(el, tag, text is not None)
+            key = (tag, text)
+            known = self._shapes.get(key)
+            if known is not None:
+                return known
             args = diag.vector(el, "size", 3, None, text)
             if args is None:
                 diag.error(el, "<box> has no size attribute", code="urdf-attribute-missing")
@@ -234,6 +244,10 @@ class GeometryReader:
             length_text = None if make is Sphere else get("length")
             if check:
                 self.spec.counted(el, tag, (text is not None) + (length_text is not None))
+            key = (tag, text, length_text)
+            known = self._shapes.get(key)
+            if known is not None:
+                return known
             radius = diag.scalar(el, "radius", None, text)
             if radius is None:
                 diag.error(el, f"<{tag}> has no radius attribute", code="urdf-attribute-missing")
@@ -246,6 +260,7 @@ class GeometryReader:
                                code="urdf-attribute-missing")
                 args = (radius, length)
         elif tag == "mesh":
+            key = None  # (a mesh shape is made per element: its file is resolved there)
             filename = get("filename")
             text = get("scale")
             if check:
@@ -267,6 +282,7 @@ class GeometryReader:
                     lambda m, instead: diag.drake_refuses(el, m, instead,
                                                           code="mesh-collision-hull"))
         else:  # drake:ellipsoid
+            key = None
             make = Ellipsoid
             args = []
             for name in ("a", "b", "c"):
@@ -276,9 +292,25 @@ class GeometryReader:
                                code="urdf-attribute-missing")
                 args.append(v)
         try:
-            return make(*args)
+            shape = make(*args)
         except REFUSALS as e:
             diag.refused(el, e)
+        if key is not None:
+            self._kept_shape(key, shape)
+        return shape
+
+    def _kept_shape(self, key: tuple, shape) -> None:
+        """Keeps ``shape``, made from the texts of ``key`` (element name,
+        then one or two size texts), for the elements of this file that
+        repeat them -- when each text was read as plain finite numbers
+        (what reading it again would say nothing about) and the memo has
+        room."""
+        is_plain = self.diag.read_plainly
+        texts = key[1:]
+        if len(self._shapes) < MEMO_LIMIT and (
+                is_plain(texts[0], 3) if len(texts) == 1
+                else all(t is None or is_plain(t, 1) for t in texts)):
+            self._shapes[key] = shape
 
     def geometry_name(self, kind: str, el, shape, used: UsedNames) -> str:
         name = el.get("name")
