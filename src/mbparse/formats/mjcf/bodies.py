@@ -9,7 +9,7 @@ from ...spatial import IDENTITY, RigidTransform
 from ..common.xml import MEMO_LIMIT
 from .attrs import Attrs, own_values
 from .compiler import Compiler, finite_pose, frame
-from .defaults import ORIENTATION_SET, DefaultClasses
+from .defaults import MAIN, ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
 from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
@@ -32,6 +32,37 @@ class Placed:
         self.X_BF = X_BF
 
 
+class PlacedJoint:
+    """A ``<joint>`` (or ``<freejoint>``) as read: its element, the pose of
+    the ``<frame>`` elements around it in its body's frame, its own name,
+    and its attributes with its class's defaults (:class:`Attrs`), made
+    when first asked for: a joint written like one read before (``key``)
+    takes that one's values without them (see PlantBuilder._joint)."""
+
+    __slots__ = ("el", "X_BF", "name", "key", "_attrs", "_defaults", "_childclass", "_items")
+
+    def __init__(self, el, X_BF: RigidTransform, name: str | None, key: tuple | None,
+                 attrs: Attrs | None, defaults: DefaultClasses | None = None,
+                 childclass: str | None = None, items: list | None = None):
+        self.el = el
+        self.X_BF = X_BF
+        self.name = name  # (a default class never names an element)
+        # (its class, its own attributes but 'name' and 'class') when it is
+        # outside <frame>s, else None
+        self.key = key
+        self._attrs = attrs
+        self._defaults = defaults
+        self._childclass = childclass
+        self._items = items
+
+    @property
+    def attrs(self) -> Attrs:
+        a = self._attrs
+        if a is None:
+            a = self._attrs = self._defaults.attrs(self.el, self._childclass, items=self._items)
+        return a
+
+
 class Body:
     """A body as read, before it is added to the plant."""
 
@@ -47,7 +78,7 @@ class Body:
         self._X_WB: RigidTransform | None = None if parent is not None else X_PB
         self.moving = moving
         self.geoms: list[Geom] = []
-        self.joints: list[Placed] = []
+        self.joints: list[PlacedJoint] = []
         self.free = None  # the element that made the body free
         self.sites: list[Placed] = []
         self.children: list[Body] = []
@@ -240,11 +271,11 @@ class BodyTreeReader:
                         doc.error(child, f"<{t}> cannot be a child of <worldbody>",
                                   code="mjcf-structure")
                     if t == "joint":
-                        a = defaults.attrs(child, childclass)
+                        body.joints.append(self._joint(child, X_BF, childclass))
                     else:
                         a = Attrs(child, doc, own_values(child))
                         a.values["type"] = ("free", child)
-                    body.joints.append(Placed(child, a, X_BF))
+                        body.joints.append(PlacedJoint(child, X_BF, a.text("name"), None, a))
                 elif t == "site" and doc.policy.like_drake:
                     # Drake 1.51's MJCF parser makes no frame of a site.
                     doc.warning(child, f"The tag 'site' found as a child of '{tag(el)}' is "
@@ -269,6 +300,26 @@ class BodyTreeReader:
                                 code="mjcf-unsupported")
             except ParseError as e:
                 doc.recover(e)
+
+    def _joint(self, el, X_BF: RigidTransform, childclass: str | None) -> PlacedJoint:
+        """A ``<joint>`` of the body, its class checked (an unknown one is
+        an error here, where it is read); its attributes are made when the
+        plant builder asks for them."""
+        items = el.items()
+        name = written = None
+        parts: list = [None]
+        for item in items:
+            k = item[0]
+            if k == "name":
+                name = item[1]
+            elif k == "class":
+                written = item[1]
+            else:
+                parts.append(item)
+        defaults = self.defaults
+        parts[0] = (childclass or MAIN) if written is None else defaults.class_of(el, childclass)
+        return PlacedJoint(el, X_BF, name, tuple(parts) if X_BF is IDENTITY else None, None,
+                           defaults, childclass, items)
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
               with_inertia: bool) -> None:
