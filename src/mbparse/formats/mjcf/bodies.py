@@ -170,23 +170,43 @@ class BodyTreeReader:
     def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
         """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
-        own = own_values(el)
-        name = own["name"][0] if "name" in own else f"body{self.next_index}"
+        # (most bodies) a name, a pos, a childclass: read from the items,
+        # without an Attrs unless its pose or another attribute needs one
+        items = el.items()
+        name = written_class = pos = None
+        others = False
+        for k, v in items:
+            if k == "name":
+                name = v
+            elif k == "pos":
+                pos = v
+            elif k == "childclass":
+                written_class = v
+            else:
+                others = True
+        if name is None:
+            name = f"body{self.next_index}"
         self.next_index += 1
-        if "childclass" in own:
-            childclass = own["childclass"][0]
+        if written_class is not None:
+            childclass = written_class
             self.defaults.check_class(el, childclass)
-        a = Attrs(el, doc, own)
+        a = None
         try:
-            X_PB = self._placement(el, a, own, X_PF)
+            X_PB = None if others or X_PF is not IDENTITY else self._translations.get(pos)
+            if X_PB is None:
+                a = Attrs(el, doc, own_values(el, items))
+                X_PB = self._placement(el, a, a.values, X_PF)
         except ParseError as e:
             # While collecting errors (``check``), a body whose pose cannot be
             # read is still read, at its parent frame's origin, so that the
             # problems of what it holds are found too.
             doc.recover(e)
             X_PB = X_PF
-        if not own.keys().isdisjoint(BODY_UNSUPPORTED):
-            a.warn_unsupported(BODY_UNSUPPORTED)
+        if others:
+            if a is None:
+                a = Attrs(el, doc, own_values(el, items))
+            if not a.values.keys().isdisjoint(BODY_UNSUPPORTED):
+                a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
         if type(kids) is tuple:  # no <include> inside: one look at the tags
             tags = set()
@@ -238,7 +258,7 @@ class BodyTreeReader:
                     if len(self._translations) < MEMO_LIMIT:
                         self._translations[text] = X
                 return X
-            return RigidTransform()
+            return RigidTransform()  # (a new one: the memo's key None is never set)
         return finite_pose(self.doc, el, X_PF @ frame(a, self.compiler))
 
     def _flat(self, el):
