@@ -109,6 +109,7 @@ class BodyTreeReader:
         self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
         self.world = Body(None, "world", None, RigidTransform(), False)
         self.bodies: list[Body] = []
+        self.has_sites = False  # whether a body holds a site
         # <inertial> attributes → what they give (see _inertial)
         self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
         # a body's 'pos' text → its pose, when it has no orientation and no <frame> around it
@@ -303,6 +304,7 @@ class BodyTreeReader:
                                 code="mjcf-unsupported")
                 elif t == "site":
                     body.sites.append(Placed(child, defaults.attrs(child, childclass), X_BF))
+                    self.has_sites = True
                 elif t == "frame":
                     fa = Attrs(child, doc, own_values(child))
                     cls = child.get("childclass")

@@ -47,7 +47,8 @@ class PlantBuilder:
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
-        self._body_names: set[str] = set()
+        self._world: Body | None = None
+        self._names: set[str] | None = None  # see _body_names
         # A geom's color → the phong values of its visual roles, one dict per
         # color that every geom of that color reads (GeometryProperties.sharing:
         # a set copies it before its first change), not two sets of values per geom.
@@ -74,23 +75,22 @@ class PlantBuilder:
         return did_you_mean(name, declared | added)
 
     # ------------------------------------------------------------ bodies
-    def add_world(self, world: Body) -> None:
-        """Adds every body below ``world``, then the sites' frames: MuJoCo
-        keeps sites and bodies in separate name spaces, so a body keeps its
-        name even when a site above it was written first with the same name."""
+    def add_world(self, world: Body, with_sites: bool = True) -> None:
+        """Adds every body below ``world``, then the sites' frames (unless
+        the tree has none: ``with_sites``): MuJoCo keeps sites and bodies in
+        separate name spaces, so a body keeps its name even when a site
+        above it was written first with the same name."""
         world.plant_body = self.plant.world_body()
         self._geometry(world)
-        self._body_names = set()
-        pending = [world]
-        while pending:
-            body = pending.pop()
-            self._body_names.add(body.name)
-            pending.extend(body.children)
+        self._world = world
+        self._names = None
         for child in world.children:
             try:
                 self.add_body(child)
             except ParseError as e:
                 self.doc.recover(e)
+        if not with_sites:
+            return
         pending = [world]
         while pending:
             body = pending.pop()
@@ -103,6 +103,20 @@ class PlantBuilder:
                     self.doc.recover(e)
             if body.children:
                 pending += reversed(body.children)
+
+    @property
+    def _body_names(self) -> set[str]:
+        """The names of every body of the tree, the world's included (made
+        when first needed: only a site, or a body of several joints, asks)."""
+        names = self._names
+        if names is None:
+            names = self._names = set()
+            pending = [self._world]
+            while pending:
+                body = pending.pop()
+                names.add(body.name)
+                pending.extend(body.children)
+        return names
 
     def add_body(self, body: Body) -> None:
         doc = self.doc
