@@ -121,7 +121,8 @@ class PlantBuilder:
     def add_body(self, body: Body) -> None:
         doc = self.doc
         el = body.el
-        body.plant_body = doc.diag(el).add_at(el, self._add_rigid_body, body)
+        body.plant_body = doc.diag(el).add_at(el, self.plant.add_rigid_body, body.name,
+                                              self.instance, self._spatial_inertia(body))
         if body.geoms:
             try:
                 self._geometry(body)
@@ -139,9 +140,6 @@ class PlantBuilder:
                 self.add_body(child)
             except ParseError as e:
                 doc.recover(e)
-
-    def _add_rigid_body(self, body: Body):
-        return self.plant.add_rigid_body(body.name, self.instance, self._spatial_inertia(body))
 
     def _spatial_inertia(self, body: Body) -> SpatialInertia:
         """The body's spatial inertia. Bodies whose mass, center of mass and
