@@ -121,7 +121,7 @@ def _read(source, model_name, parent_model_name, into_instance, workspace):
             tree.read_top_level_body(el)
     _apply_mass_bounds(doc, tree.bodies, compiler)
     builder = PlantBuilder(doc, compiler, plant, instance)
-    builder.add_world(tree.world)
+    builder.add_world(tree.world, tree.has_sites)
     for el in sections.get("actuator", ()):
         ActuatorReader(doc, defaults, compiler, builder).read(el)
     builder.warn_unused_armature()

@@ -9,7 +9,7 @@ from ...spatial import IDENTITY, RigidTransform
 from ..common.xml import MEMO_LIMIT
 from .attrs import Attrs, own_values
 from .compiler import Compiler, finite_pose, frame
-from .defaults import ORIENTATION_SET, DefaultClasses
+from .defaults import MAIN, ORIENTATION_SET, DefaultClasses
 from .document import Document, tag
 from .geoms import Geom, GeomReader
 from .inertia import combine, rotate_inertia
@@ -32,6 +32,37 @@ class Placed:
         self.X_BF = X_BF
 
 
+class PlacedJoint:
+    """A ``<joint>`` (or ``<freejoint>``) as read: its element, the pose of
+    the ``<frame>`` elements around it in its body's frame, its own name,
+    and its attributes with its class's defaults (:class:`Attrs`), made
+    when first asked for: a joint written like one read before (``key``)
+    takes that one's values without them (see PlantBuilder._joint)."""
+
+    __slots__ = ("el", "X_BF", "name", "key", "_attrs", "_defaults", "_childclass", "_items")
+
+    def __init__(self, el, X_BF: RigidTransform, name: str | None, key: tuple | None,
+                 attrs: Attrs | None, defaults: DefaultClasses | None = None,
+                 childclass: str | None = None, items: list | None = None):
+        self.el = el
+        self.X_BF = X_BF
+        self.name = name  # (a default class never names an element)
+        # (its class, its own attributes but 'name' and 'class') when it is
+        # outside <frame>s, else None
+        self.key = key
+        self._attrs = attrs
+        self._defaults = defaults
+        self._childclass = childclass
+        self._items = items
+
+    @property
+    def attrs(self) -> Attrs:
+        a = self._attrs
+        if a is None:
+            a = self._attrs = self._defaults.attrs(self.el, self._childclass, items=self._items)
+        return a
+
+
 class Body:
     """A body as read, before it is added to the plant."""
 
@@ -47,7 +78,7 @@ class Body:
         self._X_WB: RigidTransform | None = None if parent is not None else X_PB
         self.moving = moving
         self.geoms: list[Geom] = []
-        self.joints: list[Placed] = []
+        self.joints: list[PlacedJoint] = []
         self.free = None  # the element that made the body free
         self.sites: list[Placed] = []
         self.children: list[Body] = []
@@ -78,6 +109,7 @@ class BodyTreeReader:
         self.next_index = first_body_index  # Drake's "body<N>" for unnamed bodies
         self.world = Body(None, "world", None, RigidTransform(), False)
         self.bodies: list[Body] = []
+        self.has_sites = False  # whether a body holds a site
         # <inertial> attributes → what they give (see _inertial)
         self._inertials: dict[tuple, tuple[float, tuple, tuple]] = {}
         # a body's 'pos' text → its pose, when it has no orientation and no <frame> around it
@@ -139,23 +171,43 @@ class BodyTreeReader:
     def _body(self, el, parent: Body, X_PF: RigidTransform, childclass: str | None) -> list:
         """Reads one body; returns its child bodies (element, parent, pose, class)."""
         doc = self.doc
-        own = own_values(el)
-        name = own["name"][0] if "name" in own else f"body{self.next_index}"
+        # (most bodies) a name, a pos, a childclass: read from the items,
+        # without an Attrs unless its pose or another attribute needs one
+        items = el.items()
+        name = written_class = pos = None
+        others = False
+        for k, v in items:
+            if k == "name":
+                name = v
+            elif k == "pos":
+                pos = v
+            elif k == "childclass":
+                written_class = v
+            else:
+                others = True
+        if name is None:
+            name = f"body{self.next_index}"
         self.next_index += 1
-        if "childclass" in own:
-            childclass = own["childclass"][0]
+        if written_class is not None:
+            childclass = written_class
             self.defaults.check_class(el, childclass)
-        a = Attrs(el, doc, own)
+        a = None
         try:
-            X_PB = self._placement(el, a, own, X_PF)
+            X_PB = None if others or X_PF is not IDENTITY else self._translations.get(pos)
+            if X_PB is None:
+                a = Attrs(el, doc, own_values(el, items))
+                X_PB = self._placement(el, a, a.values, X_PF)
         except ParseError as e:
             # While collecting errors (``check``), a body whose pose cannot be
             # read is still read, at its parent frame's origin, so that the
             # problems of what it holds are found too.
             doc.recover(e)
             X_PB = X_PF
-        if not own.keys().isdisjoint(BODY_UNSUPPORTED):
-            a.warn_unsupported(BODY_UNSUPPORTED)
+        if others:
+            if a is None:
+                a = Attrs(el, doc, own_values(el, items))
+            if not a.values.keys().isdisjoint(BODY_UNSUPPORTED):
+                a.warn_unsupported(BODY_UNSUPPORTED)
         kids = doc.kids(el)
         if type(kids) is tuple:  # no <include> inside: one look at the tags
             tags = set()
@@ -207,7 +259,7 @@ class BodyTreeReader:
                     if len(self._translations) < MEMO_LIMIT:
                         self._translations[text] = X
                 return X
-            return RigidTransform()
+            return RigidTransform()  # (a new one: the memo's key None is never set)
         return finite_pose(self.doc, el, X_PF @ frame(a, self.compiler))
 
     def _flat(self, el):
@@ -240,11 +292,11 @@ class BodyTreeReader:
                         doc.error(child, f"<{t}> cannot be a child of <worldbody>",
                                   code="mjcf-structure")
                     if t == "joint":
-                        a = defaults.attrs(child, childclass)
+                        body.joints.append(self._joint(child, X_BF, childclass))
                     else:
                         a = Attrs(child, doc, own_values(child))
                         a.values["type"] = ("free", child)
-                    body.joints.append(Placed(child, a, X_BF))
+                        body.joints.append(PlacedJoint(child, X_BF, a.text("name"), None, a))
                 elif t == "site" and doc.policy.like_drake:
                     # Drake 1.51's MJCF parser makes no frame of a site.
                     doc.warning(child, f"The tag 'site' found as a child of '{tag(el)}' is "
@@ -252,6 +304,7 @@ class BodyTreeReader:
                                 code="mjcf-unsupported")
                 elif t == "site":
                     body.sites.append(Placed(child, defaults.attrs(child, childclass), X_BF))
+                    self.has_sites = True
                 elif t == "frame":
                     fa = Attrs(child, doc, own_values(child))
                     cls = child.get("childclass")
@@ -269,6 +322,26 @@ class BodyTreeReader:
                                 code="mjcf-unsupported")
             except ParseError as e:
                 doc.recover(e)
+
+    def _joint(self, el, X_BF: RigidTransform, childclass: str | None) -> PlacedJoint:
+        """A ``<joint>`` of the body, its class checked (an unknown one is
+        an error here, where it is read); its attributes are made when the
+        plant builder asks for them."""
+        items = el.items()
+        name = written = None
+        parts: list = [None]
+        for item in items:
+            k = item[0]
+            if k == "name":
+                name = item[1]
+            elif k == "class":
+                written = item[1]
+            else:
+                parts.append(item)
+        defaults = self.defaults
+        parts[0] = (childclass or MAIN) if written is None else defaults.class_of(el, childclass)
+        return PlacedJoint(el, X_BF, name, tuple(parts) if X_BF is IDENTITY else None, None,
+                           defaults, childclass, items)
 
     def _geom(self, body: Body, el, X_BF: RigidTransform, childclass, in_world: bool,
               with_inertia: bool) -> None:

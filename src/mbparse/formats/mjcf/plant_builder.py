@@ -14,7 +14,7 @@ from ...spatial import (IDENTITY, RigidTransform, SpatialInertia, axis_angle_to_
                         norm, scale)
 from ..common.suggest import did_you_mean, too_many
 from ..common.xml import MEMO_LIMIT
-from .bodies import Body, Placed
+from .bodies import Body, PlacedJoint
 from .compiler import Compiler, finite_pose, frame, z_to_vector
 from .document import Document
 from .mujoco_refuses import mujoco_refuses
@@ -47,7 +47,8 @@ class PlantBuilder:
         self.site_frames: dict[str, tuple[object, RigidTransform, Body]] = {}
         self.geoms_by_name: dict[str, tuple[Body, object]] = {}
         self._site_count = 0
-        self._body_names: set[str] = set()
+        self._world: Body | None = None
+        self._names: set[str] | None = None  # see _body_names
         # A geom's color → the phong values of its visual roles, one dict per
         # color that every geom of that color reads (GeometryProperties.sharing:
         # a set copies it before its first change), not two sets of values per geom.
@@ -74,23 +75,22 @@ class PlantBuilder:
         return did_you_mean(name, declared | added)
 
     # ------------------------------------------------------------ bodies
-    def add_world(self, world: Body) -> None:
-        """Adds every body below ``world``, then the sites' frames: MuJoCo
-        keeps sites and bodies in separate name spaces, so a body keeps its
-        name even when a site above it was written first with the same name."""
+    def add_world(self, world: Body, with_sites: bool = True) -> None:
+        """Adds every body below ``world``, then the sites' frames (unless
+        the tree has none: ``with_sites``): MuJoCo keeps sites and bodies in
+        separate name spaces, so a body keeps its name even when a site
+        above it was written first with the same name."""
         world.plant_body = self.plant.world_body()
         self._geometry(world)
-        self._body_names = set()
-        pending = [world]
-        while pending:
-            body = pending.pop()
-            self._body_names.add(body.name)
-            pending.extend(body.children)
+        self._world = world
+        self._names = None
         for child in world.children:
             try:
                 self.add_body(child)
             except ParseError as e:
                 self.doc.recover(e)
+        if not with_sites:
+            return
         pending = [world]
         while pending:
             body = pending.pop()
@@ -104,10 +104,25 @@ class PlantBuilder:
             if body.children:
                 pending += reversed(body.children)
 
+    @property
+    def _body_names(self) -> set[str]:
+        """The names of every body of the tree, the world's included (made
+        when first needed: only a site, or a body of several joints, asks)."""
+        names = self._names
+        if names is None:
+            names = self._names = set()
+            pending = [self._world]
+            while pending:
+                body = pending.pop()
+                names.add(body.name)
+                pending.extend(body.children)
+        return names
+
     def add_body(self, body: Body) -> None:
         doc = self.doc
         el = body.el
-        body.plant_body = doc.diag(el).add_at(el, self._add_rigid_body, body)
+        body.plant_body = doc.diag(el).add_at(el, self.plant.add_rigid_body, body.name,
+                                              self.instance, self._spatial_inertia(body))
         if body.geoms:
             try:
                 self._geometry(body)
@@ -125,9 +140,6 @@ class PlantBuilder:
                 self.add_body(child)
             except ParseError as e:
                 doc.recover(e)
-
-    def _add_rigid_body(self, body: Body):
-        return self.plant.add_rigid_body(body.name, self.instance, self._spatial_inertia(body))
 
     def _spatial_inertia(self, body: Body) -> SpatialInertia:
         """The body's spatial inertia. Bodies whose mass, center of mass and
@@ -222,7 +234,8 @@ class PlantBuilder:
     def _joints(self, body: Body) -> None:
         joints = body.joints
         parent = body.parent.plant_body
-        if len(joints) == 1 and joints[0].attrs.values.get("type", _NO_TYPE)[0] != "free":
+        if len(joints) == 1 and (joints[0].key in self._joints_read or  # (not a free one)
+                                 joints[0].attrs.values.get("type", _NO_TYPE)[0] != "free"):
             # (most bodies) one joint: from the parent to the body, placed where it is
             self._joint(joints[0], parent, body.plant_body, body.X_PB)
             return
@@ -281,10 +294,10 @@ class PlantBuilder:
             self._joint(placed, previous, child, X_P)
             previous = child
 
-    def _check_attributes(self, j: Placed) -> None:
+    def _check_attributes(self, j: PlacedJoint) -> None:
         j.attrs.warn_unsupported(JOINT_UNSUPPORTED, "joint")  # a <freejoint>'s too
 
-    def _limits(self, j: Placed, kind: str) -> tuple[float, float] | None:
+    def _limits(self, j: PlacedJoint, kind: str) -> tuple[float, float] | None:
         a = j.attrs
         limited = a.choice("limited", ("true", "false", "auto"), "auto")
         has_range = a.has("range")
@@ -308,48 +321,49 @@ class PlantBuilder:
                     "upper end", code="limit-inverted")
         return lo, hi
 
-    def _joint(self, j: Placed, parent, child, X_P: RigidTransform) -> None:
-        doc, a = self.doc, j.attrs
-        values = a.values
-        # Absent attributes (most of them) are settled without a call each.
-        v = values.get("name")
-        name = v[0] if v is not None and v[0] else f"{parent.name}-{child.name}"
-        # A joint written as one read before (its name aside), outside any
-        # <frame>, gets that one's kind, axis, limits and frames: they
-        # depend on nothing else (see _joint_frames).
-        key = None
-        if j.X_BF is IDENTITY:
-            texts = []
-            for k, v in values.items():
-                if k != "name":
-                    texts.append((k, v[0]))
-            key = tuple(texts)
-            known = self._joints_read.get(key)
-        else:
-            known = None
+    def _joint(self, j: PlacedJoint, parent, child, X_P: RigidTransform) -> None:
+        doc = self.doc
+        name = j.name or f"{parent.name}-{child.name}"
+        # A joint written as one read before (its class and attributes, its
+        # name aside), outside any <frame>, gets that one's kind, axis,
+        # limits and frames: they depend on nothing else (see _joint_frames).
+        key = j.key
+        known = self._joints_read.get(key) if key is not None else None
         if known is None:
             policy = doc.policy
             said = len(policy.warnings_seen)
-            known = self._joint_frames(j, name)
+            values = j.attrs.values
+            # (plain: none of the attributes read after the joint is added)
+            known = (*self._joint_frames(j, name), _SPRING.isdisjoint(values)
+                     and _DESCRIBED.isdisjoint(values) and "armature" not in values)
             if key is not None and len(policy.warnings_seen) == said \
                     and len(self._joints_read) < MEMO_LIMIT:
                 self._joints_read[key] = known
-        kind, X_CJ, X_CM, axis, damping, limits, ref = known
+        kind, X_CJ, X_CM, axis, damping, limits, ref, plain = known
         negative_damping = None
         if damping < 0 and not doc.policy.like_drake:
             negative_damping, damping = damping, 0.0
+            a = j.attrs
             doc.warning(a.where("damping"), f"joint '{name}' has damping {damping_text(a)}, "
                         "which MuJoCo takes (the joint gains energy as it moves) [Drake refuses "
                         "this: damping must be non-negative; mbparse gives the joint damping 0 "
                         "and keeps the value for conversions]", code="joint-damping-negative")
         X_PJ = self._composed(X_P, X_CJ)
         joint = doc.diag(j.el).add_at(j.el, self._add_typed_joint, kind, name, parent, X_PJ,
-                                      child, X_CM, X_CJ, axis, damping, limits, ref, a)
+                                      child, X_CM, X_CJ, axis, damping, limits, ref, j)
         if negative_damping is not None:
             describe(joint, "damping", [negative_damping])
+        if not plain:
+            self._joint_extras(j, joint, kind)
+
+    def _joint_extras(self, j: PlacedJoint, joint, kind: str) -> None:
+        """What a joint's spring, description and armature attributes add
+        once it is in the plant."""
+        a = j.attrs
+        values = a.values
         if not _SPRING.isdisjoint(values):
             self._spring(j, joint, kind)
-        if not _DESCRIBED.isdisjoint(values) and not doc.policy.like_drake:
+        if not _DESCRIBED.isdisjoint(values) and not self.doc.policy.like_drake:
             self._describe(j, joint)
         if "armature" in values:
             armature = a.scalar("armature", 0.0)
@@ -359,7 +373,7 @@ class PlantBuilder:
 
     def _add_typed_joint(self, kind: str, name: str, parent, X_PJ: RigidTransform, child,
                          X_CM: RigidTransform, X_CJ: RigidTransform, axis, damping,
-                         limits, ref: float, a):
+                         limits, ref: float, j: PlacedJoint):
         """The plant's joint for a hinge, slide or ball, with its limits and
         default position (called through ``add_at``: the plant's refusals
         become errors at the joint)."""
@@ -380,7 +394,7 @@ class PlantBuilder:
             joint = self.plant.add_joint(BallRpyJoint, name, parent, X_PJ, child, X_CJ,
                                          damping)
             if limits is not None:
-                self.doc.warning(a.where("range"), f"joint '{name}': the cone limit of a ball "
+                self.doc.warning(j.attrs.where("range"), f"joint '{name}': the cone limit of a ball "
                                                    "joint is not supported and is ignored",
                                  code="mjcf-unsupported")
         return joint
@@ -398,7 +412,7 @@ class PlantBuilder:
             self._composed_poses[key] = (X_P, X_CJ, X)
         return X
 
-    def _joint_frames(self, j: Placed, name: str) -> tuple:
+    def _joint_frames(self, j: PlacedJoint, name: str) -> tuple:
         """What a joint's attributes give, before it is added: (kind, X_CJ,
         X_CM, axis, linear damping, position limits in radians or metres or
         None, default position). A function of the joint's attribute texts
@@ -450,7 +464,7 @@ class PlantBuilder:
             X_CM = X_CJ @ RigidTransform(p=scale(ref, axis))
         return kind, X_CJ, X_CM, axis, damping[0], limits, ref
 
-    def _describe(self, j: Placed, joint) -> None:
+    def _describe(self, j: PlacedJoint, joint) -> None:
         """Records the joint's dry friction (``frictionloss``), the clamp
         on its actuators' force (``actuatorfrcrange``) and its
         ``springdamper``, which the plant does not hold, in its description
@@ -491,7 +505,7 @@ class PlantBuilder:
                                      "actuator, and no actuator drives this joint",
                                  code="mjcf-unsupported")
 
-    def _spring(self, j: Placed, joint, kind: str) -> None:
+    def _spring(self, j: PlacedJoint, joint, kind: str) -> None:
         a = j.attrs
         if self.doc.policy.like_drake:
             # Drake 1.51 makes no spring of a joint's stiffness.
