@@ -170,6 +170,14 @@ def test_a_collada_geometry_whose_material_is_missing_is_still_read_and_converte
     assert 'file="meshes_meshes/broken.obj"' in result.text
 
 
+def made_after_looking(monkeypatch, suffix: str) -> None:
+    """Files named ``...suffix`` look absent to os.path.exists, as a file
+    another conversion makes just after this one looked."""
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists",
+                        lambda p: False if str(p).endswith(suffix) else real_exists(p))
+
+
 def test_a_file_made_at_the_obj_name_while_converting_is_not_written_over(tmp_path, monkeypatch):
     # Two conversions at once (convert -j, Dask) put their meshes in one
     # folder: a file another one made at the name after this one looked is
@@ -179,9 +187,7 @@ def test_a_file_made_at_the_obj_name_while_converting_is_not_written_over(tmp_pa
     folder = tmp_path / "meshes_meshes"
     folder.mkdir()
     (folder / "box.obj").write_text("# another conversion's mesh\n")
-    real_exists = os.path.exists
-    monkeypatch.setattr(os.path, "exists",
-                        lambda p: False if str(p).endswith("box.obj") else real_exists(p))
+    made_after_looking(monkeypatch, "box.obj")
     text = convert_file(str(model), "mjcf", str(tmp_path / "model.xml")).text
     monkeypatch.undo()
     assert 'file="meshes_meshes/box_1.obj"' in text
@@ -197,9 +203,7 @@ def test_a_copied_mesh_never_takes_a_name_made_while_converting(tmp_path, monkey
     copies = tmp_path / "copies"
     copies.mkdir()
     (copies / "box.stl").write_text("solid someone_else\nendsolid\n")
-    real_exists = os.path.exists
-    monkeypatch.setattr(os.path, "exists",
-                        lambda p: False if str(p).endswith("box.stl") else real_exists(p))
+    made_after_looking(monkeypatch, "box.stl")
     convert_file(str(model), "mjcf", str(tmp_path / "out.xml"),
                  ConvertFileOptions(copy_meshes=str(copies)))
     monkeypatch.undo()
