@@ -80,10 +80,7 @@ class GeometryProperties:
     def sharing(cls, values: dict[tuple[str, str], Any]) -> "GeometryProperties":
         """A set that reads ``values`` without copying them: it copies them at
         its first change, so ``values`` itself is never changed through it."""
-        props = _new(cls)
-        props._values = values
-        props._shared = True
-        return props
+        return _sharing(cls, values)
 
     def add_property(self, group: str, name: str, value: Any) -> None:
         if self._shared:
@@ -130,23 +127,25 @@ _DEFAULT_PROXIMITY_VALUES: Any = MappingProxyType(
     {("material", "coulomb_friction"): DEFAULT_FRICTION})
 
 
-# (The two below make their set as GeometryProperties.sharing does, without
-# calling it: a visual takes two of them, a collision often one, and the
-# call was a tenth of registering a geometry.)
-def no_properties() -> GeometryProperties:
-    """An empty property set (a visual's role with nothing set)."""
-    props = _new(GeometryProperties)
-    props._values = _NO_VALUES
+def _sharing(cls: type, values) -> GeometryProperties:
+    """:meth:`GeometryProperties.sharing`, as a plain function: the two
+    below call it directly (a visual takes two such sets, a collision often
+    one, and the class method's lookup and call were a tenth of registering
+    a geometry)."""
+    props = _new(cls)
+    props._values = values
     props._shared = True
     return props
+
+
+def no_properties() -> GeometryProperties:
+    """An empty property set (a visual's role with nothing set)."""
+    return _sharing(GeometryProperties, _NO_VALUES)
 
 
 def default_proximity_properties() -> GeometryProperties:
     """Proximity properties with only the default Coulomb friction (1, 1)."""
-    props = _new(GeometryProperties)
-    props._values = _DEFAULT_PROXIMITY_VALUES
-    props._shared = True
-    return props
+    return _sharing(GeometryProperties, _DEFAULT_PROXIMITY_VALUES)
 
 
 def summarize_property_value(value: Any) -> Any:
