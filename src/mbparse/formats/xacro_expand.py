@@ -54,7 +54,7 @@ class _Expansion:
 
         from .common.xml import parse_xml_bytes, problem_code
         notes: list = []
-        root, problem, line = parse_xml_bytes(data, notes)
+        root, problem, line = parse_xml_bytes(data, notes, blank_text=True)
         if root is None:
             code = problem_code(problem)
             what = "not well-formed XML" if code == "xml-syntax" else "refused"
@@ -75,7 +75,7 @@ class _Expansion:
         from lxml import etree
 
         from .common.xml import parse_xml_bytes, problem_code
-        root, problem, _ = parse_xml_bytes(expanded.encode("utf-8"))
+        root, problem, _ = parse_xml_bytes(expanded.encode("utf-8"), blank_text=True)
         if root is None:
             if problem_code(problem) == "size-limit":
                 raise _Failed(f"xacro produced a model mbparse refuses: {problem}", self.name,

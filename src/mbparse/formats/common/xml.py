@@ -23,8 +23,19 @@ from ...workspace import MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM, DataSource, charg
 
 _T = TypeVar("_T")
 
-_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
-                          no_network=True, huge_tree=True)
+
+
+def _xml_parser(blank_text: bool, **options) -> etree.XMLParser:
+    """The parser of :func:`parse_xml_bytes`. Without ``blank_text``, text
+    that is only whitespace between elements (indentation) makes no node:
+    no reader reads it, and making, walking past and freeing its nodes is
+    some 2% of a parse. (libxml2 keeps such text where it is an element's
+    only content, and any text that is not all whitespace.)"""
+    return etree.XMLParser(remove_blank_text=not blank_text, remove_comments=True,
+                           remove_pis=True, resolve_entities=False, no_network=True, **options)
+
+
+_PARSER = _xml_parser(False, huge_tree=True)
 _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
 
 # The codes of the model's refusals that carry none of their own.
@@ -40,9 +51,6 @@ def _refusal_code(kind: type) -> str:
     return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
 
 
-_TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
-                                   resolve_entities=False, no_network=True, huge_tree=True,
-                                   recover=True)
 
 
 # (line, message) or (line, message, code): a leniency worth a warning
@@ -50,7 +58,7 @@ _TOLERANT_PARSER = etree.XMLParser(remove_comments=True, remove_pis=True,
 Note = tuple
 
 
-def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
+def parse_xml_bytes(data: bytes, notes: list[Note] | None = None, *, blank_text: bool = False
                     ) -> tuple[etree._Element | None, str, int | None]:
     """Parses XML text: (root, "", None), or (None, problem, line).
 
@@ -64,7 +72,8 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     (kept as written), text that is not UTF-8 (read as Latin-1), and
     elements after the root element (ignored). Where a leniency may hide a
     mistake, ``(line, message)`` is appended to ``notes``. Any other fault
-    is a problem.
+    is a problem. Whitespace between elements is kept (as text and tails)
+    only with ``blank_text``, for text handed on to another tool (xacro).
     """
     notes = [] if notes is None else notes
     data = _tinyxml_prolog(data, notes)
@@ -88,7 +97,7 @@ def parse_xml_bytes(data: bytes, notes: list[Note] | None = None
     over = charge_elements(min(at_most, most))
     if over is not None:
         return None, over, None
-    root, problem, line = _parse_lenient(data, notes, tags)
+    root, problem, line = _parse_lenient(data, notes, tags, _PARSERS[blank_text])
     if root is None:
         return root, problem, line
     if near_limit:
@@ -133,22 +142,24 @@ def _check_attribute_counts(root, most: int) -> tuple:
                   f"{raise_hint('max_attributes')}", el.sourceline)
 
 
-def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
+def _parse_lenient(data: bytes, notes: list[Note], tags: int, parsers: tuple) -> tuple:
     """:func:`parse_xml_bytes` after the prolog and the element count
-    (``tags``: the text's ``<``), before the size check."""
+    (``tags``: the text's ``<``), before the size check, with ``parsers``
+    (one of :data:`_PARSERS`)."""
+    parser, shallow_parser, tolerant_parser = parsers
     declared: list[str] = []
     repaired: set[str] = set()
     while True:
         try:
             # (elements cannot nest deeper than there are tags)
             if tags <= MAX_ELEMENT_DEPTH:
-                return etree.fromstring(data, _PARSER), "", None
-            if _SHALLOW_PARSER is not None:
+                return etree.fromstring(data, parser), "", None
+            if shallow_parser is not None:
                 try:  # a tree this parser builds is too shallow to need the depth check
-                    return etree.fromstring(data, _SHALLOW_PARSER), "", None
+                    return etree.fromstring(data, shallow_parser), "", None
                 except etree.XMLSyntaxError:
                     pass  # a fault, or a limit only the parser below lifts: read it there
-            return _check_depth(etree.fromstring(data, _PARSER))
+            return _check_depth(etree.fromstring(data, parser))
         except etree.XMLSyntaxError as e:
             msg = str(e.msg if hasattr(e, "msg") else e)
             line = e.position[0] if e.position else None
@@ -167,7 +178,7 @@ def _parse_lenient(data: bytes, notes: list[Note], tags: int) -> tuple:
                     data = fixed
                     continue
             if "Failed to parse QName" in msg:
-                root = _parse_tolerating_qnames(data)
+                root = _parse_tolerating_qnames(data, tolerant_parser)
                 if root is not None:
                     return _check_depth(root)
             return None, msg, line
@@ -180,13 +191,12 @@ DEPTH_PROBLEM = "elements are nested"
 _TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
 
 
-def _shallow_parser():
+def _shallow_parser(blank_text: bool):
     """A parser as ``_PARSER`` but with libxml2's own limits kept (no
     XML_PARSE_HUGE): it refuses elements nested deeper than 256, so a tree it
     builds needs no walk to find out whether it is deeper than
     :data:`MAX_ELEMENT_DEPTH`. None if this libxml2 lets deeper trees through."""
-    parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
-                             no_network=True)
+    parser = _xml_parser(blank_text)
     depth = MAX_ELEMENT_DEPTH + 1
     try:
         etree.fromstring(b"<a>" * depth + b"</a>" * depth, parser)
@@ -195,7 +205,10 @@ def _shallow_parser():
     return None
 
 
-_SHALLOW_PARSER = _shallow_parser()
+# (parser, shallow parser or None, tolerant parser) without and with blank text
+_PARSERS = {blank: (_PARSER if not blank else _xml_parser(True, huge_tree=True),
+                    _shallow_parser(blank), _xml_parser(blank, huge_tree=True, recover=True))
+            for blank in (False, True)}
 
 # (the limit max_elements, in limits: a file with more elements is refused.)
 SIZE_PROBLEM = "the file has more than"
@@ -416,13 +429,14 @@ def _repairable(msg: str) -> str | None:
     return None
 
 
-def _parse_tolerating_qnames(data: bytes):
-    """The tree, when the only faults are names that are not namespace QNames."""
+def _parse_tolerating_qnames(data: bytes, parser: etree.XMLParser):
+    """The tree, when the only faults are names that are not namespace QNames
+    (``parser``: one that recovers)."""
     try:
-        root = etree.fromstring(data, _TOLERANT_PARSER)
+        root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError:
         return None
-    errors = [e for e in _TOLERANT_PARSER.error_log
+    errors = [e for e in parser.error_log
               if e.level >= etree.ErrorLevels.ERROR and "QName" not in e.message]
     return root if root is not None and not errors else None
 
