@@ -81,6 +81,16 @@ def test_xml_elements_after_the_root_are_ignored_with_a_warning(write):
     assert plant.has_body_named("a") and w.line == 4 and "after its root" in w.message
 
 
+@pytest.mark.parametrize("like_drake", [False, True])
+def test_xml_ids_are_not_checked(write, like_drake):
+    # tinyxml2 gives xml:id no meaning (Drake 1.51 loads this file); libxml2
+    # refused a repeated one ("ID x already defined") before ids went uncollected.
+    text = ('<robot name="r" xml:id="x">\n<link name="a" xml:id="x"/>\n'
+            '<link name="b" xml:id="1 not a name"/>\n</robot>\n')
+    plant, _, warnings, _ = load(write, text, like_drake)
+    assert plant.has_body_named("a") and plant.has_body_named("b") and not warnings
+
+
 @pytest.mark.parametrize("text, words", [
     ('<!-- c -->\n<?xml version="1.0"?>\n' + ROBOT, "declaration"),
     ('<robot name="r" name="s"/>', "redefined"),

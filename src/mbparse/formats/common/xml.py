@@ -30,9 +30,12 @@ def _xml_parser(blank_text: bool, **options) -> etree.XMLParser:
     that is only whitespace between elements (indentation) makes no node:
     no reader reads it, and making, walking past and freeing its nodes is
     some 2% of a parse. (libxml2 keeps such text where it is an element's
-    only content, and any text that is not all whitespace.)"""
+    only content, and any text that is not all whitespace.) No table of
+    ``xml:id`` values is made (``collect_ids``): nothing looks an element up
+    by its id, and asking of every attribute whether it is one is work."""
     return etree.XMLParser(remove_blank_text=not blank_text, remove_comments=True,
-                           remove_pis=True, resolve_entities=False, no_network=True, **options)
+                           remove_pis=True, resolve_entities=False, no_network=True,
+                           collect_ids=False, **options)
 
 
 _PARSER = _xml_parser(False, huge_tree=True)
