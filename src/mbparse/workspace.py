@@ -155,11 +155,13 @@ class DataSource(FrozenRecord):
         return data
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)
 def _folder_of(path: str) -> str:
     """The normal folder of an absolute path (remembered: readers ask it
     for every file they load, and loads repeat files; a pure function of
-    the text)."""
+    the text). Sized for a batch run over many files: a run over more
+    files than the cache holds, in the same order each time, would find
+    none of them in it."""
     return os.path.dirname(os.path.abspath(path))
 
 
