@@ -70,10 +70,13 @@ def read_regular_file(path: str, most: int | None = None) -> bytes:
             raise NotRegularFileError(errno.EINVAL, _not_regular(path, st.st_mode), path)
         if most is not None and st.st_size > most:
             raise FileTooLargeError(errno.EFBIG, _too_large(path, f"{st.st_size:,}", most), path)
-        # Read to the end (the file may have grown since fstat).
+        # Read to the end (the file may have grown since fstat). A read of a
+        # regular file that gives less than was asked has reached its end:
+        # no second call is made to be told so.
         parts, size = [], 0
+        want = max(st.st_size + 1, 1 << 16)
         while True:
-            part = os.read(fd, max(st.st_size + 1, 1 << 16))
+            part = os.read(fd, want)
             if not part:
                 return b"".join(parts) if len(parts) != 1 else parts[0]
             parts.append(part)
@@ -82,5 +85,7 @@ def read_regular_file(path: str, most: int | None = None) -> bytes:
                 # (it grew since fstat: reading stops here, so its size is a floor)
                 raise FileTooLargeError(errno.EFBIG, _too_large(path, f"at least {size:,}", most),
                                         path)
+            if len(part) < want:
+                return b"".join(parts) if len(parts) != 1 else parts[0]
     finally:
         os.close(fd)
