@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-import mbparse.files as files
+from mbparse import files
 
 
 @pytest.fixture

@@ -77,15 +77,13 @@ def read_regular_file(path: str, most: int | None = None) -> bytes:
         want = max(st.st_size + 1, 1 << 16)
         while True:
             part = os.read(fd, want)
-            if not part:
-                return b"".join(parts) if len(parts) != 1 else parts[0]
             parts.append(part)
             size += len(part)
             if most is not None and size > most:
                 # (it grew since fstat: reading stops here, so its size is a floor)
                 raise FileTooLargeError(errno.EFBIG, _too_large(path, f"at least {size:,}", most),
                                         path)
-            if len(part) < want:
-                return b"".join(parts) if len(parts) != 1 else parts[0]
+            if len(part) < want:  # (an empty read too)
+                return parts[0] if len(parts) == 1 else b"".join(parts)
     finally:
         os.close(fd)

@@ -24,7 +24,6 @@ from ...workspace import MAX_NUMBERS_TEXT, PARSE_SIZE_PROBLEM, DataSource, charg
 _T = TypeVar("_T")
 
 
-
 def _xml_parser(blank_text: bool, **options) -> etree.XMLParser:
     """The parser of :func:`parse_xml_bytes`. Without ``blank_text``, text
     that is only whitespace between elements (indentation) makes no node:
@@ -38,7 +37,6 @@ def _xml_parser(blank_text: bool, **options) -> etree.XMLParser:
                            collect_ids=False, **options)
 
 
-_PARSER = _xml_parser(False, huge_tree=True)
 _UNDEFINED_PREFIX = re.compile(r"Namespace prefix (\S+) (?:for \S+ )?on \S+ is not defined")
 
 # The codes of the model's refusals that carry none of their own.
@@ -52,8 +50,6 @@ REFUSALS = (ModelError, ShapeError, PackageMapError)
 
 def _refusal_code(kind: type) -> str:
     return next(code for cls, code in _REFUSAL_CODE.items() if issubclass(kind, cls))
-
-
 
 
 # (line, message) or (line, message, code): a leniency worth a warning
@@ -195,7 +191,7 @@ _TOO_DEEP = etree.XPath("(/*" + "/*" * MAX_ELEMENT_DEPTH + ")[1]")
 
 
 def _shallow_parser(blank_text: bool):
-    """A parser as ``_PARSER`` but with libxml2's own limits kept (no
+    """A parser as :func:`_xml_parser`'s but with libxml2's own limits kept (no
     XML_PARSE_HUGE): it refuses elements nested deeper than 256, so a tree it
     builds needs no walk to find out whether it is deeper than
     :data:`MAX_ELEMENT_DEPTH`. None if this libxml2 lets deeper trees through."""
@@ -209,8 +205,8 @@ def _shallow_parser(blank_text: bool):
 
 
 # (parser, shallow parser or None, tolerant parser) without and with blank text
-_PARSERS = {blank: (_PARSER if not blank else _xml_parser(True, huge_tree=True),
-                    _shallow_parser(blank), _xml_parser(blank, huge_tree=True, recover=True))
+_PARSERS = {blank: (_xml_parser(blank, huge_tree=True), _shallow_parser(blank),
+                    _xml_parser(blank, huge_tree=True, recover=True))
             for blank in (False, True)}
 
 # (the limit max_elements, in limits: a file with more elements is refused.)
