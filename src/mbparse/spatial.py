@@ -306,12 +306,59 @@ def point_mass_inertia(mass: float, p: Sequence[float]) -> Inertia6:
 
 
 def principal_moments(I: Sequence[float]) -> Vec3:
-    """Eigenvalues of the inertia matrix, ascending."""
-    ixx, iyy, izz, ixy, ixz, iyz = I
+    """Eigenvalues of the inertia matrix, ascending.
+
+    Worked out by cyclic Jacobi rotations in plain Python: a 3×3 needs a few
+    sweeps, its eigenvalues come out to a few units in the last place (as
+    LAPACK's do), and a parse that checks one rotated inertia need not
+    import NumPy (whose import is some 60 ms, and whose objects every
+    collection of the user's program then walks)."""
+    ixx, iyy, izz, ixy, ixz, iyz = (float(v) for v in I)
     if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
         return tuple(sorted((ixx, iyy, izz)))  # type: ignore[return-value]
-    import numpy as np
-    return tuple(float(v) for v in np.linalg.eigvalsh(np.array(inertia_matrix(I))))  # type: ignore[return-value]
+    return tuple(sorted(_jacobi_eigenvalues(ixx, iyy, izz, ixy, ixz, iyz)))  # type: ignore[return-value]
+
+
+def _jacobi_eigenvalues(a00: float, a11: float, a22: float, a01: float, a02: float,
+                        a12: float) -> tuple[float, float, float]:
+    """The eigenvalues of the symmetric matrix [[a00 a01 a02] [a01 a11 a12]
+    [a02 a12 a22]] (finite entries), unordered: rotations that each zero one
+    off-diagonal entry, swept until none is left that would still change a
+    diagonal entry it stands beside (the test of Numerical Recipes' ``jacobi``)."""
+    d = [a00, a11, a22]
+    off = {(0, 1): a01, (0, 2): a02, (1, 2): a12}
+    for sweep in range(64):
+        if off[0, 1] == 0.0 and off[0, 2] == 0.0 and off[1, 2] == 0.0:
+            break
+        for (p, q), r in (((0, 1), 2), ((0, 2), 1), ((1, 2), 0)):
+            apq = off[p, q]
+            if apq == 0.0:
+                continue
+            g = 100.0 * abs(apq)
+            dp, dq = d[p], d[q]
+            if sweep > 3 and abs(dp) + g == abs(dp) and abs(dq) + g == abs(dq):
+                off[p, q] = 0.0  # below what the diagonal can hold
+                continue
+            h = dq - dp
+            if abs(h) + g == abs(h):
+                t = apq / h  # (θ so large that θ² would overflow: t = 1/(2θ))
+            else:
+                theta = 0.5 * h / apq
+                t = 1.0 / (abs(theta) + math.sqrt(1.0 + theta * theta))
+                if theta < 0.0:
+                    t = -t
+            c = 1.0 / math.sqrt(1.0 + t * t)
+            s = t * c
+            tau = s / (1.0 + c)
+            d[p] = dp - t * apq
+            d[q] = dq + t * apq
+            off[p, q] = 0.0
+            # the two entries of row r beside p and q turn with them
+            rp, rq = (r, p) if r < p else (p, r), (r, q) if r < q else (q, r)
+            grp, hrq = off[rp], off[rq]
+            off[rp] = grp - s * (hrq + grp * tau)
+            off[rq] = hrq + s * (grp - hrq * tau)
+    return d[0], d[1], d[2]
 
 
 def inertia_invalidity(I: Sequence[float]) -> str | None:

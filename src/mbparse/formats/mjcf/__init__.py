@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
 from ...spatial import inertia_matrix
 from ...workspace import DataSource, Workspace
 from .actuators import ActuatorReader
@@ -154,6 +152,8 @@ def _apply_mass_bounds(doc: Document, bodies, compiler: Compiler) -> None:
     each body's principal moments as MuJoCo's compiler does."""
     c = compiler
     if c.boundmass > 0 or c.boundinertia > 0 or c.balanceinertia:
+        import numpy as np  # (only here: a model without these bounds needs no NumPy)
+
         for b in bodies:
             b.mass = max(b.mass, c.boundmass)
             eig, vec = np.linalg.eigh(np.array(inertia_matrix(b.inertia)))

@@ -7,8 +7,6 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import numpy as np
-
 from ...geometry import Convex, Mesh
 from .attrs import Attrs
 from .compiler import Compiler
@@ -139,6 +137,8 @@ class Assets:
         faces = a.number_list("face")
         if faces is None:
             return None
+        import numpy as np  # (here and in data(): meshes only)
+
         array = np.asarray(faces, dtype=np.float64)
         if len(faces) % 3 or not (np.all(array >= 0) and np.all(array == np.floor(array))
                                   and np.all(array < 2 ** 31)):
@@ -176,6 +176,8 @@ class Assets:
         when they cannot be had."""
         if mesh._data is None:
             from ...geometry.mesh_io import ObjError
+            import numpy as np
+
             from .mesh_data import MeshData, MeshDataError, read_file
             try:
                 if mesh.path is None:
