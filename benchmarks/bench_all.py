@@ -21,7 +21,10 @@
 The peers (pydrake, yourdfpy, mujoco) are never mbparse dependencies: give a
 scratch Python that has them with ``--peers-python``. What is timed is what
 ``bench_parse.py`` says (parse + finalize; no start-up, no imports, no
-making the empty plant). Nothing here is a test: the machine's load moves
+making the empty plant). Every peer, mbparse and lxml included, times each
+section (each format, each MJCF group, each chain) in a fresh worker
+process of its own, so that no section's figures depend on what an earlier
+one imported (see ``bench_parse.run_in``). Nothing here is a test: the machine's load moves
 single figures by tens of percent, so compare ratios from one run.
 
 Usage:
@@ -123,7 +126,7 @@ def per_format(args, corpus: str, summary: dict) -> None:
             print("  (no files)")
             continue
         jobs = _jobs(files, corpus)
-        results = {"mbparse": bp.run_mbparse(jobs, args.repeat)}
+        results = {"mbparse": bp.run_in(sys.executable, "mbparse", jobs, args.repeat)}
         if args.peers_python:
             results["drake"] = bp.run_in(args.peers_python, "drake", jobs, args.repeat)
             if suffix == ".urdf":
@@ -132,7 +135,7 @@ def per_format(args, corpus: str, summary: dict) -> None:
         summary[suffix] = figures
         if suffix == ".urdf":
             small = [f for f in files if os.path.getsize(f) < SMALL_URDF_BYTES]
-            lxml = bp.run_lxml(_jobs(small, corpus), args.repeat)
+            lxml = bp.run_in(sys.executable, "lxml", _jobs(small, corpus), args.repeat)
             ratio, n = _median_ratio(results["mbparse"], lxml, small, args.stat)
             times = [results["mbparse"][f][args.stat] for f in small if bp._ok(results["mbparse"], f)]
             print(f"\nlxml floor: {n} URDF files under {SMALL_URDF_BYTES // 1000} kB; median "
@@ -157,7 +160,7 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
     print("\n=== MJCF: mbparse against MuJoCo's compiler (MjModel.from_xml_path)")
     for label, files in groups.items():
         jobs = _jobs(files, corpus)
-        mine = bp.run_mbparse(jobs, args.repeat)
+        mine = bp.run_in(sys.executable, "mbparse", jobs, args.repeat)
         theirs = bp.run_in(args.peers_python, "mujoco", jobs, args.repeat)
         both = [f for f in files if bp._ok(mine, f) and bp._ok(theirs, f)]
         ratio, n = _median_ratio(theirs, mine, files, args.stat)
@@ -184,7 +187,8 @@ def scaling(args, folder: str, summary: dict) -> None:
     for n in args.chain_sizes:
         path = _write(folder, f"chain_{n}.urdf", urdf_chain(n))
         repeat = max(1, min(args.repeat, 3 if n >= 10_000 else args.repeat))
-        result = bp.run_mbparse([{"file": path, "packages": []}], repeat)[path]
+        result = bp.run_in(sys.executable, "mbparse", [{"file": path, "packages": []}],
+                           repeat)[path]
         if "error" in result:
             print(f"  {n} links: {result['error']}")
             continue
