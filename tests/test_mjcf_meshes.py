@@ -64,9 +64,18 @@ def test_mjcf_stl_mass_matches_mujoco_for_a_tetrahedron(tmp_path):
     assert np.allclose(com, m.body_ipos[1], atol=1e-12)
 
 
-def test_mjcf_stl_with_a_broken_trimesh_install_is_a_located_error_naming_it(
+def ascii_stl(path: Path, triangles) -> Path:
+    lines = ["solid t"]
+    for t in triangles:
+        lines += ["facet normal 0 0 0", "outer loop", *(f"vertex {x} {y} {z}" for x, y, z in t),
+                  "endloop", "endfacet"]
+    path.write_text("\n".join(lines + ["endsolid t", ""]))
+    return path
+
+
+def test_mjcf_ascii_stl_with_a_broken_trimesh_install_is_a_located_error_naming_it(
         tmp_path, monkeypatch):
-    binary_stl(tmp_path / "t.stl", TETRA)
+    ascii_stl(tmp_path / "t.stl", TETRA)
     text = one_mesh_model("t.stl")
     path = tmp_path / "t.xml"
     path.write_text(text)
@@ -76,6 +85,14 @@ def test_mjcf_stl_with_a_broken_trimesh_install_is_a_located_error_naming_it(
     message = str(info.value)
     assert f"{path}:{line_of(text, '<mesh')}:" in message, message
     assert "trimesh" in message, message
+
+
+def test_mjcf_binary_stl_needs_no_trimesh(tmp_path, monkeypatch):
+    binary_stl(tmp_path / "t.stl", TETRA)
+    path = tmp_path / "t.xml"
+    path.write_text(one_mesh_model("t.stl"))
+    monkeypatch.setitem(sys.modules, "trimesh", None)  # importing it now fails
+    new_parser().add_models(path)
 
 
 def test_mjcf_stl_with_inconsistent_winding_refuses_exact_inertia_as_mujoco_does(tmp_path):
