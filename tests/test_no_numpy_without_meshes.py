@@ -103,3 +103,21 @@ def test_a_model_without_meshes_is_read_without_numpy(tmp_path, suffix, text):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["3", "False"]
+
+
+@pytest.mark.parametrize("I", [
+    (1e308,) * 6,  # a largest moment past the largest double: inf, not an error
+    (5e-324, 0.0, 0.0, 5e-324, 0.0, 0.0),  # subnormal entries
+    (1e-300, 2e-300, 3e-300, 1e-300, 0.0, 0.0),
+    (float("nan"), 1.0, 1.0, 0.5, 0.0, 0.0),
+    (float("inf"), 1.0, 1.0, 0.5, 0.0, 0.0),
+])
+def test_principal_moments_of_extreme_entries_are_numbers_not_errors(I):
+    moments = principal_moments(I)
+    assert len(moments) == 3
+    if I[0] == 1e308:
+        assert moments[2] == float("inf")  # (the others are rounding noise of it, as LAPACK's)
+    elif all(v == v and abs(v) < float("inf") for v in I):
+        theirs = np.linalg.eigvalsh(np.array(inertia_matrix(I)))
+        scale = max(abs(b) for b in theirs)
+        assert all(abs(a - b) <= 1e-14 * scale + 1e-323 for a, b in zip(moments, theirs))

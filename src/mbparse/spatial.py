@@ -313,10 +313,25 @@ def principal_moments(I: Sequence[float]) -> Vec3:
     LAPACK's do), and a parse that checks one rotated inertia need not
     import NumPy (whose import is some 60 ms, and whose objects every
     collection of the user's program then walks)."""
-    ixx, iyy, izz, ixy, ixz, iyz = (float(v) for v in I)
+    ixx, iyy, izz, ixy, ixz, iyz = entries = tuple(float(v) for v in I)
     if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
         return tuple(sorted((ixx, iyy, izz)))  # type: ignore[return-value]
-    return tuple(sorted(_jacobi_eigenvalues(ixx, iyy, izz, ixy, ixz, iyz)))  # type: ignore[return-value]
+    largest = max(abs(v) for v in entries)
+    if not 0.0 < largest < math.inf:  # (NaN or infinite entries: no scale to take out)
+        return tuple(sorted(_jacobi_eigenvalues(*entries)))  # type: ignore[return-value]
+    # Worked out at a scale near 1 (a power of two: exact), so that neither
+    # huge nor tiny entries overflow or underflow on the way.
+    shift = math.frexp(largest)[1]
+    down, up = _power_of_two(-shift), _power_of_two(shift)
+    scaled = _jacobi_eigenvalues(*(v * down[0] * down[1] for v in entries))
+    return tuple(sorted(v * up[0] * up[1] for v in scaled))  # type: ignore[return-value]
+
+
+def _power_of_two(e: int) -> tuple[float, float]:
+    """2^e as two finite factors (2^±1074 is past what one double holds);
+    a product past the largest double is inf, not an error (as ldexp's)."""
+    half = e // 2
+    return 2.0 ** half, 2.0 ** (e - half)
 
 
 def _jacobi_eigenvalues(a00: float, a11: float, a22: float, a01: float, a02: float,
