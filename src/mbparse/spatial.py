@@ -317,7 +317,7 @@ def principal_moments(I: Sequence[float]) -> Vec3:
     if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
         return tuple(sorted((ixx, iyy, izz)))  # type: ignore[return-value]
     largest = max(abs(v) for v in entries)
-    if not 0.0 < largest < math.inf:  # (NaN or infinite entries: no scale to take out)
+    if not 0.0 < largest < math.inf:  # (an infinite entry: no scale to take out; NaN stays NaN)
         return tuple(sorted(_jacobi_eigenvalues(*entries)))  # type: ignore[return-value]
     # Worked out at a scale near 1 (a power of two: exact), so that neither
     # huge nor tiny entries overflow or underflow on the way.
