@@ -179,8 +179,7 @@ _STL_HEADER_BYTES = 84
 def _read_stl(path: str):
     """A binary STL's corners, three vertices per triangle in file order
     (what trimesh gives unprocessed); anything else is trimesh's to read."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_regular_file(path)
     if len(data) >= _STL_HEADER_BYTES:
         count = int.from_bytes(data[80:84], "little")
         if len(data) - _STL_HEADER_BYTES == count * _STL_TRIANGLE.itemsize:
