@@ -113,10 +113,19 @@ def test_an_unreadable_package_xml_above_the_model_is_a_warning_not_silence(tmp_
     model = pkg / "urdf" / "r.urdf"
     model.write_text('<robot name="r"><link name="a"/></robot>')
     loaded = load(str(model))
-    hits = [w for w in loaded.warnings if w.code == "package-xml-unreadable"]
+    assert loaded.plant.has_body_named("a")
+    # The model asks for no package: the folders above are looked at when
+    # the package map is asked what it holds, and the manifest is said then.
+    assert not [w for w in loaded.warnings if w.code == "package-xml-unreadable"]
+    assert loaded.parser.package_map().size() == 0
+    said = loaded.parser.diagnostic_policy().warnings_seen
+    hits = [w for w in said if w.code == "package-xml-unreadable"]
     assert len(hits) == 1 and hits[0].file == str(manifest)
     assert "ignored" in hits[0].message
-    assert loaded.plant.has_body_named("a")
+    # The linter looks at them whatever the model asks for.
+    from mbparse.lint import lint_file
+    findings = [f for f in lint_file(str(model)) if f.rule == "package-xml-unreadable"]
+    assert len(findings) == 1 and findings[0].file == str(manifest)
 
 
 @pytest.mark.parametrize("call,arg", [("add_models", None), ("add_models", 123),

@@ -156,3 +156,119 @@ def test_a_dangling_package_xml_link_above_is_said(model):
     count, said, _ = api_geometries(model)
     assert count == 2
     assert any("package.xml" in m and "No such file" in m and "is ignored" in m for m in said)
+
+
+# ---- the folders are looked at when the map is asked (issue 30: a load that
+# names no package outside the map does not pay for the look)
+
+def _manifest_looks(monkeypatch):
+    """A list that grows by one for each package.xml path the discovery asks
+    the file system about."""
+    import mbparse.package_map as pm_module
+
+    looks = []
+    real = pm_module.os.access
+
+    def access(path, *args, **kwargs):
+        if str(path).endswith("package.xml"):
+            looks.append(path)
+        return real(path, *args, **kwargs)
+    monkeypatch.setattr(pm_module.os, "access", access)
+    return looks
+
+
+def test_a_model_that_names_no_package_does_not_look_above(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg"
+    (pkg / "urdf").mkdir(parents=True)
+    (pkg / "package.xml").write_text('<package format="2"><name>mine</name></package>')
+    model = pkg / "urdf" / "r.urdf"
+    model.write_text('<robot name="r"><link name="a"/></robot>')
+    looks = _manifest_looks(monkeypatch)
+    parser = Parser(MultibodyPlant(0.0))
+    parser.add_models(str(model))
+    assert looks == []
+    # Asked what it holds, the map looks, and holds what the folders name.
+    assert parser.package_map().get_package_names() == ["mine"]
+    assert str(pkg / "urdf" / "package.xml") in looks
+    assert parser.package_map().get_path("mine") == str(pkg)
+
+
+def test_a_package_in_the_map_is_resolved_without_looking_above(model, tmp_path, monkeypatch):
+    other = tmp_path / "elsewhere"
+    (other / "meshes").mkdir(parents=True)
+    (other / "meshes" / "box.obj").write_text(OBJ)
+    looks = _manifest_looks(monkeypatch)
+    count, _, parser = api_geometries(model, packages=[("my_robot", other)])
+    assert count == 2 and looks == []
+    assert parser.package_map().get_path("my_robot") == str(other)  # (a hit: still no look)
+    assert looks == []
+    assert parser.package_map().size() == 1  # the folders name my_robot too: it keeps its folder
+    assert looks and parser.package_map().get_path("my_robot") == str(other)
+
+
+def test_discoveries_put_off_are_done_in_load_order(tmp_path):
+    """Two models under manifests of the same name: the first file loaded
+    gives the package its folder, as when each load looked at once."""
+    folders = []
+    for which in ("a", "b"):
+        folder = tmp_path / which
+        folder.mkdir()
+        (folder / "package.xml").write_text('<package format="2"><name>same</name></package>')
+        (folder / "r.urdf").write_text(f'<robot name="{which}"><link name="l"/></robot>')
+        folders.append(folder)
+    parser = Parser(MultibodyPlant(0.0))
+    parser.add_models(str(folders[1] / "r.urdf"))
+    parser.add_models(str(folders[0] / "r.urdf"))
+    assert parser.package_map().get_path("same") == str(folders[1])
+
+
+def test_a_change_to_the_map_after_a_load_meets_what_the_load_found(model, tmp_path):
+    """add() after add_models is checked against the packages the load's
+    folders name, as when the load looked at once."""
+    from mbparse.package_map import PackageMapError
+
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    parser = Parser(MultibodyPlant(0.0))
+    parser.add_models(str(model))
+    with pytest.raises(PackageMapError, match="already contains package 'my_robot'"):
+        parser.package_map().add("my_robot", str(other))
+
+
+def test_without_discovery_nothing_is_put_off(model, monkeypatch):
+    looks = _manifest_looks(monkeypatch)
+    parser = Parser(MultibodyPlant(0.0))
+    parser.set_package_discovery(False)
+    parser.add_models(str(model))
+    assert parser.package_map().size() == 0 and looks == []
+
+
+def test_a_parser_whose_discovery_is_put_off_is_freed_when_dropped(model):
+    """What the map keeps until it looks holds no reference to the parser:
+    a parser and its plant are freed as soon as they are dropped, without
+    waiting for Python's cyclic collector."""
+    import gc
+    import weakref
+
+    plant = MultibodyPlant(0.0)
+    parser = Parser(plant, SceneGraph())
+    parser.add_models(str(model))
+    gone = weakref.ref(plant), weakref.ref(parser)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del plant, parser
+        assert [ref() for ref in gone] == [None, None]
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_a_relative_path_is_looked_above_from_where_it_was_loaded(model, tmp_path, monkeypatch):
+    """The folder is fixed when the file is loaded: a change of working
+    folder before the map looks does not move it."""
+    monkeypatch.chdir(model.parent)
+    parser = Parser(MultibodyPlant(0.0))
+    parser.add_models("r.urdf")
+    monkeypatch.chdir(tmp_path)
+    assert parser.package_map().get_path("my_robot") == str(model.parent.parent)

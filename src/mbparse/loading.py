@@ -111,6 +111,7 @@ def _load(path: str, options: LoadOptions, finalize: bool) -> Loaded:
         except ParseError as e:
             if options.collect_errors:
                 policy.errors_seen.append(e.diagnostic)
+                _discover_all(pm, policy)
                 return Loaded(plant, scene_graph, parser, [], list(policy.warnings_seen),
                               list(policy.errors_seen))
             # The warnings issued before the error, for tools that list them all.
@@ -126,5 +127,17 @@ def _load(path: str, options: LoadOptions, finalize: bool) -> Loaded:
                 if not options.collect_errors:
                     raise ParseError(refusal) from None
                 policy.errors_seen.append(refusal)
+    if options.collect_errors:
+        _discover_all(pm, policy)
     return Loaded(plant, scene_graph, parser, instances, list(policy.warnings_seen),
                   list(policy.errors_seen))
+
+
+def _discover_all(pm, policy) -> None:
+    """The linter's load reports every unreadable ``package.xml`` above the
+    file, needed or not (the parser looks at those folders only when the
+    model asks for a package the map lacks)."""
+    try:
+        pm.discover_pending()
+    except ParseError as e:  # (a warning under strict parsing)
+        policy.errors_seen.append(e.diagnostic)

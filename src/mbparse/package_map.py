@@ -11,6 +11,7 @@ import os
 import re
 import time
 from stat import S_ISREG
+from collections.abc import Callable
 
 from .diagnostics import ParseError
 from .files import path_exists, read_regular_file
@@ -173,6 +174,10 @@ class PackageMap:
     def __init__(self) -> None:
         self._paths: dict[str, str] = {}
         self._deprecated: dict[str, str] = {}
+        # The folders of model files still to be looked at for manifests (see
+        # discover_upstream), in order, each with whom to tell of an
+        # unreadable one.
+        self._pending: dict[str, Callable[[str, str], None] | None] = {}
 
     @classmethod
     def make_empty(cls) -> "PackageMap":
@@ -182,6 +187,8 @@ class PackageMap:
     def add(self, package_name: str, package_path: str) -> None:
         """Adds a package; adding the same name again must name the same folder."""
         package_path = os.fspath(package_path)
+        if self._pending:
+            self._discover()
         if not os.path.isdir(package_path):
             raise PackageMapError(f"package '{package_name}' cannot be added: folder "
                                   f"'{package_path}' does not exist")
@@ -201,20 +208,30 @@ class PackageMap:
 
     def add_map(self, other: "PackageMap") -> None:
         """Adds every package of ``other``; a name already here must have the same path."""
+        if other._pending:
+            other._discover()
         for name, path in other._paths.items():
             self.add(name, path)
         self._deprecated.update(other._deprecated)
 
     def contains(self, package_name: str) -> bool:
         """Whether a package of that name is known."""
+        if package_name in self._paths:
+            return True  # (what discovery would add cannot take a name's place)
+        if self._pending:
+            self._discover()
         return package_name in self._paths
 
     def size(self) -> int:
         """How many packages are known."""
+        if self._pending:
+            self._discover()
         return len(self._paths)
 
     def remove(self, package_name: str) -> None:
         """Forgets a package; an unknown name is an error."""
+        if self._pending:
+            self._discover()
         if package_name not in self._paths:
             raise PackageMapError(f"PackageMap does not contain package '{package_name}'")
         del self._paths[package_name]
@@ -222,6 +239,11 @@ class PackageMap:
 
     def get_path(self, package_name: str) -> str:
         """The folder of a package; an unknown name is an error."""
+        path = self._paths.get(package_name)
+        if path is not None:
+            return path
+        if self._pending:
+            self._discover()
         try:
             return self._paths[package_name]
         except KeyError:
@@ -229,10 +251,14 @@ class PackageMap:
 
     def get_deprecated(self, package_name: str) -> str | None:
         """The deprecation message of a package, or None."""
+        if self._pending and package_name not in self._paths:
+            self._discover()
         return self._deprecated.get(package_name)
 
     def set_deprecated(self, package_name: str, message: str | None) -> None:
         """Marks a package deprecated with ``message`` (None clears it)."""
+        if self._pending:
+            self._discover()
         if message is None:
             self._deprecated.pop(package_name, None)
         else:
@@ -240,6 +266,8 @@ class PackageMap:
 
     def get_package_names(self) -> list[str]:
         """The known package names, sorted."""
+        if self._pending:
+            self._discover()
         return sorted(self._paths)
 
     def populate_upstream(self, model_file: str) -> list[tuple[str, str]]:
@@ -248,6 +276,11 @@ class PackageMap:
         :meth:`mbparse.Parser.add_models` do; a name the map already has keeps
         its folder. Returns (manifest, problem) for each manifest that could
         not be read (the rest are added)."""
+        if self._pending:
+            self._discover()
+        return self._populate_upstream(model_file)
+
+    def _populate_upstream(self, model_file: str) -> list[tuple[str, str]]:
         problems = []
         for xml, st in _ancestor_manifests(model_file):
             try:
@@ -263,8 +296,41 @@ class PackageMap:
                 problems.append((xml, str(e)))
         return problems
 
+    def discover_upstream(self, model_file: str,
+                          report: Callable[[str, str], None] | None = None) -> None:
+        """:meth:`populate_upstream` of ``model_file``, done when the map is
+        next asked for something it could change: a package it does not
+        have, its names or size, or a change. Until then the folders are
+        not looked at (a load that names no package outside the map, as
+        most do, never pays for them: some 10% of a small file's load).
+        ``report(manifest, problem)`` is told of each manifest that could
+        not be read, when it is looked at."""
+        if _POSIX and model_file[:1] == "/":  # (os.path.abspath's work, at a tenth of its cost)
+            folder = model_file[:model_file.rfind("/")] or "/"
+        else:  # (now: the working folder may change before the look)
+            folder = os.path.dirname(os.path.abspath(model_file))
+        if folder not in self._pending:  # (a folder twice finds nothing new)
+            self._pending[folder] = report
+
+    def discover_pending(self) -> None:
+        """Does now the discoveries :meth:`discover_upstream` put off, in
+        order (the map does so itself when asked)."""
+        if self._pending:
+            self._discover()
+
+    def _discover(self) -> None:
+        pending = self._pending
+        while pending:
+            folder = next(iter(pending))
+            report = pending.pop(folder)  # (before reporting, which may raise)
+            for xml, problem in self._populate_upstream(os.path.join(folder, "package.xml")):
+                if report is not None:
+                    report(xml, problem)
+
     def populate_from_folder(self, path: str) -> None:
         """Adds every package whose ``package.xml`` lies in ``path`` or below."""
+        if self._pending:
+            self._discover()
         self._crawl(os.fspath(path), stop_at_package=False, stop_markers=())
 
     def populate_from_environment(self, environment_variable: str) -> None:
@@ -273,6 +339,8 @@ class PackageMap:
         ``ROS_PACKAGE_PATH`` is crawled as ROS does: a folder with a package
         is not searched further, and ``*_IGNORE`` markers stop the search.
         """
+        if self._pending:
+            self._discover()
         value = os.environ.get(environment_variable)
         if not value:
             return
@@ -337,6 +405,8 @@ class PackageMap:
         return path
 
     def __repr__(self) -> str:
+        if self._pending:
+            self._discover()
         return f"PackageMap({self._paths!r})"
 
 

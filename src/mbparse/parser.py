@@ -1,6 +1,7 @@
 """Parser: reads model files into a MultibodyPlant (Drake's ``Parser``)."""
 from __future__ import annotations
 
+import functools
 import os
 import time
 
@@ -36,6 +37,9 @@ class Parser:
         self._prefix = model_name_prefix or None
         self._package_map = PackageMap()
         self._policy = DiagnosticPolicy()
+        # (the policy's, not a method of this parser: the package map keeps
+        # it until it looks, and a parser kept so would keep its plant)
+        self._unreadable_manifest = functools.partial(_unreadable_manifest, self._policy)
         self._auto_renaming = False
         self._package_discovery = True
         self._limits: SizeLimits | None = None  # (None: the limits in force, see limits)
@@ -84,13 +88,17 @@ class Parser:
         return self._policy
 
     def set_package_discovery(self, value: bool) -> None:
-        """Whether :meth:`add_models` first adds to the package map the
-        packages whose ``package.xml`` stands in the file's folder or above
-        it (on by default, as every ``mbparse`` command does, so the library
-        and the command line load the same model). Packages already in the
-        map keep their folders. ``False`` is Drake's ``Parser``: packages
-        come only from the package map. mbparse's own; Drake has no such
-        switch."""
+        """Whether :meth:`add_models` adds to the package map the packages
+        whose ``package.xml`` stands in the file's folder or above it (on by
+        default, as every ``mbparse`` command does, so the library and the
+        command line load the same model). Packages already in the map keep
+        their folders. The folders are looked at when the map is first asked
+        for a package it does not have, for its names or size, or changed
+        (:meth:`PackageMap.discover_upstream`): a model that names only
+        packages already in the map does not pay for the look, and an
+        unreadable manifest is said (a warning) then. ``False`` is Drake's
+        ``Parser``: packages come only from the package map. mbparse's own;
+        Drake has no such switch."""
         self._package_discovery = bool(value)
 
     def get_package_discovery(self) -> bool:
@@ -143,7 +151,7 @@ class Parser:
 
         Returns the indices of the new model instances, nested ones included.
         The packages whose ``package.xml`` stands in the file's folder or
-        above it are added to the package map first (see
+        above it are added to the package map (see
         :meth:`set_package_discovery`).
         """
         if not isinstance(file_name, (str, bytes, os.PathLike)):
@@ -159,9 +167,7 @@ class Parser:
             self._error(f"The file '{file_name}' does not exist or is not a file.", file_name,
                         "file-missing")
         if self._package_discovery:
-            for xml, problem in self._package_map.populate_upstream(file_name):
-                self._policy.warning(f"{problem}; it is ignored, so the package it would name "
-                                     "is not known here", file=xml, code="package-xml-unreadable")
+            self._package_map.discover_upstream(file_name, self._unreadable_manifest)
         return self._parse(fmt, DataSource(filename=file_name))
 
     def add_models_from_string(self, file_contents: str, file_type: str) -> list[int]:
@@ -244,6 +250,11 @@ class Parser:
             raise ParseError(Diagnostic("error", str(e), source.name(),
                                         code=getattr(e, "code", None) or "model-invalid")) from None
         return instances
+
+
+def _unreadable_manifest(policy: DiagnosticPolicy, xml: str, problem: str) -> None:
+    policy.warning(f"{problem}; it is ignored, so the package it would name is not known here",
+                   file=xml, code="package-xml-unreadable")
 
 
 def _select_reader(filename: str):
