@@ -272,3 +272,12 @@ def test_a_relative_path_is_looked_above_from_where_it_was_loaded(model, tmp_pat
     parser.add_models("r.urdf")
     monkeypatch.chdir(tmp_path)
     assert parser.package_map().get_path("my_robot") == str(model.parent.parent)
+
+
+def test_a_repr_does_not_look_at_folders(model, monkeypatch):
+    looks = _manifest_looks(monkeypatch)
+    parser = Parser(MultibodyPlant(0.0))
+    parser.add_models(str(model))
+    assert "0 packages" in repr(parser)
+    assert "1 folder(s) not looked at yet" in repr(parser.package_map())
+    assert looks == []

@@ -404,10 +404,9 @@ class PackageMap:
             raise PackageMapError(problem)
         return path
 
-    def __repr__(self) -> str:
-        if self._pending:
-            self._discover()
-        return f"PackageMap({self._paths!r})"
+    def __repr__(self) -> str:  # (the packages known now: a repr does not look at folders)
+        waiting = f", {len(self._pending)} folder(s) not looked at yet" if self._pending else ""
+        return f"PackageMap({self._paths!r}{waiting})"
 
 
 class UriProblem(str):

@@ -52,7 +52,9 @@ class Parser:
                          ", like drake" if self._policy.like_drake else "",
                          ", auto-renaming" if self._auto_renaming else ""])
         prefix = f", prefix '{self._prefix}'" if self._prefix else ""
-        return f"Parser({self._plant!r}, {self._package_map.size()} packages{prefix}{flags})"
+        # (the packages known now: a repr does not look at folders, see set_package_discovery)
+        known = len(self._package_map._paths)
+        return f"Parser({self._plant!r}, {known} packages{prefix}{flags})"
 
     # ------------------------------------------------------------ settings
     def plant(self) -> MultibodyPlant:
@@ -96,7 +98,8 @@ class Parser:
         for a package it does not have, for its names or size, or changed
         (:meth:`PackageMap.discover_upstream`): a model that names only
         packages already in the map does not pay for the look, and an
-        unreadable manifest is said (a warning) then. ``False`` is Drake's
+        unreadable manifest is said then (a warning; an error under strict
+        parsing, raised by the call that asked). ``False`` is Drake's
         ``Parser``: packages come only from the package map. mbparse's own;
         Drake has no such switch."""
         self._package_discovery = bool(value)
