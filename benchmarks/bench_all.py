@@ -24,8 +24,11 @@ scratch Python that has them with ``--peers-python``. What is timed is what
 making the empty plant). Every peer, mbparse and lxml included, times each
 section (each format, each MJCF group, each chain) in a fresh worker
 process of its own, so that no section's figures depend on what an earlier
-one imported (see ``bench_parse.run_in``). Nothing here is a test: the machine's load moves
-single figures by tens of percent, so compare ratios from one run.
+one imported (see ``bench_parse.run_in``), and the peers take turns over
+``--rounds`` such workers each (see ``bench_parse.run_rounds``: a burst of
+load from the machine's neighbours falls on all of them). Nothing here is a
+test: the machine's load moves single figures by tens of percent, so
+compare ratios from one run.
 
 Usage:
   python benchmarks/bench_all.py --peers-python /path/to/peers/bin/python
@@ -126,16 +129,19 @@ def per_format(args, corpus: str, summary: dict) -> None:
             print("  (no files)")
             continue
         jobs = _jobs(files, corpus)
-        results = {"mbparse": bp.run_in(sys.executable, "mbparse", jobs, args.repeat)}
+        workers = {"mbparse": (sys.executable, "mbparse", jobs)}
         if args.peers_python:
-            results["drake"] = bp.run_in(args.peers_python, "drake", jobs, args.repeat)
+            workers["drake"] = (args.peers_python, "drake", jobs)
             if suffix == ".urdf":
-                results["yourdfpy"] = bp.run_in(args.peers_python, "yourdfpy", jobs, args.repeat)
-        figures = bp.report(files, results, args.stat, corpus)
-        summary[suffix] = figures
+                workers["yourdfpy"] = (args.peers_python, "yourdfpy", jobs)
         if suffix == ".urdf":
             small = [f for f in files if os.path.getsize(f) < SMALL_URDF_BYTES]
-            lxml = bp.run_in(sys.executable, "lxml", _jobs(small, corpus), args.repeat)
+            workers["lxml"] = (sys.executable, "lxml", _jobs(small, corpus))
+        results = bp.run_rounds(workers, args.repeat, args.rounds)
+        lxml = results.pop("lxml", None)
+        figures = bp.report(files, results, args.stat, corpus)
+        summary[suffix] = figures
+        if lxml is not None:
             ratio, n = _median_ratio(results["mbparse"], lxml, small, args.stat)
             times = [results["mbparse"][f][args.stat] for f in small if bp._ok(results["mbparse"], f)]
             print(f"\nlxml floor: {n} URDF files under {SMALL_URDF_BYTES // 1000} kB; median "
@@ -160,8 +166,10 @@ def against_mujoco(args, corpus: str, folder: str, summary: dict) -> None:
     print("\n=== MJCF: mbparse against MuJoCo's compiler (MjModel.from_xml_path)")
     for label, files in groups.items():
         jobs = _jobs(files, corpus)
-        mine = bp.run_in(sys.executable, "mbparse", jobs, args.repeat)
-        theirs = bp.run_in(args.peers_python, "mujoco", jobs, args.repeat)
+        both_runs = bp.run_rounds({"mbparse": (sys.executable, "mbparse", jobs),
+                                   "mujoco": (args.peers_python, "mujoco", jobs)},
+                                  args.repeat, args.rounds)
+        mine, theirs = both_runs["mbparse"], both_runs["mujoco"]
         both = [f for f in files if bp._ok(mine, f) and bp._ok(theirs, f)]
         ratio, n = _median_ratio(theirs, mine, files, args.stat)
         t_mine = sum(mine[f][args.stat] for f in both)
@@ -274,6 +282,9 @@ def main() -> None:
     ap.add_argument("--peers-python", help="a Python with pydrake, yourdfpy and mujoco")
     ap.add_argument("--corpus", default=bp.DEFAULT_CORPUS)
     ap.add_argument("--repeat", type=int, default=6, help="timed parses per file (default 6)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="workers per peer and section, the peers taking turns (default 2: "
+                         "see bench_parse.run_rounds)")
     ap.add_argument("--stat", choices=("best", "median"), default="best")
     ap.add_argument("--suffixes", default=",".join(SUFFIXES),
                     help="formats to time over the corpus (default: all)")
@@ -291,7 +302,8 @@ def main() -> None:
     corpus = os.path.abspath(args.corpus)
     summary: dict = {}
     started = time.time()
-    print(f"per file: one untimed parse, then the {args.stat} of {args.repeat} timed ones")
+    print(f"per file: one untimed parse, then the {args.stat} of {args.repeat} timed ones, "
+          f"in each of {args.rounds} worker(s) per peer taking turns")
     with tempfile.TemporaryDirectory() as folder:
         if "formats" not in skip:
             per_format(args, corpus, summary)

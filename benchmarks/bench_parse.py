@@ -234,6 +234,34 @@ def run_in(python: str, peer: str, jobs: list[dict], repeat: int) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def run_rounds(workers: dict[str, tuple[str, str, list[dict]]], repeat: int,
+               rounds: int) -> dict[str, dict]:
+    """Runs each of ``workers`` (label -> (python, peer, jobs), see
+    :func:`run_in`) ``rounds`` times, taking turns (a, b, a, b, ...): a
+    stretch of load from the machine's neighbours, which lasts seconds and
+    would fall on one peer's whole section, falls on every peer alike. Per
+    file: the best of the rounds' bests (and their first parses), the
+    median of their medians; a file one round rejects is rejected."""
+    runs: dict[str, list[dict]] = {label: [] for label in workers}
+    for _ in range(max(1, rounds)):
+        for label, (python, peer, jobs) in workers.items():
+            runs[label].append(run_in(python, peer, jobs, repeat))
+    return {label: _merged(results) for label, results in runs.items()}
+
+
+def _merged(results: list[dict]) -> dict:
+    out = {}
+    for f, first in results[0].items():
+        each = [r[f] for r in results]
+        failed = next((x for x in each if "error" in x), None)
+        if failed is not None:
+            out[f] = failed
+            continue
+        out[f] = {key: (statistics.median if "median" in key else min)(x[key] for x in each)
+                  for key in first}
+    return out
+
+
 def importable(module: str) -> bool:
     import importlib.util
     return importlib.util.find_spec(module) is not None
@@ -293,6 +321,8 @@ def main() -> None:
     ap.add_argument("--suffix", default=".urdf", help="file suffix to time (default .urdf)")
     ap.add_argument("--only", default="", help="only files whose path contains this")
     ap.add_argument("--repeat", type=int, default=5, help="timed parses per file (default 5)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="workers per peer, the peers taking turns (default 2; see run_rounds)")
     ap.add_argument("--stat", choices=("best", "median"), default="median")
     ap.add_argument("--drake-python", help="a python with pydrake installed")
     ap.add_argument("--yourdfpy-python", help="a python with yourdfpy (if not importable here)")
@@ -310,18 +340,19 @@ def main() -> None:
     if not files:
         sys.exit(f"no '{args.suffix}' files under {corpus}")
     jobs = [{"file": f, "packages": packages_for(f, corpus)} for f in files]
-    results = {"mbparse": run_in(sys.executable, "mbparse", jobs, args.repeat)}
+    workers = {"mbparse": (sys.executable, "mbparse", jobs)}
     if args.drake_python:
-        results["drake"] = run_in(args.drake_python, "drake", jobs, args.repeat)
+        workers["drake"] = (args.drake_python, "drake", jobs)
     else:
         print("(Drake not timed: give --drake-python)")
     if args.suffix.lower() == ".urdf":
         if importable("yourdfpy"):
-            results["yourdfpy"] = run_in(sys.executable, "yourdfpy", jobs, args.repeat)
+            workers["yourdfpy"] = (sys.executable, "yourdfpy", jobs)
         elif args.yourdfpy_python:
-            results["yourdfpy"] = run_in(args.yourdfpy_python, "yourdfpy", jobs, args.repeat)
+            workers["yourdfpy"] = (args.yourdfpy_python, "yourdfpy", jobs)
         else:
             print("(yourdfpy not timed: not importable here; give --yourdfpy-python)")
+    results = run_rounds(workers, args.repeat, args.rounds)
     report(files, results, args.stat, corpus)
     if args.json:
         with open(args.json, "w") as f:
