@@ -30,6 +30,44 @@ def test_parser_missing_file_is_an_error(tmp_path):
         new_parser().add_models(tmp_path / "nowhere.urdf")
 
 
+MISSING = [("nowhere{}", "no such path"), ("arm.urdf/inside{}", "a file named as a folder"),
+           ("loop{}", "a loop of links"), ("x" * 300 + "{}", "a name too long"),
+           ("nul\0{}", "a NUL in the name")]
+
+
+@pytest.mark.parametrize("suffix", [".urdf", ".sdf", ".xml", ".obj", ".dmd.yaml", ".xacro"])
+@pytest.mark.parametrize("name,what", MISSING, ids=[w for _, w in MISSING])
+def test_a_path_that_names_no_file_is_said_to_be_missing_in_every_format(
+        write, tmp_path, suffix, name, what):
+    """Drake's words and code for a file that is not there, whichever way the
+    format's reader looks for it (URDF, SDFormat and MJCF let the read say
+    it, without a stat before)."""
+    import os
+
+    write("arm.urdf", ARM)
+    os.symlink(f"loop{suffix}", tmp_path / f"loop{suffix}")
+    path = str(tmp_path / name.format(suffix))
+    with pytest.raises(ParseError) as info:
+        new_parser().add_models(path)
+    d = info.value.diagnostic
+    assert d.code == "file-missing" and d.file == path
+    assert d.message == f"The file '{path}' does not exist or is not a file."
+
+
+@pytest.mark.parametrize("suffix", [".urdf", ".sdf", ".xml"])
+def test_a_model_path_that_names_a_folder_or_fifo_says_what_it_names(tmp_path, suffix):
+    import os
+
+    folder, fifo = tmp_path / f"folder{suffix}", tmp_path / f"pipe{suffix}"
+    folder.mkdir()
+    os.mkfifo(fifo)
+    for path, kind in ((folder, "a folder"), (fifo, "a FIFO")):
+        with pytest.raises(ParseError) as info:
+            new_parser().add_models(path)
+        d = info.value.diagnostic
+        assert d.code == "file-not-regular" and kind in d.message and d.file == str(path)
+
+
 def test_parser_add_models_accepts_str_and_path(write):
     path = write("arm.urdf", ARM)
     parser = new_parser()

@@ -49,6 +49,21 @@ def path_exists(path: str) -> bool:
         return False
 
 
+def missing_file_message(path: str) -> str:
+    """What Drake says of a model file that is not there."""
+    return f"The file '{path}' does not exist or is not a file."
+
+
+_NO_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG})
+
+
+def names_no_file(e: Exception) -> bool:
+    """Whether opening a path failed because it names no file (the errors on
+    which ``os.path.isfile`` says False): none there, a file named as a
+    folder, a loop of links, a name too long, a NUL in it."""
+    return isinstance(e, ValueError) or (isinstance(e, OSError) and e.errno in _NO_FILE)
+
+
 class FileTooLargeError(OSError):
     """The file holds more bytes than the caller reads."""
 

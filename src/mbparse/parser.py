@@ -8,6 +8,7 @@ import time
 from . import formats, memory
 from .collision_filter_groups import CollisionFilterGroupResolver, CollisionFilterGroups
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
+from .files import missing_file_message
 from .geometry import SceneGraph, ShapeError
 from .limits import SizeLimits, applied_limits, current_limits
 from .package_map import PackageMap, PackageMapError, resolve_uri
@@ -166,9 +167,8 @@ class Parser:
         if fmt is None:
             self._error(f"The file '{file_name}' is not a recognized type. Known types are: "
                         f"{formats.KNOWN_TYPES}", file_name, "file-type-unknown")
-        if not os.path.isfile(file_name):
-            self._error(f"The file '{file_name}' does not exist or is not a file.", file_name,
-                        "file-missing")
+        if fmt not in _READ_FIRST and not os.path.isfile(file_name):
+            self._error(missing_file_message(file_name), file_name, "file-missing")
         if self._package_discovery:
             self._package_map.discover_upstream(file_name, self._unreadable_manifest)
         return self._parse(fmt, DataSource(filename=file_name))
@@ -253,6 +253,13 @@ class Parser:
             raise ParseError(Diagnostic("error", str(e), source.name(),
                                         code=getattr(e, "code", None) or "model-invalid")) from None
         return instances
+
+
+# The formats whose reader reads the file before it does anything else
+# (DataSource.read_bytes), which says that a missing file is missing, and a
+# folder, FIFO or device what it is: no os.path.isfile before (a stat(2) that
+# the read's open(2) and fstat(2) answer again, some 4% of a small file's load).
+_READ_FIRST = frozenset({"urdf", "sdformat", "mjcf"})
 
 
 def _unreadable_manifest(policy: DiagnosticPolicy, xml: str, problem: str) -> None:

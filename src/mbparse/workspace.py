@@ -10,7 +10,8 @@ from contextvars import ContextVar
 
 from .collision_filter_groups import CollisionFilterGroupResolver
 from .diagnostics import Diagnostic, DiagnosticPolicy, ParseError
-from .files import FileTooLargeError, NotRegularFileError, read_regular_file
+from .files import (FileTooLargeError, NotRegularFileError, missing_file_message, names_no_file,
+                    read_regular_file)
 from .limits import (MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_INCLUDED_FILES,  # noqa: F401 (their home was here)
                      MAX_LIST_NUMBERS, MAX_MODEL_FILE_BYTES, MAX_YAML_VALUES, current_limits,
                      raise_hint)
@@ -146,6 +147,11 @@ class DataSource(FrozenRecord):
             except FileTooLargeError as e:
                 raise ParseError(Diagnostic("error", f"{e.strerror}; {raise_hint('max_file_bytes')}",
                                             self.filename, code="size-limit")) from None
+            except (OSError, ValueError) as e:
+                if not names_no_file(e):
+                    raise
+                raise ParseError(Diagnostic("error", missing_file_message(self.filename),
+                                            self.filename, code="file-missing")) from None
         data = (self.contents or "").encode("utf-8")
         if most is not None and len(data) > most:
             raise ParseError(Diagnostic("error", f"the model text is {len(data):,} bytes, more "
