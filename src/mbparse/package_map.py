@@ -187,8 +187,7 @@ class PackageMap:
     def add(self, package_name: str, package_path: str) -> None:
         """Adds a package; adding the same name again must name the same folder."""
         package_path = os.fspath(package_path)
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         if not os.path.isdir(package_path):
             raise PackageMapError(f"package '{package_name}' cannot be added: folder "
                                   f"'{package_path}' does not exist")
@@ -208,8 +207,7 @@ class PackageMap:
 
     def add_map(self, other: "PackageMap") -> None:
         """Adds every package of ``other``; a name already here must have the same path."""
-        if other._pending:
-            other._discover()
+        other.discover_pending()
         for name, path in other._paths.items():
             self.add(name, path)
         self._deprecated.update(other._deprecated)
@@ -224,14 +222,12 @@ class PackageMap:
 
     def size(self) -> int:
         """How many packages are known."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         return len(self._paths)
 
     def remove(self, package_name: str) -> None:
         """Forgets a package; an unknown name is an error."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         if package_name not in self._paths:
             raise PackageMapError(f"PackageMap does not contain package '{package_name}'")
         del self._paths[package_name]
@@ -257,8 +253,7 @@ class PackageMap:
 
     def set_deprecated(self, package_name: str, message: str | None) -> None:
         """Marks a package deprecated with ``message`` (None clears it)."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         if message is None:
             self._deprecated.pop(package_name, None)
         else:
@@ -266,8 +261,7 @@ class PackageMap:
 
     def get_package_names(self) -> list[str]:
         """The known package names, sorted."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         return sorted(self._paths)
 
     def populate_upstream(self, model_file: str) -> list[tuple[str, str]]:
@@ -276,8 +270,7 @@ class PackageMap:
         :meth:`mbparse.Parser.add_models` do; a name the map already has keeps
         its folder. Returns (manifest, problem) for each manifest that could
         not be read (the rest are added)."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         return self._populate_upstream(model_file)
 
     def _populate_upstream(self, model_file: str) -> list[tuple[str, str]]:
@@ -329,8 +322,7 @@ class PackageMap:
 
     def populate_from_folder(self, path: str) -> None:
         """Adds every package whose ``package.xml`` lies in ``path`` or below."""
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         self._crawl(os.fspath(path), stop_at_package=False, stop_markers=())
 
     def populate_from_environment(self, environment_variable: str) -> None:
@@ -339,8 +331,7 @@ class PackageMap:
         ``ROS_PACKAGE_PATH`` is crawled as ROS does: a folder with a package
         is not searched further, and ``*_IGNORE`` markers stop the search.
         """
-        if self._pending:
-            self._discover()
+        self.discover_pending()
         value = os.environ.get(environment_variable)
         if not value:
             return
